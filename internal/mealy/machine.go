@@ -1,0 +1,176 @@
+package mealy
+
+import (
+	"fmt"
+)
+
+// Machine is a complete deterministic Mealy machine. States are 0..N-1.
+// Next[q][i] is the successor of q on input i and Out[q][i] its output.
+type Machine struct {
+	Inputs  *Alphabet
+	Outputs *Alphabet
+	Initial int
+	Next    [][]int
+	Out     [][]int
+}
+
+// NewMachine returns a machine with n states whose transitions are all
+// unset (-1); fill them with SetTransition and call Validate.
+func NewMachine(inputs, outputs *Alphabet, n int) *Machine {
+	m := &Machine{Inputs: inputs, Outputs: outputs, Next: make([][]int, n), Out: make([][]int, n)}
+	for q := 0; q < n; q++ {
+		m.Next[q] = make([]int, inputs.Size())
+		m.Out[q] = make([]int, inputs.Size())
+		for i := range m.Next[q] {
+			m.Next[q][i], m.Out[q][i] = -1, -1
+		}
+	}
+	return m
+}
+
+// AddState appends a state with unset transitions and returns it.
+func (m *Machine) AddState() int {
+	next := make([]int, m.Inputs.Size())
+	out := make([]int, m.Inputs.Size())
+	for i := range next {
+		next[i], out[i] = -1, -1
+	}
+	m.Next = append(m.Next, next)
+	m.Out = append(m.Out, out)
+	return len(m.Next) - 1
+}
+
+// SetTransition sets q --in/out--> to.
+func (m *Machine) SetTransition(q, in, out, to int) {
+	m.Next[q][in] = to
+	m.Out[q][in] = out
+}
+
+// NumStates is the number of states.
+func (m *Machine) NumStates() int { return len(m.Next) }
+
+// Validate checks that every transition is set and in range.
+func (m *Machine) Validate() error {
+	n := m.NumStates()
+	if n == 0 {
+		return fmt.Errorf("machine has no states")
+	}
+	if m.Initial < 0 || m.Initial >= n {
+		return fmt.Errorf("initial state %d out of range", m.Initial)
+	}
+	for q := 0; q < n; q++ {
+		for i := 0; i < m.Inputs.Size(); i++ {
+			if t := m.Next[q][i]; t < 0 || t >= n {
+				return fmt.Errorf("state %d has no transition on input %q", q, m.Inputs.Name(i))
+			}
+			if o := m.Out[q][i]; o < 0 || o >= m.Outputs.Size() {
+				return fmt.Errorf("state %d has no output on input %q", q, m.Inputs.Name(i))
+			}
+		}
+	}
+	return nil
+}
+
+// Run feeds w from the initial state and returns the outputs and the final state.
+func (m *Machine) Run(w Word) (Word, int) { return m.RunFrom(m.Initial, w) }
+
+// RunFrom feeds w from state q.
+func (m *Machine) RunFrom(q int, w Word) (Word, int) {
+	out := make(Word, len(w))
+	for k, i := range w {
+		out[k] = m.Out[q][i]
+		q = m.Next[q][i]
+	}
+	return out, q
+}
+
+// StateAfter returns the state reached by w from the initial state.
+func (m *Machine) StateAfter(w Word) int {
+	q := m.Initial
+	for _, i := range w {
+		q = m.Next[q][i]
+	}
+	return q
+}
+
+// AccessWords returns, for every reachable state, the shortest word reaching
+// it from the initial state, choosing the first input in alphabet order on
+// ties (breadth-first). Unreachable states get nil and reachable[q] false.
+func (m *Machine) AccessWords() (access []Word, reachable []bool) {
+	n := m.NumStates()
+	access = make([]Word, n)
+	reachable = make([]bool, n)
+	reachable[m.Initial] = true
+	access[m.Initial] = Word{}
+	queue := []int{m.Initial}
+	for len(queue) > 0 {
+		q := queue[0]
+		queue = queue[1:]
+		for i := 0; i < m.Inputs.Size(); i++ {
+			t := m.Next[q][i]
+			if !reachable[t] {
+				reachable[t] = true
+				access[t] = access[q].Concat(i)
+				queue = append(queue, t)
+			}
+		}
+	}
+	return access, reachable
+}
+
+// Clone returns a deep copy sharing the (immutable) alphabets.
+func (m *Machine) Clone() *Machine {
+	c := &Machine{Inputs: m.Inputs, Outputs: m.Outputs, Initial: m.Initial,
+		Next: make([][]int, len(m.Next)), Out: make([][]int, len(m.Out))}
+	for q := range m.Next {
+		c.Next[q] = append([]int(nil), m.Next[q]...)
+		c.Out[q] = append([]int(nil), m.Out[q]...)
+	}
+	return c
+}
+
+// Canonical renumbers the reachable states in breadth-first order from the
+// initial state (inputs in alphabet order) and drops unreachable ones, so two
+// isomorphic machines become identical. It returns the renumbered machine and
+// old→new state numbers (-1 for dropped states).
+func (m *Machine) Canonical() (*Machine, []int) {
+	n := m.NumStates()
+	order := make([]int, 0, n)
+	renum := make([]int, n)
+	for q := range renum {
+		renum[q] = -1
+	}
+	renum[m.Initial] = 0
+	order = append(order, m.Initial)
+	for k := 0; k < len(order); k++ {
+		q := order[k]
+		for i := 0; i < m.Inputs.Size(); i++ {
+			if t := m.Next[q][i]; renum[t] < 0 {
+				renum[t] = len(order)
+				order = append(order, t)
+			}
+		}
+	}
+	c := NewMachine(m.Inputs, m.Outputs, len(order))
+	for newQ, q := range order {
+		for i := 0; i < m.Inputs.Size(); i++ {
+			c.SetTransition(newQ, i, m.Out[q][i], renum[m.Next[q][i]])
+		}
+	}
+	return c, renum
+}
+
+// Sink returns a state that outputs out on every input and loops to itself,
+// if the machine has one (the error sink of a synchronous-closure machine).
+func (m *Machine) Sink(out int) (int, bool) {
+	for q := 0; q < m.NumStates(); q++ {
+		isSink := true
+		for i := 0; i < m.Inputs.Size() && isSink; i++ {
+			isSink = m.Next[q][i] == q && m.Out[q][i] == out
+		}
+		if isSink {
+			return q, true
+		}
+	}
+	return -1, false
+}

@@ -1,0 +1,374 @@
+// Package model defines droidstar's versioned JSON model document: a learned
+// (or hand-written) Mealy machine with its alphabets, the reason behind every
+// err transition, and the metadata of the run that produced it. The learner
+// writes it, exports render it, and the simulation backend replays it.
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+)
+
+// Format and Version identify the document; readers reject other values.
+const (
+	Format  = "droidstar-model"
+	Version = 1
+)
+
+// Semantics names how a model's queries are answered.
+const (
+	// SemanticsClosure is DroidStar's synchronous closure: err is
+	// prefix-closed and a wait right after a quiet answers quiet at once.
+	SemanticsClosure = "closure"
+	// SemanticsMealy is a plain Mealy machine with no special symbols.
+	SemanticsMealy = "mealy"
+)
+
+// ErrKind says why a query answered err.
+type ErrKind string
+
+const (
+	ErrThrown        ErrKind = "thrown"         // a callin threw
+	ErrErrorCallback ErrKind = "error-callback" // a callback the purpose declares as an error fired
+	ErrExcluded      ErrKind = "excluded"       // the purpose's restrictions excluded the query; it never ran
+	ErrUnknown       ErrKind = "unknown"        // the model source does not say (e.g. DroidStar DOT)
+)
+
+// Document is the JSON model.
+type Document struct {
+	Format      string       `json:"format"`
+	Version     int          `json:"version"`
+	Name        string       `json:"name"`
+	Semantics   string       `json:"semantics"`
+	Inputs      []string     `json:"inputs"`
+	Outputs     []string     `json:"outputs"`
+	Callins     []string     `json:"callins,omitempty"`
+	Callbacks   []string     `json:"callbacks,omitempty"`
+	Initial     string       `json:"initial"`
+	States      []State      `json:"states"`
+	Transitions []Transition `json:"transitions"`
+	// Complete is false when transitions may be omitted; an omitted
+	// transition of a closure model answers err and goes to the error sink.
+	Complete bool           `json:"complete"`
+	Bound    *Bound         `json:"bound,omitempty"`
+	Purpose  *PurposeInfo   `json:"purpose,omitempty"`
+	Backend  *BackendInfo   `json:"backend,omitempty"`
+	Stats    *Stats         `json:"stats,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"`
+	Tool     *ToolInfo      `json:"tool,omitempty"`
+	Learned  *time.Time     `json:"learned_at,omitempty"`
+	Extra    map[string]any `json:"extra,omitempty"`
+}
+
+// State is one state. Access is the shortest input word reaching it.
+type State struct {
+	ID     string   `json:"id"`
+	Name   string   `json:"name,omitempty"`
+	Access []string `json:"access"`
+	Sink   bool     `json:"sink,omitempty"`
+}
+
+// Transition is one transition; Err explains an err output.
+type Transition struct {
+	From   string   `json:"from"`
+	Input  string   `json:"input"`
+	Output string   `json:"output"`
+	To     string   `json:"to"`
+	Err    *ErrInfo `json:"err,omitempty"`
+}
+
+// ErrInfo tells an excluded query from a real error.
+type ErrInfo struct {
+	Kind   ErrKind `json:"kind"`
+	Detail string  `json:"detail,omitempty"`
+}
+
+// Bound is the distinguisher bound the run assumed and the one the model needs.
+type Bound struct {
+	Used   int `json:"used"`
+	Needed int `json:"needed"`
+}
+
+// PurposeInfo identifies the learning purpose.
+type PurposeInfo struct {
+	Name        string `json:"name"`
+	Class       string `json:"class,omitempty"`
+	File        string `json:"file,omitempty"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// BackendInfo identifies what answered the queries.
+type BackendInfo struct {
+	Kind    string            `json:"kind"`
+	Model   string            `json:"model,omitempty"`
+	Devices []DeviceInfo      `json:"devices,omitempty"`
+	Options map[string]string `json:"options,omitempty"`
+}
+
+// DeviceInfo describes one device (or simulated lane) that ran queries.
+type DeviceInfo struct {
+	Serial  string `json:"serial"`
+	Model   string `json:"model,omitempty"`
+	Release string `json:"release,omitempty"`
+	SDK     int    `json:"sdk,omitempty"`
+}
+
+// PhaseStats counts the membership queries of one phase.
+type PhaseStats struct {
+	Asked      int     `json:"asked"`
+	CacheHits  int     `json:"cache_hits"`
+	Excluded   int     `json:"excluded"`
+	Executed   int     `json:"executed"`
+	Symbols    int     `json:"symbols"`
+	DeviceSecs float64 `json:"device_seconds"`
+}
+
+// Stats are the statistics of a learning run, in the columns of the
+// DroidStar paper's Table 1 and more.
+type Stats struct {
+	States       int        `json:"states"`
+	Rounds       int        `json:"rounds"`
+	EQs          int        `json:"equivalence_queries"`
+	Learning     PhaseStats `json:"learning"`
+	Equivalence  PhaseStats `json:"equivalence"`
+	WallSecs     float64    `json:"wall_seconds"`
+	DeviceSecs   float64    `json:"device_seconds"`
+	VirtualClock bool       `json:"virtual_clock,omitempty"`
+}
+
+// Total adds the two phases.
+func (s *Stats) Total() PhaseStats {
+	a, b := s.Learning, s.Equivalence
+	return PhaseStats{
+		Asked: a.Asked + b.Asked, CacheHits: a.CacheHits + b.CacheHits, Excluded: a.Excluded + b.Excluded,
+		Executed: a.Executed + b.Executed, Symbols: a.Symbols + b.Symbols, DeviceSecs: a.DeviceSecs + b.DeviceSecs,
+	}
+}
+
+// ToolInfo names the program that wrote the document.
+type ToolInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Marshal encodes the document as indented JSON with a trailing newline.
+func (d *Document) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(d); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Unmarshal decodes and checks a document; unknown fields are errors, so a
+// typo in a hand-written model is not silently ignored.
+func Unmarshal(data []byte) (*Document, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var d Document
+	if err := dec.Decode(&d); err != nil {
+		return nil, jsonError(data, err)
+	}
+	if d.Format != Format {
+		return nil, fmt.Errorf("format is %q, want %q", d.Format, Format)
+	}
+	if d.Version != Version {
+		return nil, fmt.Errorf("version %d is not supported (this droidstar reads version %d)", d.Version, Version)
+	}
+	return &d, nil
+}
+
+// ReadFile reads a document from disk.
+func ReadFile(path string) (*Document, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	d, err := Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
+}
+
+// jsonError adds line:col to encoding/json's byte offsets.
+func jsonError(data []byte, err error) error {
+	var off int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off = e.Offset
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+	}
+	if off < 0 {
+		return err
+	}
+	line, col := 1, 1
+	for _, b := range data[:min(int(off), len(data))] {
+		if b == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Errorf("%d:%d: %w", line, col, err)
+}
+
+// Machine rebuilds the Mealy machine. For an incomplete closure model the
+// omitted transitions answer err and lead to an error sink that is added
+// when no state is one already. It returns the machine and the state IDs
+// in machine order.
+func (d *Document) Machine() (*mealy.Machine, []string, error) {
+	inputs, err := mealy.NewAlphabet(d.Inputs...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("inputs: %w", err)
+	}
+	outputs, err := mealy.NewAlphabet(d.Outputs...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("outputs: %w", err)
+	}
+	if d.Semantics != SemanticsClosure && d.Semantics != SemanticsMealy {
+		return nil, nil, fmt.Errorf("semantics is %q, want %q or %q", d.Semantics, SemanticsClosure, SemanticsMealy)
+	}
+	ids := make(map[string]int, len(d.States))
+	names := make([]string, 0, len(d.States)+1)
+	m := mealy.NewMachine(inputs, outputs, 0)
+	for _, s := range d.States {
+		if _, dup := ids[s.ID]; dup {
+			return nil, nil, fmt.Errorf("state %q listed twice", s.ID)
+		}
+		ids[s.ID] = m.AddState()
+		names = append(names, s.ID)
+	}
+	init, ok := ids[d.Initial]
+	if !ok {
+		return nil, nil, fmt.Errorf("initial state %q is not among the states", d.Initial)
+	}
+	m.Initial = init
+	for k, t := range d.Transitions {
+		from, ok1 := ids[t.From]
+		to, ok2 := ids[t.To]
+		in, ok3 := inputs.Index(t.Input)
+		out, ok4 := outputs.Index(t.Output)
+		switch {
+		case !ok1:
+			return nil, nil, fmt.Errorf("transition %d: unknown state %q", k+1, t.From)
+		case !ok2:
+			return nil, nil, fmt.Errorf("transition %d: unknown state %q", k+1, t.To)
+		case !ok3:
+			return nil, nil, fmt.Errorf("transition %d: unknown input %q", k+1, t.Input)
+		case !ok4:
+			return nil, nil, fmt.Errorf("transition %d: unknown output %q", k+1, t.Output)
+		}
+		if m.Next[from][in] >= 0 {
+			return nil, nil, fmt.Errorf("transition %d: state %q has two transitions on %q", k+1, t.From, t.Input)
+		}
+		m.SetTransition(from, in, out, to)
+	}
+	if !d.Complete {
+		if d.Semantics != SemanticsClosure {
+			return nil, nil, fmt.Errorf("an incomplete model needs semantics %q", SemanticsClosure)
+		}
+		names = CompleteWithSink(m, names)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, nil, err
+	}
+	return m, names, nil
+}
+
+// CompleteWithSink sends every unset transition of a closure machine to an
+// error sink (an existing one, or a new state named "sink") with output err,
+// the reading DroidStar's diagrams need. names are the state names, extended
+// when a sink is added.
+func CompleteWithSink(m *mealy.Machine, names []string) []string {
+	errOut, ok := m.Outputs.Index(mealy.Err)
+	if !ok {
+		return names // Validate reports the missing transitions
+	}
+	missing := false
+	for q := range m.Next {
+		for i := range m.Next[q] {
+			missing = missing || m.Next[q][i] < 0
+		}
+	}
+	if !missing {
+		return names
+	}
+	sink := -1
+	for q := range m.Next {
+		all := true
+		for i := range m.Next[q] {
+			if n := m.Next[q][i]; n >= 0 && (n != q || m.Out[q][i] != errOut) {
+				all = false
+			}
+		}
+		if all {
+			sink = q
+			break
+		}
+	}
+	if sink < 0 {
+		sink = m.AddState()
+		names = append(names, "sink")
+	}
+	for q := range m.Next {
+		for i := range m.Next[q] {
+			if m.Next[q][i] < 0 {
+				m.SetTransition(q, i, errOut, sink)
+			}
+		}
+	}
+	return names
+}
+
+// FromMachine builds a complete document for m, numbering states s0, s1, ...
+// in breadth-first order so equal machines give equal documents. errInfo,
+// when given, explains each err transition (q and i are m's own numbers).
+func FromMachine(name, semantics string, m *mealy.Machine, errInfo func(q, i int) *ErrInfo) *Document {
+	canon, renum := m.Canonical()
+	back := make([]int, canon.NumStates())
+	for old, nw := range renum {
+		if nw >= 0 {
+			back[nw] = old
+		}
+	}
+	access, _ := canon.AccessWords()
+	sink := -1
+	errOut, hasErr := canon.Outputs.Index(mealy.Err)
+	if hasErr && semantics == SemanticsClosure {
+		if s, ok := canon.Sink(errOut); ok {
+			sink = s
+		}
+	}
+	d := &Document{
+		Format: Format, Version: Version, Name: name, Semantics: semantics,
+		Inputs: canon.Inputs.Names(), Outputs: canon.Outputs.Names(),
+		Initial: "s0", Complete: true,
+	}
+	for q := 0; q < canon.NumStates(); q++ {
+		d.States = append(d.States, State{ID: fmt.Sprintf("s%d", q), Access: canon.Inputs.Strings(access[q]), Sink: q == sink})
+	}
+	for q := 0; q < canon.NumStates(); q++ {
+		for i := 0; i < canon.Inputs.Size(); i++ {
+			t := Transition{
+				From: fmt.Sprintf("s%d", q), Input: canon.Inputs.Name(i),
+				Output: canon.Outputs.Name(canon.Out[q][i]), To: fmt.Sprintf("s%d", canon.Next[q][i]),
+			}
+			if hasErr && canon.Out[q][i] == errOut && errInfo != nil && q != sink {
+				t.Err = errInfo(back[q], i)
+			}
+			d.Transitions = append(d.Transitions, t)
+		}
+	}
+	return d
+}
