@@ -62,6 +62,7 @@ func (k EdgeKind) String() string {
 // Edge is one transition of a typestate.
 type Edge struct {
 	From, To int
+	Input    int    // the machine input: the callin, or wait
 	Label    string // callin or callback name; "quiet" for a Timeout edge
 	Kind     EdgeKind
 }
@@ -107,11 +108,13 @@ func (m *Machine) Typestate() (*Typestate, error) {
 				if to == q {
 					continue
 				}
-				ts.Edges = append(ts.Edges, Edge{From: q, To: to, Label: Quiet, Kind: Timeout})
+				ts.Edges = append(ts.Edges, Edge{From: q, To: to, Input: i, Label: Quiet, Kind: Timeout})
+			case i == wait && out == ok:
+				return nil, fmt.Errorf("state %d: %q answered %q; a wait answers a callback or %q", q, Wait, OK, Quiet)
 			case i == wait:
-				ts.Edges = append(ts.Edges, Edge{From: q, To: to, Label: m.Outputs.Name(out), Kind: Callback})
+				ts.Edges = append(ts.Edges, Edge{From: q, To: to, Input: i, Label: m.Outputs.Name(out), Kind: Callback})
 			case out == ok:
-				ts.Edges = append(ts.Edges, Edge{From: q, To: to, Label: m.Inputs.Name(i), Kind: Callin})
+				ts.Edges = append(ts.Edges, Edge{From: q, To: to, Input: i, Label: m.Inputs.Name(i), Kind: Callin})
 			default:
 				return nil, fmt.Errorf("state %d: callin %q answered %q, want %q or %q",
 					q, m.Inputs.Name(i), m.Outputs.Name(out), OK, Err)

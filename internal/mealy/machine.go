@@ -160,10 +160,15 @@ func (m *Machine) Canonical() (*Machine, []int) {
 	return c, renum
 }
 
-// Sink returns a state that outputs out on every input and loops to itself,
-// if the machine has one (the error sink of a synchronous-closure machine).
+// Sink returns the first reachable state that outputs out on every input
+// and loops to itself, if the machine has one (the error sink of a
+// synchronous-closure machine).
 func (m *Machine) Sink(out int) (int, bool) {
+	_, reachable := m.AccessWords()
 	for q := 0; q < m.NumStates(); q++ {
+		if !reachable[q] {
+			continue
+		}
 		isSink := true
 		for i := 0; i < m.Inputs.Size() && isSink; i++ {
 			isSink = m.Next[q][i] == q && m.Out[q][i] == out

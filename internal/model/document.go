@@ -132,7 +132,6 @@ type PhaseStats struct {
 // DroidStar paper's Table 1 and more.
 type Stats struct {
 	States       int        `json:"states"`
-	Rounds       int        `json:"rounds"`
 	EQs          int        `json:"equivalence_queries"`
 	Learning     PhaseStats `json:"learning"`
 	Equivalence  PhaseStats `json:"equivalence"`
@@ -208,9 +207,11 @@ func jsonError(data []byte, err error) error {
 	case *json.UnmarshalTypeError:
 		off = e.Offset
 	}
-	if off < 0 {
+	if off < 1 {
 		return err
 	}
+	// encoding/json reports the offset after the offending byte.
+	off--
 	line, col := 1, 1
 	for _, b := range data[:min(int(off), len(data))] {
 		if b == '\n' {
@@ -319,7 +320,7 @@ func CompleteWithSink(m *mealy.Machine, names []string) []string {
 	}
 	if sink < 0 {
 		sink = m.AddState()
-		names = append(names, "sink")
+		names = append(names, freshName("sink", names))
 	}
 	for q := range m.Next {
 		for i := range m.Next[q] {
@@ -371,4 +372,19 @@ func FromMachine(name, semantics string, m *mealy.Machine, errInfo func(q, i int
 		}
 	}
 	return d
+}
+
+// freshName returns base, or base2, base3, ... whichever is not in taken.
+func freshName(base string, taken []string) string {
+	name := base
+	for n := 2; ; n++ {
+		clash := false
+		for _, t := range taken {
+			clash = clash || t == name
+		}
+		if !clash {
+			return name
+		}
+		name = fmt.Sprintf("%s%d", base, n)
+	}
 }
