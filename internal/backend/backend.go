@@ -1,0 +1,36 @@
+// Package backend defines what every query executor (simulated model, host
+// JVM harness, Android device) provides to the membership pipeline.
+package backend
+
+import (
+	"context"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// Result is the answer to one query, run on a fresh instance.
+type Result struct {
+	// Outputs has one entry per executed input, by name: "ok", "quiet",
+	// "err", or a callback name as the backend knows it (the pipeline maps
+	// names to the purpose's symbols). After an "err" the executor may stop;
+	// the pipeline answers the rest of the query err.
+	Outputs []string
+	// Err explains the final "err" output, if any.
+	Err *model.ErrInfo
+	// Device is the device time the query took (virtual for the simulator).
+	Device time.Duration
+	// Warnings are assumption violations seen while running (e.g. a callback
+	// between two callins with no wait between them).
+	Warnings []string
+}
+
+// Executor runs queries, one at a time, each on a fresh instance of the
+// class (the reset). Several executors (devices, lanes) may run in parallel;
+// one executor is never called concurrently.
+type Executor interface {
+	Execute(ctx context.Context, inputs []string) (Result, error)
+	// Describe identifies the executor for the model's metadata.
+	Describe() model.DeviceInfo
+	Close() error
+}

@@ -1,0 +1,207 @@
+package oracle
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// Cache answers queries from a prefix tree of everything executed so far:
+// every prefix of an executed word, and, under closure semantics, every
+// extension of a word that answered err (errors are prefix-closed) and every
+// wait that directly follows a quiet (it answers quiet at once and changes
+// nothing, as the harness does). Only the misses of a batch go on, and of
+// those only the ones that are not a prefix of another miss.
+type Cache struct {
+	Next            Oracle
+	Sem             Semantics
+	Stats           *Stats
+	Inputs, Outputs *mealy.Alphabet
+
+	mu   sync.Mutex
+	root *node
+	size int
+}
+
+type node struct {
+	children []*node // by input; nil until the first child
+	out      int     // output on the edge into this node
+	err      *model.ErrInfo
+}
+
+// NondeterminismError reports two different answers to the same query.
+type NondeterminismError struct {
+	Query          mealy.Word
+	Before, Now    mealy.Word // the outputs up to and including the disagreement
+	Inputs, Output *mealy.Alphabet
+}
+
+func (e *NondeterminismError) Error() string {
+	return fmt.Sprintf("non-deterministic answer to %s: earlier %s, now %s",
+		e.Inputs.Format(e.Query), e.Output.Format(e.Before), e.Output.Format(e.Now))
+}
+
+// NewCache returns an empty cache in front of next.
+func NewCache(next Oracle, inputs, outputs *mealy.Alphabet, sem Semantics, stats *Stats) *Cache {
+	return &Cache{Next: next, Sem: sem, Stats: stats, Inputs: inputs, Outputs: outputs, root: &node{out: -1}}
+}
+
+// Nodes is the number of tree nodes (one per distinct executed prefix).
+func (c *Cache) Nodes() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.size
+}
+
+// Lookup answers w from the tree alone.
+func (c *Cache) Lookup(w mealy.Word) (Answer, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lookup(w)
+}
+
+func (c *Cache) lookup(w mealy.Word) (Answer, bool) {
+	ans := Answer{Outputs: make(mealy.Word, len(w)), ErrAt: -1}
+	n := c.root
+	for k, in := range w {
+		if c.Sem.Closure {
+			if n.out == c.Sem.Err {
+				for j := k; j < len(w); j++ {
+					ans.Outputs[j] = c.Sem.Err
+				}
+				return ans, true
+			}
+			if in == c.Sem.Wait && n.out == c.Sem.Quiet {
+				ans.Outputs[k] = c.Sem.Quiet
+				continue
+			}
+		}
+		if n.children == nil || n.children[in] == nil {
+			return Answer{}, false
+		}
+		n = n.children[in]
+		ans.Outputs[k] = n.out
+		if c.Sem.Closure && n.out == c.Sem.Err {
+			ans.ErrAt, ans.Err = k, n.err
+		}
+	}
+	return ans, true
+}
+
+// insert adds an executed word and its answer, checking it against what the
+// tree already holds.
+func (c *Cache) insert(w mealy.Word, a Answer) error {
+	n := c.root
+	for k, in := range w {
+		out := a.Outputs[k]
+		if c.Sem.Closure {
+			if n.out == c.Sem.Err {
+				return nil
+			}
+			if in == c.Sem.Wait && n.out == c.Sem.Quiet {
+				if out != c.Sem.Quiet {
+					return c.conflict(w, k, c.Sem.Quiet, a)
+				}
+				continue
+			}
+		}
+		if n.children == nil {
+			n.children = make([]*node, c.Inputs.Size())
+		}
+		child := n.children[in]
+		if child == nil {
+			child = &node{out: out}
+			if c.Sem.Closure && out == c.Sem.Err && k == a.ErrAt {
+				child.err = a.Err
+			}
+			n.children[in] = child
+			c.size++
+		} else if child.out != out {
+			return c.conflict(w, k, child.out, a)
+		}
+		n = child
+	}
+	return nil
+}
+
+func (c *Cache) conflict(w mealy.Word, k int, earlier int, a Answer) error {
+	before := append(append(mealy.Word(nil), a.Outputs[:k]...), earlier)
+	return &NondeterminismError{Query: w[:k+1], Before: before, Now: a.Outputs[:k+1], Inputs: c.Inputs, Output: c.Outputs}
+}
+
+// Ask implements Oracle.
+func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error) {
+	answers := make([]Answer, len(queries))
+	var missIdx []int
+	c.mu.Lock()
+	for k, q := range queries {
+		if a, ok := c.lookup(q); ok {
+			answers[k] = a
+		} else {
+			missIdx = append(missIdx, k)
+		}
+	}
+	c.mu.Unlock()
+	hits := len(queries) - len(missIdx)
+	c.Stats.update(ctx, func(p *model.PhaseStats) { p.CacheHits += hits })
+	if len(missIdx) == 0 {
+		return answers, nil
+	}
+	run := maximalWords(queries, missIdx)
+	got, err := c.Next.Ask(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, w := range run {
+		if err := c.insert(w, got[k]); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range missIdx {
+		a, ok := c.lookup(queries[k])
+		if !ok {
+			return nil, fmt.Errorf("cache: query %s still unanswered after execution", c.Inputs.Format(queries[k]))
+		}
+		answers[k] = a
+	}
+	return answers, nil
+}
+
+// maximalWords returns the distinct missed queries that are not a proper
+// prefix of another missed query, longest first: executing those answers
+// all the others.
+func maximalWords(queries []mealy.Word, idx []int) []mealy.Word {
+	words := make([]mealy.Word, 0, len(idx))
+	for _, k := range idx {
+		words = append(words, queries[k])
+	}
+	sort.SliceStable(words, func(a, b int) bool { return len(words[a]) > len(words[b]) })
+	type trie struct{ kids map[int]*trie }
+	root := &trie{}
+	var out []mealy.Word
+	for _, w := range words {
+		n, fresh := root, false
+		for _, in := range w {
+			if n.kids == nil {
+				n.kids = map[int]*trie{}
+			}
+			child := n.kids[in]
+			if child == nil {
+				child = &trie{}
+				n.kids[in] = child
+				fresh = true
+			}
+			n = child
+		}
+		if fresh {
+			out = append(out, w)
+		}
+	}
+	return out
+}
