@@ -135,6 +135,9 @@ type SimBackend struct {
 	// same path resolved against the purpose's directory.
 	Model     string `json:"model"`
 	ModelPath string `json:"-"`
+	// ModelPos is where the model is named, for errors found later, when
+	// the file is opened.
+	ModelPos Pos `json:"-"`
 	// Format is "auto" (by extension and content), "droidstar-dot",
 	// "mealy-dot" or "json".
 	Format string `json:"format"`
