@@ -1,0 +1,126 @@
+// Package sim is the simulated device: it answers queries from a model
+// (DroidStar's DOT dialect, AALpy/LearnLib Mealy DOT, or droidstar's JSON)
+// with the same synchronous-closure rules as the harness, and accounts the
+// device time each query would take on a virtual clock.
+package sim
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// Timing is what the virtual clock charges.
+type Timing struct {
+	// Quiescence is charged for every wait that answers quiet (the harness
+	// waits that long before giving up), except a wait right after a quiet.
+	Quiescence time.Duration
+	// Reset is charged once per query: creating a fresh instance and
+	// disposing of it (the purpose's settle and post-reset timeouts).
+	Reset time.Duration
+	// Latency is charged for a wait that delivers a callback, by output name;
+	// DefaultLatency for names not listed.
+	Latency        map[string]time.Duration
+	DefaultLatency time.Duration
+	// Realtime makes the executor sleep for what it charges.
+	Realtime bool
+}
+
+// Executor answers queries from a model. It is safe to create several over
+// one model (lanes); each must be used by one goroutine at a time.
+type Executor struct {
+	model  *Model
+	timing Timing
+	serial string
+	closed bool
+
+	wait, quiet, errOut int // -1 unless closure semantics
+}
+
+// NewExecutor returns an executor named serial (e.g. "sim-0") over m.
+func NewExecutor(m *Model, timing Timing, serial string) *Executor {
+	e := &Executor{model: m, timing: timing, serial: serial, wait: -1, quiet: -1, errOut: -1}
+	if m.Semantics == model.SemanticsClosure {
+		e.wait, _ = m.Machine.Inputs.Index(mealy.Wait)
+		e.quiet, _ = m.Machine.Outputs.Index(mealy.Quiet)
+		e.errOut, _ = m.Machine.Outputs.Index(mealy.Err)
+	}
+	return e
+}
+
+// Execute implements backend.Executor.
+func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+	if e.closed {
+		return backend.Result{}, fmt.Errorf("simulator %s is closed", e.serial)
+	}
+	m := e.model.Machine
+	res := backend.Result{Outputs: make([]string, 0, len(inputs)), Device: e.timing.Reset}
+	q := m.Initial
+	afterQuiet := false
+	for _, name := range inputs {
+		in, ok := m.Inputs.Index(name)
+		if !ok {
+			return res, fmt.Errorf("the model %s has no input %q", e.model.Path, name)
+		}
+		if in == e.wait && afterQuiet {
+			// The harness answers quiet at once: no time passes, nothing changes.
+			res.Outputs = append(res.Outputs, mealy.Quiet)
+			continue
+		}
+		out := m.Out[q][in]
+		q = m.Next[q][in]
+		res.Outputs = append(res.Outputs, m.Outputs.Name(out))
+		switch {
+		case in == e.wait && out == e.quiet:
+			res.Device += e.timing.Quiescence
+		case in == e.wait:
+			res.Device += e.latency(m.Outputs.Name(out))
+		}
+		afterQuiet = e.wait >= 0 && in == e.wait && out == e.quiet
+		if out == e.errOut {
+			res.Err = &model.ErrInfo{Kind: model.ErrThrown, Detail: fmt.Sprintf("%s answers err in the model", name)}
+			break
+		}
+	}
+	if e.timing.Realtime {
+		if err := sleep(ctx, res.Device); err != nil {
+			return res, err
+		}
+	} else if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func (e *Executor) latency(out string) time.Duration {
+	if d, ok := e.timing.Latency[out]; ok {
+		return d
+	}
+	return e.timing.DefaultLatency
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Describe implements backend.Executor.
+func (e *Executor) Describe() model.DeviceInfo {
+	return model.DeviceInfo{Serial: e.serial, Model: "simulator (" + e.model.Format + ")"}
+}
+
+// Close implements backend.Executor.
+func (e *Executor) Close() error {
+	e.closed = true
+	return nil
+}

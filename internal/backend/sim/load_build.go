@@ -1,0 +1,313 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+const (
+	deltaPrefix = "delta_"     // DroidStar: a wait that delivered a callback
+	deltaQuiet  = "delta_beta" // DroidStar: a wait that stayed quiet
+)
+
+// isStateNumber reports whether a DOT node ID is a DroidStar state number.
+func isStateNumber(s string) bool {
+	if s == "" || len(s) > 9 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isStartMarker reports whether a node is the invisible start node of
+// AALpy/LearnLib DOT (`__start0 -> s0`), which is not a state.
+func isStartMarker(s string) bool {
+	rest, ok := strings.CutPrefix(s, "__start")
+	if !ok {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if !isDigit(rest[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// transition is one edge read as input/output.
+type transition struct {
+	from, to string
+	in, out  string
+	line     int
+}
+
+// machineBuilder fills a machine from transitions, catching contradicting
+// duplicates.
+type machineBuilder struct {
+	name  string
+	m     *mealy.Machine
+	state map[string]int
+	names []string
+	line  [][]int // line of the edge that set each transition
+}
+
+func newMachineBuilder(name string, inputs, outputs *mealy.Alphabet, states []string) *machineBuilder {
+	b := &machineBuilder{name: name, m: mealy.NewMachine(inputs, outputs, len(states)), state: map[string]int{}, names: states}
+	for q, s := range states {
+		b.state[s] = q
+		b.line = append(b.line, make([]int, inputs.Size()))
+	}
+	return b
+}
+
+func (b *machineBuilder) add(t transition) error {
+	q, to := b.state[t.from], b.state[t.to]
+	in, _ := b.m.Inputs.Index(t.in)
+	out, _ := b.m.Outputs.Index(t.out)
+	if prev := b.m.Next[q][in]; prev >= 0 {
+		if prev == to && b.m.Out[q][in] == out {
+			return nil // the same edge twice
+		}
+		where := ""
+		if l := b.line[q][in]; l > 0 {
+			where = fmt.Sprintf(" at line %d", l)
+		}
+		return &LoadError{Path: b.name, Line: t.line, Msg: fmt.Sprintf(
+			"state %q has two transitions on input %q: %s / %s -> %s here and %s / %s -> %s%s",
+			t.from, t.in, t.in, t.out, t.to, t.in, b.m.Outputs.Name(b.m.Out[q][in]), b.names[prev], where)}
+	}
+	b.m.SetTransition(q, in, out, to)
+	b.line[q][in] = t.line
+	return nil
+}
+
+// completeClosure sends the missing transitions to the error sink (an
+// existing one, or an added state named "sink", or "sink2"... when a state
+// of the file has that name).
+func (b *machineBuilder) completeClosure() {
+	b.names = model.CompleteWithSink(b.m, b.names)
+}
+
+// model validates the machine and wraps it up.
+func (b *machineBuilder) model(semantics, format string) (*Model, error) {
+	if err := b.m.Validate(); err != nil {
+		return nil, &LoadError{Path: b.name, Msg: err.Error()}
+	}
+	return &Model{Machine: b.m, StateNames: b.names, Semantics: semantics, Format: format, Path: b.name}, nil
+}
+
+// appendNew appends s to list unless it is there already.
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// buildDroidStar reads a graph in DroidStar's dialect.
+func buildDroidStar(name string, g *dotGraph, extra []string) (*Model, error) {
+	if len(g.edges) == 0 {
+		return nil, &LoadError{Path: name, Msg: "no edges: a model needs transitions"}
+	}
+	num := map[string]int{}
+	var numbers []int
+	for _, n := range g.nodes {
+		v, err := strconv.Atoi(n)
+		if !isStateNumber(n) || err != nil {
+			return nil, &LoadError{Path: name, Line: g.nodeLine[n], Msg: fmt.Sprintf(
+				"state %q is not a number: DroidStar's diagrams number their states, 0 being the initial state (is this a %s model?)", n, FormatMealyDOT)}
+		}
+		num[n] = v
+		if !slices.Contains(numbers, v) {
+			numbers = append(numbers, v)
+		}
+	}
+	slices.Sort(numbers)
+	if len(numbers) == 0 || numbers[0] != 0 {
+		return nil, &LoadError{Path: name, Msg: "there is no state 0, DroidStar's initial state"}
+	}
+	var callins, callbacks []string
+	var trs []transition
+	for _, e := range g.edges {
+		t := transition{from: strconv.Itoa(num[e.from]), to: strconv.Itoa(num[e.to]), line: e.line}
+		l := e.label
+		switch {
+		case !e.hasLabel || strings.TrimSpace(l) == "":
+			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf(
+				"edge %s -> %s has no label; DroidStar labels an edge with a callin or delta_<callback>", e.from, e.to)}
+		case strings.Contains(l, "/"):
+			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf(
+				"label %q has a '/', which DroidStar's dialect never has (is this a %s model?)", l, FormatMealyDOT)}
+		case strings.ContainsAny(l, " \t\r\n"):
+			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf("label %q has spaces; DroidStar's symbols are single words", l)}
+		case l == deltaQuiet:
+			t.in, t.out = mealy.Wait, mealy.Quiet
+		case strings.HasPrefix(l, deltaPrefix):
+			cb := l[len(deltaPrefix):]
+			switch cb {
+			case "":
+				return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf("label %q names no callback", l)}
+			case mealy.OK, mealy.Quiet, mealy.Err:
+				return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf(
+					"label %q: callback %q clashes with the closure output of that name", l, cb)}
+			}
+			t.in, t.out = mealy.Wait, cb
+			callbacks = appendNew(callbacks, cb)
+		case l == mealy.Wait:
+			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf(
+				"label %q: a callin cannot be called %q, the closure's own input (a wait is labelled delta_<callback> or %s)", l, mealy.Wait, deltaQuiet)}
+		default:
+			t.in, t.out = l, mealy.OK
+			callins = appendNew(callins, l)
+		}
+		trs = append(trs, t)
+	}
+	for _, c := range extra {
+		callins = appendNew(callins, c)
+	}
+	inputs, outputs, err := mealy.ClosureAlphabets(callins, callbacks)
+	if err != nil {
+		return nil, &LoadError{Path: name, Msg: err.Error()}
+	}
+	states := make([]string, len(numbers))
+	for k, v := range numbers {
+		states[k] = strconv.Itoa(v)
+	}
+	b := newMachineBuilder(name, inputs, outputs, states)
+	for _, t := range trs {
+		if err := b.add(t); err != nil {
+			return nil, err
+		}
+	}
+	b.m.Initial = 0 // numbers are sorted and start at 0
+	b.completeClosure()
+	return b.model(model.SemanticsClosure, FormatDroidStarDOT)
+}
+
+// buildMealy reads a graph in AALpy/LearnLib's Mealy dialect.
+func buildMealy(name string, g *dotGraph, extra []string) (*Model, error) {
+	var states []string
+	for _, n := range g.nodes {
+		if !isStartMarker(n) {
+			states = append(states, n)
+		}
+	}
+	initial, initialLine := "", 0
+	var trs []transition
+	var inputs, outputs []string
+	for _, e := range g.edges {
+		switch {
+		case isStartMarker(e.to):
+			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf(
+				"edge %s -> %s leads into the start marker %q, which is not a state", e.from, e.to, e.to)}
+		case isStartMarker(e.from):
+			if initial != "" && initial != e.to {
+				return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf(
+					"two initial states: %q here and %q at line %d", e.to, initial, initialLine)}
+			}
+			initial, initialLine = e.to, e.line
+			continue
+		}
+		if !e.hasLabel {
+			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf(
+				"edge %s -> %s has no label; %s labels read \"input / output\"", e.from, e.to, FormatMealyDOT)}
+		}
+		in, out, found := strings.Cut(e.label, "/")
+		in, out = strings.TrimSpace(in), strings.TrimSpace(out)
+		switch {
+		case !found:
+			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf(
+				"label %q of edge %s -> %s has no '/'; %s labels read \"input / output\"", e.label, e.from, e.to, FormatMealyDOT)}
+		case in == "":
+			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf("label %q of edge %s -> %s has no input before the '/'", e.label, e.from, e.to)}
+		case out == "":
+			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf("label %q of edge %s -> %s has no output after the '/'", e.label, e.from, e.to)}
+		}
+		inputs = appendNew(inputs, in)
+		outputs = appendNew(outputs, out)
+		trs = append(trs, transition{from: e.from, to: e.to, in: in, out: out, line: e.line})
+	}
+	if len(trs) == 0 {
+		return nil, &LoadError{Path: name, Msg: "no edges: a model needs transitions"}
+	}
+	if initial == "" {
+		initial = states[0]
+	}
+	closure := slices.Contains(inputs, mealy.Wait)
+	for _, c := range extra {
+		if !closure && !slices.Contains(inputs, c) {
+			return nil, &LoadError{Path: name, Msg: fmt.Sprintf(
+				"extra callin %q is not among the inputs of this plain Mealy model (it has no %q input), where every input needs a transition in every state", c, mealy.Wait)}
+		}
+		inputs = appendNew(inputs, c)
+	}
+	semantics := model.SemanticsMealy
+	if closure {
+		semantics = model.SemanticsClosure
+		outputs = append([]string{mealy.OK, mealy.Quiet, mealy.Err}, slices.DeleteFunc(outputs, func(o string) bool {
+			return o == mealy.OK || o == mealy.Quiet || o == mealy.Err
+		})...)
+		for _, t := range trs {
+			switch {
+			case t.in != mealy.Wait && t.out != mealy.OK && t.out != mealy.Err:
+				return nil, &LoadError{Path: name, Line: t.line, Msg: fmt.Sprintf(
+					"callin %q answers %q; in a closure model (one with a %q input) a callin answers %q or %q",
+					t.in, t.out, mealy.Wait, mealy.OK, mealy.Err)}
+			case t.in == mealy.Wait && t.out == mealy.OK:
+				return nil, &LoadError{Path: name, Line: t.line, Msg: fmt.Sprintf(
+					"%q answers %q; in a closure model a wait answers a callback, %q or %q", mealy.Wait, mealy.OK, mealy.Quiet, mealy.Err)}
+			}
+		}
+	}
+	in, err := mealy.NewAlphabet(inputs...)
+	if err != nil {
+		return nil, &LoadError{Path: name, Msg: "inputs: " + err.Error()}
+	}
+	out, err := mealy.NewAlphabet(outputs...)
+	if err != nil {
+		return nil, &LoadError{Path: name, Msg: "outputs: " + err.Error()}
+	}
+	b := newMachineBuilder(name, in, out, states)
+	for _, t := range trs {
+		if err := b.add(t); err != nil {
+			return nil, err
+		}
+	}
+	b.m.Initial = b.state[initial]
+	if closure {
+		b.completeClosure()
+	} else if err := b.complete(); err != nil {
+		return nil, err
+	}
+	return b.model(semantics, FormatMealyDOT)
+}
+
+// complete checks that a plain Mealy machine has every transition.
+func (b *machineBuilder) complete() error {
+	var missing []string
+	for q := range b.m.Next {
+		for i, to := range b.m.Next[q] {
+			if to < 0 {
+				missing = append(missing, fmt.Sprintf("state %q has no transition on input %q", b.names[q], b.m.Inputs.Name(i)))
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	msg := missing[0]
+	if len(missing) > 1 {
+		msg += fmt.Sprintf(" (and %d more missing transitions)", len(missing)-1)
+	}
+	return &LoadError{Path: b.name, Msg: msg + fmt.Sprintf(
+		"; a plain Mealy model must be complete (only a closure model, one with a %q input, may omit transitions, which then answer %q)", mealy.Wait, mealy.Err)}
+}
