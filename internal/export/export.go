@@ -1,0 +1,121 @@
+// Package export renders a learned model document: droidstar's JSON, the
+// callback typestate as Graphviz DOT, DroidStar's own DOT dialect, and a
+// one-screen text summary with the statistics in the columns of the DroidStar
+// paper's Table 1.
+//
+// Every writer takes a *model.Document and works on the machine the document
+// describes (Document.Machine), so a model learned now, a model read from
+// disk and a hand-written model render alike. Output is deterministic: the
+// same document always gives the same bytes.
+package export
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// The output formats Write knows.
+const (
+	FormatJSON      = "json"
+	FormatDOT       = "dot"
+	FormatLegacyDOT = "legacy-dot"
+	FormatSummary   = "summary"
+)
+
+var formats = []string{FormatJSON, FormatDOT, FormatLegacyDOT, FormatSummary}
+
+var extensions = map[string]string{
+	FormatJSON:      ".json",
+	FormatDOT:       ".dot",
+	FormatLegacyDOT: ".gv", // DroidStar's own files were *-diagram.gv
+	FormatSummary:   ".txt",
+}
+
+// Formats lists the formats Write knows, in a stable order.
+func Formats() []string { return append([]string(nil), formats...) }
+
+// IsFormat reports whether Write knows format.
+func IsFormat(format string) bool {
+	_, ok := extensions[format]
+	return ok
+}
+
+// Extension is the file-name extension (with its dot) for a format, or ""
+// for an unknown one.
+func Extension(format string) string { return extensions[format] }
+
+// JSON is the model document itself (Document.Marshal), so that every
+// format is reachable from this package.
+func JSON(d *model.Document) ([]byte, error) { return d.Marshal() }
+
+// Write renders d in the named format. opts only matter to "dot".
+func Write(d *model.Document, format string, opts DOTOptions) ([]byte, error) {
+	switch format {
+	case FormatJSON:
+		return JSON(d)
+	case FormatDOT:
+		return TypestateDOT(d, opts)
+	case FormatLegacyDOT:
+		return LegacyDOT(d)
+	case FormatSummary:
+		return []byte(Summary(d)), nil
+	}
+	return nil, fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(formats, ", "))
+}
+
+// view is a document together with the machine it describes.
+type view struct {
+	d     *model.Document
+	m     *mealy.Machine
+	ids   []string // machine state -> document state ID ("sink" for an added sink)
+	names []string // machine state -> display name (State.Name, else ID)
+	// errs explains err transitions, by machine state and input.
+	errs map[[2]int]*model.ErrInfo
+}
+
+func newView(d *model.Document) (*view, error) {
+	if d == nil {
+		return nil, fmt.Errorf("no model document")
+	}
+	m, ids, err := d.Machine()
+	if err != nil {
+		return nil, fmt.Errorf("model %q: %w", d.Name, err)
+	}
+	v := &view{d: d, m: m, ids: ids, names: make([]string, len(ids)), errs: map[[2]int]*model.ErrInfo{}}
+	index := make(map[string]int, len(ids))
+	for q, id := range ids {
+		index[id] = q
+		v.names[q] = id
+	}
+	for q, s := range d.States {
+		if s.Name != "" {
+			v.names[q] = s.Name
+		}
+	}
+	for _, t := range d.Transitions {
+		if t.Err == nil {
+			continue
+		}
+		q, ok1 := index[t.From]
+		i, ok2 := m.Inputs.Index(t.Input)
+		if ok1 && ok2 {
+			v.errs[[2]int{q, i}] = t.Err
+		}
+	}
+	return v, nil
+}
+
+// closure reports whether the document is a synchronous-closure model.
+func (v *view) closure() bool { return v.d.Semantics == model.SemanticsClosure }
+
+// errKind is the recorded reason for the err answer of q on input i, or ""
+// when the document does not say.
+func (v *view) errKind(q, i int) model.ErrKind {
+	if e := v.errs[[2]int{q, i}]; e != nil {
+		return e.Kind
+	}
+	return ""
+}

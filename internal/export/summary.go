@@ -1,0 +1,322 @@
+package export
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// maxListed caps the transitions Summary lists, to keep it on one screen.
+const maxListed = 40
+
+// Summary is a one-screen text summary of a model: what was learned and
+// where, the typestate as a list of transitions (--> callin, ==> callback,
+// ..> a wait that timed out and changed state; err transitions are only
+// counted), the statistics in the columns of the DroidStar paper's Table 1
+// (MQ per EQ is rounded up, as the paper does), device time and query
+// counts, the distinguisher bound and any warnings. It never fails: a
+// model that cannot be read is summarised with the reason.
+func Summary(d *model.Document) string {
+	var b strings.Builder
+	if d == nil {
+		return "no model\n"
+	}
+	name := d.Name
+	if name == "" {
+		name = "(unnamed model)"
+	}
+	kind := "plain Mealy model"
+	if d.Semantics == model.SemanticsClosure {
+		kind = "callback typestate (synchronous closure)"
+	}
+	fmt.Fprintf(&b, "%s: %s\n", name, kind)
+	if p := d.Purpose; p != nil {
+		line := ""
+		if p.Class != "" {
+			line = "class " + p.Class
+		}
+		if p.Name != "" || p.File != "" {
+			pur := p.Name
+			if p.File != "" {
+				pur = strings.TrimSpace(pur + " (" + p.File + ")")
+			}
+			line = joinNonEmpty(", ", line, "purpose "+pur)
+		}
+		if line != "" {
+			fmt.Fprintf(&b, "  %s\n", line)
+		}
+	}
+	if be := d.Backend; be != nil {
+		fmt.Fprintf(&b, "  backend %s\n", backendLine(be))
+	}
+	if d.Learned != nil || d.Tool != nil {
+		line := "learned"
+		if d.Learned != nil {
+			line += " " + d.Learned.UTC().Format("2006-01-02 15:04 UTC")
+		}
+		if d.Tool != nil {
+			line += strings.TrimRight(" by "+d.Tool.Name+" "+d.Tool.Version, " ")
+		}
+		fmt.Fprintf(&b, "  %s\n", line)
+	}
+
+	v, err := newView(d)
+	if err != nil {
+		fmt.Fprintf(&b, "  invalid model: %v\n", err)
+	} else if v.closure() {
+		if err := v.typestateSummary(&b); err != nil {
+			fmt.Fprintf(&b, "  invalid model: %v\n", err)
+		}
+	} else {
+		v.mealySummary(&b)
+	}
+
+	if s := d.Stats; s != nil {
+		statsSummary(&b, s, d.Bound)
+	}
+	if bd := d.Bound; bd != nil {
+		fmt.Fprintf(&b, "bound: %d used, %d needed%s\n", bd.Used, bd.Needed, boundNote(bd))
+	}
+	if len(d.Warnings) > 0 {
+		b.WriteString("warnings:\n")
+		for _, w := range d.Warnings {
+			fmt.Fprintf(&b, "  - %s\n", w)
+		}
+	}
+	return b.String()
+}
+
+func (v *view) typestateSummary(b *strings.Builder) error {
+	ts, err := v.m.Typestate()
+	if err != nil {
+		return err
+	}
+	sinkNote := ""
+	if ts.Sink >= 0 {
+		sinkNote = " (+ error sink)"
+	}
+	fmt.Fprintf(b, "  %s%s, %s\n", plural(len(ts.States), "state"), sinkNote, plural(len(ts.Edges), "transition"))
+
+	// err transitions, counted by kind.
+	errOut, _ := v.m.Outputs.Index(mealy.Err)
+	kinds := map[string]int{}
+	total := 0
+	for _, q := range ts.States {
+		for i := 0; i < v.m.Inputs.Size(); i++ {
+			if v.m.Out[q][i] == errOut {
+				total++
+				k := string(v.errKind(q, i))
+				if k == "" {
+					k = string(model.ErrUnknown)
+				}
+				kinds[k]++
+			}
+		}
+	}
+	if total > 0 {
+		names := make([]string, 0, len(kinds))
+		for k := range kinds {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		parts := make([]string, len(names))
+		for k, n := range names {
+			parts[k] = fmt.Sprintf("%s %d", n, kinds[n])
+		}
+		fmt.Fprintf(b, "  %s left out: %s\n", plural(total, "err transition"), strings.Join(parts, ", "))
+	}
+
+	fmt.Fprintf(b, "typestate from %s (--> callin, ==> callback, ..> quiet timeout):\n", v.names[ts.Initial])
+	rows := make([][3]string, len(ts.Edges))
+	for k, e := range ts.Edges {
+		arrow := "--" + e.Label + "-->"
+		switch e.Kind {
+		case mealy.Callback:
+			arrow = "==" + e.Label + "==>"
+		case mealy.Timeout:
+			arrow = "..quiet..>"
+		}
+		rows[k] = [3]string{v.names[e.From], arrow, v.names[e.To]}
+	}
+	writeRows(b, rows)
+	return nil
+}
+
+func (v *view) mealySummary(b *strings.Builder) {
+	states, raw := v.mealyEdges()
+	fmt.Fprintf(b, "  %s, %s\n", plural(len(states), "state"), plural(len(raw), "transition"))
+	fmt.Fprintf(b, "machine from %s:\n", v.names[v.m.Initial])
+	rows := make([][3]string, len(raw))
+	for k, e := range raw {
+		rows[k] = [3]string{v.names[e.from], "--" + e.label + "-->", v.names[e.to]}
+	}
+	writeRows(b, rows)
+}
+
+// writeRows prints "from arrow to" lines in aligned columns, at most
+// maxListed of them.
+func writeRows(b *strings.Builder, rows [][3]string) {
+	shown := rows
+	if len(rows) > maxListed {
+		shown = rows[:maxListed-1]
+	}
+	w0, w1 := 0, 0
+	for _, r := range shown {
+		w0 = max(w0, len([]rune(r[0])))
+		w1 = max(w1, len([]rune(r[1])))
+	}
+	for _, r := range shown {
+		fmt.Fprintf(b, "  %s %s %s\n", pad(r[0], w0), pad(r[1], w1), r[2])
+	}
+	if len(shown) < len(rows) {
+		fmt.Fprintf(b, "  ... %d more (see the JSON or DOT output)\n", len(rows)-len(shown))
+	}
+}
+
+func statsSummary(b *strings.Builder, s *model.Stats, bound *model.Bound) {
+	tot := s.Total()
+	perEQ, perEQExec := "–", "–"
+	if s.EQs > 0 {
+		perEQ = fmt.Sprint(ceilDiv(s.Equivalence.Asked, s.EQs))
+		perEQExec = fmt.Sprint(ceilDiv(s.Equivalence.Executed, s.EQs))
+	}
+	boundCol := "–"
+	if bound != nil {
+		boundCol = fmt.Sprintf("%d (%d)", bound.Used, bound.Needed)
+	}
+	header := []string{"states", "time (s)", "MQ asked (executed)", "EQ", "MQ per EQ asked (executed)", "bound used (needed)"}
+	values := []string{
+		fmt.Sprint(s.States),
+		seconds(s.WallSecs),
+		fmt.Sprintf("%d (%d)", tot.Asked, tot.Executed),
+		fmt.Sprint(s.EQs),
+		fmt.Sprintf("%s (%s)", perEQ, perEQExec),
+		boundCol,
+	}
+	b.WriteString("statistics (columns of DroidStar's Table 1):\n")
+	hs, vs := make([]string, len(header)), make([]string, len(header))
+	for k := range header {
+		w := max(len([]rune(header[k])), len([]rune(values[k])))
+		hs[k] = padLeft(header[k], w)
+		vs[k] = padLeft(values[k], w)
+	}
+	fmt.Fprintf(b, "  %s\n  %s\n", strings.Join(hs, " | "), strings.Join(vs, " | "))
+	clock := ""
+	if s.VirtualClock {
+		clock = " (virtual)"
+	}
+	fmt.Fprintf(b, "  device time %s%s, %s executed, %s excluded, %s\n",
+		longSeconds(s.DeviceSecs), clock, plural(tot.Symbols, "symbol"), plural(tot.Excluded, "query"), plural(tot.CacheHits, "cache hit"))
+	fmt.Fprintf(b, "  learning: %d asked, %d executed; equivalence: %d asked, %d executed\n",
+		s.Learning.Asked, s.Learning.Executed, s.Equivalence.Asked, s.Equivalence.Executed)
+}
+
+func boundNote(bd *model.Bound) string {
+	switch {
+	case bd.Needed < bd.Used:
+		return fmt.Sprintf(" (a bound of %d would have been enough)", max(bd.Needed, 1))
+	case bd.Needed > bd.Used:
+		return " (states are told apart by words longer than the bound assumed)"
+	}
+	return ""
+}
+
+func backendLine(be *model.BackendInfo) string {
+	line := be.Kind
+	if line == "" {
+		line = "?"
+	}
+	if be.Model != "" {
+		line += " (model " + be.Model + ")"
+	}
+	if n := len(be.Devices); n > 0 {
+		const listed = 3
+		descs := make([]string, 0, listed+1)
+		for k, dev := range be.Devices {
+			if k == listed {
+				descs = append(descs, fmt.Sprintf("+%d more", n-listed))
+				break
+			}
+			descs = append(descs, deviceDesc(dev))
+		}
+		line += fmt.Sprintf(", %s: %s", plural(n, "device"), strings.Join(descs, ", "))
+	}
+	return line
+}
+
+func deviceDesc(dev model.DeviceInfo) string {
+	var about []string
+	if dev.Model != "" {
+		about = append(about, dev.Model)
+	}
+	if dev.Release != "" {
+		about = append(about, "Android "+dev.Release)
+	}
+	if dev.SDK > 0 {
+		about = append(about, fmt.Sprintf("API %d", dev.SDK))
+	}
+	if len(about) == 0 {
+		return dev.Serial
+	}
+	return dev.Serial + " (" + strings.Join(about, ", ") + ")"
+}
+
+// seconds rounds a duration in seconds to what matters at its size.
+func seconds(s float64) string {
+	switch a := math.Abs(s); {
+	case a == 0:
+		return "0"
+	case a < 0.001:
+		return "<0.001"
+	case a < 1:
+		return strconv.FormatFloat(s, 'g', 2, 64)
+	case a < 10:
+		return fmt.Sprintf("%.1f", s)
+	}
+	return fmt.Sprintf("%.0f", s)
+}
+
+// longSeconds is seconds with hours and minutes past two minutes.
+func longSeconds(s float64) string {
+	out := seconds(s) + " s"
+	if s >= 120 {
+		out += " (" + time.Duration(math.Round(s)*float64(time.Second)).String() + ")"
+	}
+	return out
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func pad(s string, w int) string {
+	return s + strings.Repeat(" ", max(0, w-len([]rune(s))))
+}
+
+func padLeft(s string, w int) string {
+	return strings.Repeat(" ", max(0, w-len([]rune(s)))) + s
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, sep)
+}
