@@ -1,0 +1,188 @@
+package session
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/backend/sim"
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/purpose"
+)
+
+// ReadFunc reads a file a purpose refers to (the OS, or embedded examples).
+type ReadFunc func(name string) ([]byte, error)
+
+// SimOptions tune the simulated device.
+type SimOptions struct {
+	// Lanes is the number of simulated devices running queries in parallel.
+	Lanes int
+	// Realtime sleeps instead of advancing a virtual clock.
+	Realtime bool
+}
+
+// Plan is everything needed to run a session.
+type Plan struct {
+	Target    Target
+	Executors []backend.Executor
+	Model     *sim.Model // the simulated target, when the backend is sim
+	Virtual   bool
+}
+
+// Close releases the executors.
+func (p *Plan) Close() error {
+	var first error
+	for _, e := range p.Executors {
+		if err := e.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// FromPurpose prepares a run of a parsed purpose. modelData, when not nil,
+// is the sim model's content (for purposes that do not live on disk);
+// otherwise the model is read from p.Backend.Sim.ModelPath.
+func FromPurpose(p *purpose.Purpose, read ReadFunc, o SimOptions) (*Plan, error) {
+	inputs, outputs, err := p.Alphabets()
+	if err != nil {
+		return nil, err
+	}
+	t := Target{
+		Name: p.Name, Class: p.Class, Inputs: inputs, Outputs: outputs,
+		Semantics: model.SemanticsClosure, Callins: p.CallinSymbols(), Callbacks: p.OutputCallbacks(),
+		Restrictions: p.Restrictions, Map: p.MapCallback, Bound: p.Bound,
+		Purpose: &model.PurposeInfo{Name: p.Name, Class: p.Class, File: p.File, Fingerprint: p.Fingerprint()},
+	}
+	switch p.Backend.Kind {
+	case purpose.BackendSim:
+		s := p.Backend.Sim
+		modelPath := s.ModelPath
+		if modelPath == "" {
+			modelPath = path.Join(path.Dir(p.File), s.Model)
+		}
+		data, err := read(modelPath)
+		if err != nil {
+			return nil, fmt.Errorf("%s: backend.sim.model: %w", p.File, err)
+		}
+		m, err := sim.ParseModel(modelPath, data, s.Format)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkSimModel(p, m); err != nil {
+			return nil, fmt.Errorf("%s: backend.sim.model %s: %w", p.File, s.Model, err)
+		}
+		timing := sim.Timing{
+			Quiescence: p.Timeouts.Quiescence, Reset: p.Timeouts.Settle + p.Timeouts.PostReset,
+			Latency: s.Latency, DefaultLatency: s.DefaultLatency, Realtime: s.Realtime || o.Realtime,
+		}
+		t.Backend = model.BackendInfo{Kind: purpose.BackendSim, Model: s.Model, Options: map[string]string{
+			"quiescence": p.Timeouts.Quiescence.String(), "reset": timing.Reset.String(),
+		}}
+		return &Plan{Target: t, Executors: simLanes(m, timing, o.Lanes), Model: m, Virtual: !timing.Realtime}, nil
+	default:
+		return nil, fmt.Errorf("%s: backend %q is not available", p.File, p.Backend.Kind)
+	}
+}
+
+// checkSimModel makes sure the model can answer the purpose's queries: it
+// has every callin and wait, and every callback it emits is declared.
+func checkSimModel(p *purpose.Purpose, m *sim.Model) error {
+	if m.Semantics != model.SemanticsClosure {
+		return fmt.Errorf("the model is a plain Mealy machine (no %q input); a purpose needs a synchronous-closure model", mealy.Wait)
+	}
+	var missing []string
+	for _, c := range append(p.CallinSymbols(), mealy.Wait) {
+		if _, ok := m.Machine.Inputs.Index(c); !ok {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the model has no input %s (model inputs: %s)", quoteList(missing), strings.Join(m.Machine.Inputs.Names(), ", "))
+	}
+	var unknown []string
+	for _, o := range m.Machine.Outputs.Names() {
+		if o == mealy.OK || o == mealy.Quiet || o == mealy.Err {
+			continue
+		}
+		if _, _, ok := p.MapCallback(o); !ok {
+			unknown = append(unknown, o)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("the model emits callback %s, which the purpose does not declare", quoteList(unknown))
+	}
+	return nil
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
+}
+
+func simLanes(m *sim.Model, timing sim.Timing, lanes int) []backend.Executor {
+	lanes = max(lanes, 1)
+	ex := make([]backend.Executor, lanes)
+	for k := range ex {
+		ex[k] = sim.NewExecutor(m, timing, fmt.Sprintf("sim-%d", k))
+	}
+	return ex
+}
+
+// ModelOptions configure learning a model file directly, with no purpose.
+type ModelOptions struct {
+	Format     string
+	Bound      int
+	Quiescence time.Duration
+	Reset      time.Duration
+	Latency    time.Duration
+	// Callins, when set, fixes the callins and their order; a callin the
+	// model never shows throws everywhere (DroidStar's diagrams omit such
+	// inputs, e.g. SQLiteOpenHelper's openHV).
+	Callins []string
+	Sim     SimOptions
+}
+
+// FromModel prepares learning a model file the way AALpy and LearnLib users
+// learn a DOT file: the alphabet comes from the model itself.
+func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
+	m, err := sim.ParseModel(file, data, o.Format)
+	if err != nil {
+		return nil, err
+	}
+	if len(o.Callins) > 0 {
+		if m, err = m.WithCallins(o.Callins); err != nil {
+			return nil, err
+		}
+	}
+	name := strings.TrimSuffix(path.Base(file), path.Ext(file))
+	t := Target{
+		Name: name, Inputs: m.Machine.Inputs, Outputs: m.Machine.Outputs,
+		Semantics: m.Semantics, Bound: o.Bound,
+		Backend: model.BackendInfo{Kind: purpose.BackendSim, Model: file, Options: map[string]string{
+			"quiescence": o.Quiescence.String(), "reset": o.Reset.String(),
+		}},
+	}
+	if m.Semantics == model.SemanticsClosure {
+		for _, in := range m.Machine.Inputs.Names() {
+			if in != mealy.Wait {
+				t.Callins = append(t.Callins, in)
+			}
+		}
+		for _, out := range m.Machine.Outputs.Names() {
+			if out != mealy.OK && out != mealy.Quiet && out != mealy.Err {
+				t.Callbacks = append(t.Callbacks, out)
+			}
+		}
+	}
+	timing := sim.Timing{Quiescence: o.Quiescence, Reset: o.Reset, DefaultLatency: o.Latency, Realtime: o.Sim.Realtime}
+	return &Plan{Target: t, Executors: simLanes(m, timing, o.Sim.Lanes), Model: m, Virtual: !timing.Realtime}, nil
+}

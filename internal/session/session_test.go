@@ -1,0 +1,156 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/learn"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle"
+)
+
+// A small timer typestate in Mealy DOT: enough for a few L* rounds.
+const timerDOT = `digraph {
+  __start0 -> idle;
+  idle -> armed [label="start / ok"];
+  idle -> idle [label="cancel / ok"];
+  idle -> idle [label="wait / quiet"];
+  armed -> done [label="wait / fired"];
+  armed -> done [label="cancel / ok"];
+  done -> done [label="cancel / ok"];
+  done -> done [label="wait / quiet"];
+}`
+
+// flaky wraps an executor: it fails after `limit` queries (a device that
+// vanishes), or from query `flipFrom` on answers quiet where the model
+// fires (non-determinism).
+type flaky struct {
+	backend.Executor
+	n, limit, flipFrom int
+}
+
+func (f *flaky) Execute(ctx context.Context, in []string) (backend.Result, error) {
+	f.n++
+	if f.limit > 0 && f.n > f.limit {
+		return backend.Result{}, errors.New("device sim-0 vanished (adb: device offline)")
+	}
+	res, err := f.Executor.Execute(ctx, in)
+	if f.flipFrom > 0 && f.n >= f.flipFrom {
+		for k, o := range res.Outputs {
+			if o == "fired" {
+				res.Outputs[k] = "quiet"
+			}
+		}
+	}
+	return res, err
+}
+
+// learnOptions calls first once, when the first hypothesis is made.
+func learnOptions(first func()) learn.Options {
+	return learn.Options{OnHypothesis: func(round int, _ *learn.Hypothesis) {
+		if round == 1 {
+			first()
+		}
+	}}
+}
+
+func timerPlan(t *testing.T) *Plan {
+	t.Helper()
+	plan, err := FromModel("timer.dot", []byte(timerDOT), ModelOptions{Bound: 2, Quiescence: 500e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+func TestRunLearnsAndDescribes(t *testing.T) {
+	plan := timerPlan(t)
+	res, err := Run(context.Background(), plan.Target, Options{Executors: plan.Executors, VirtualClock: true, ToolVersion: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, differ, err := Disagreement(res.Machine, plan); err != nil || differ {
+		t.Fatalf("learned machine differs on %v (%v)", w, err)
+	}
+	d := res.Document
+	if d.Stats.States != 3 || d.Bound.Needed != 1 || d.Bound.Used != 2 || d.Tool.Version != "test" ||
+		len(d.Backend.Devices) != 1 || d.Backend.Devices[0].Serial != "sim-0" || res.Partial {
+		t.Fatalf("document %+v stats %+v bound %+v", d, d.Stats, d.Bound)
+	}
+	if d.Callins[0] != "start" || d.Callins[1] != "cancel" || d.Callbacks[0] != "fired" {
+		t.Fatalf("alphabets %v %v", d.Callins, d.Callbacks)
+	}
+	// Device time: every executed query pays the reset, quiet waits the timeout.
+	if tot := d.Stats.Total(); tot.Executed == 0 || d.Stats.DeviceSecs < 0.5*float64(tot.Executed)/10 {
+		t.Fatalf("device time %.2f s for %d queries", d.Stats.DeviceSecs, tot.Executed)
+	}
+}
+
+// A device that vanishes after the first hypothesis leaves a partial model
+// holding that hypothesis, and the error names the device.
+func TestRunKeepsWhatWasLearnedWhenADeviceVanishes(t *testing.T) {
+	plan := timerPlan(t)
+	// Count the queries the first table needs, then fail right after them.
+	probe := &flaky{Executor: plan.Executors[0]}
+	var firstHypothesisAt int
+	_, err := Run(context.Background(), plan.Target, Options{Executors: []backend.Executor{probe},
+		Learner: learnOptions(func() { firstHypothesisAt = probe.n })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dying := &flaky{Executor: plan.Executors[0], limit: firstHypothesisAt}
+	res, err := Run(context.Background(), plan.Target, Options{Executors: []backend.Executor{dying}})
+	if err == nil || !strings.Contains(err.Error(), "device sim-0 vanished (adb: device offline)") {
+		t.Fatalf("error %v", err)
+	}
+	if res == nil || !res.Partial || res.Machine == nil {
+		t.Fatalf("no partial result: %+v", res)
+	}
+	w := res.Document.Warnings
+	if len(w) == 0 || !strings.HasPrefix(w[len(w)-1], "partial model: learning stopped: equivalence query 1: ") {
+		t.Fatalf("warnings %q", w)
+	}
+}
+
+func TestRunReportsNonDeterminism(t *testing.T) {
+	plan := timerPlan(t)
+	res, err := Run(context.Background(), plan.Target, Options{Executors: []backend.Executor{&flaky{Executor: plan.Executors[0], flipFrom: 6}}})
+	var nd *oracle.NondeterminismError
+	if !errors.As(err, &nd) {
+		t.Fatalf("want a non-determinism error, got %v (%+v)", err, res)
+	}
+	if !strings.Contains(err.Error(), "non-deterministic answer to start wait: earlier ok fired, now ok quiet") {
+		t.Fatalf("error %q", err)
+	}
+}
+
+func TestFromModelPlainMealy(t *testing.T) {
+	plan, err := FromModel("m.dot", []byte(`digraph { __start0 -> a; a -> a [label="x / 1"]; }`), ModelOptions{Bound: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Target.Semantics != model.SemanticsMealy {
+		t.Fatalf("semantics %q", plan.Target.Semantics)
+	}
+}
+
+func TestDisagreementFindsShortestDifference(t *testing.T) {
+	plan := timerPlan(t)
+	res, err := Run(context.Background(), plan.Target, Options{Executors: plan.Executors})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Machine.Clone()
+	start, _ := m.Inputs.Index("start")
+	wait, _ := m.Inputs.Index("wait")
+	quiet, _ := m.Outputs.Index("quiet")
+	armed := m.Next[m.Initial][start]
+	m.Out[armed][wait] = quiet // the timer never fires
+	w, differ, err := Disagreement(m, plan)
+	if err != nil || !differ || m.Inputs.Format(w) != "start wait" {
+		t.Fatalf("got %q differ=%v err=%v", m.Inputs.Format(w), differ, err)
+	}
+}
