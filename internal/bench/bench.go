@@ -1,0 +1,297 @@
+// Package bench measures droidstar against its peers: the six typestates the
+// original DroidStar learned on a real device (executed queries and device
+// time beside DroidStar's own), the public Mealy benchmarks beside AALpy's
+// L* with a perfect teacher, and the bundled examples. The reference data
+// lives in ../shared beside the checkout and is read from there, never
+// copied into the project.
+package bench
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/session"
+)
+
+// DroidStarCase is one of DroidStar's October 2016 experiments: the settings
+// of its learning purpose (ICSE 2018 §6, and the README beside the models).
+type DroidStarCase struct {
+	Class        string // file stem in models/droidstar-2016
+	Callins      []string
+	Quiescence   time.Duration
+	Bound        int
+	Restrictions []purpose.Restriction
+}
+
+// DroidStarCases are the six experiments with published diagrams.
+var DroidStarCases = []DroidStarCase{
+	{Class: "AsyncTask-NoGet", Callins: []string{"exec", "cancel"}, Quiescence: 500 * time.Millisecond, Bound: 2},
+	{Class: "CountDownTimer", Callins: []string{"start", "cancel"}, Quiescence: 2000 * time.Millisecond, Bound: 2,
+		Restrictions: []purpose.Restriction{{Kind: purpose.AtMost, Count: 1, Symbols: []string{"start"}}}},
+	{Class: "FileObserver", Callins: []string{"stop", "modify", "delete"}, Quiescence: 500 * time.Millisecond, Bound: 2,
+		Restrictions: []purpose.Restriction{{Kind: purpose.FollowedByWait, Symbols: []string{"modify", "delete"}}}},
+	{Class: "SQLiteOpenHelper", Callins: []string{"openNew", "openLV", "openSV", "openHV", "close"}, Quiescence: 500 * time.Millisecond, Bound: 2,
+		Restrictions: []purpose.Restriction{
+			{Kind: purpose.First, Symbols: []string{"openNew", "openLV", "openSV", "openHV"}},
+			{Kind: purpose.AtMost, Count: 1, Symbols: []string{"openNew", "openLV", "openSV", "openHV"}},
+		}},
+	{Class: "SpeechRecognizer", Callins: []string{"start", "stop", "cancel"}, Quiescence: 8000 * time.Millisecond, Bound: 2},
+	{Class: "SpellCheckerSession", Callins: []string{"suggest", "cancel", "close"}, Quiescence: 500 * time.Millisecond, Bound: 2,
+		Restrictions: []purpose.Restriction{{Kind: purpose.AtMost, Count: 1, Symbols: []string{"suggest"}}}},
+}
+
+// DroidStarStats are DroidStar's own statistics for one class.
+type DroidStarStats struct {
+	Class      string `yaml:"class"`
+	TimeMillis int    `yaml:"time"`
+	Asked      int    `yaml:"mqueries"`
+	Executed   int    `yaml:"rmqueries"`
+	EQs        int    `yaml:"equeries"`
+}
+
+// DroidStarRow is the outcome of learning one DroidStar model.
+type DroidStarRow struct {
+	Case       DroidStarCase
+	Theirs     DroidStarStats
+	States     int
+	Asked      int
+	Executed   int
+	Excluded   int
+	EQs        int
+	DeviceSecs float64
+	WallSecs   float64
+	Needed     int
+	Equal      bool // learned model equivalent to the target
+}
+
+// Reset is the device time charged per query in the benchmarks (the
+// default settle and post-reset timeouts).
+const Reset = purpose.DefaultSettle + purpose.DefaultPostReset
+
+// SharedDir finds ../shared: $DROIDSTAR_SHARED, else the first of dir,
+// ../shared, ../../shared... up from the working directory that has
+// models/droidstar-2016. It returns "" when there is none.
+func SharedDir(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	if env := os.Getenv("DROIDSTAR_SHARED"); env != "" {
+		return env
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		cand := filepath.Join(d, "shared")
+		if st, err := os.Stat(filepath.Join(cand, "models", "droidstar-2016")); err == nil && st.IsDir() {
+			return cand
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// LoadDroidStarStats reads droidstar-stats.yaml.
+func LoadDroidStarStats(shared string) (map[string]DroidStarStats, error) {
+	file := filepath.Join(shared, "models", "droidstar-2016", "droidstar-stats.yaml")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var list []DroidStarStats
+	if err := yaml.Unmarshal(data, &list); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	out := make(map[string]DroidStarStats, len(list))
+	for _, s := range list {
+		out[s.Class] = s
+	}
+	return out, nil
+}
+
+// RunDroidStarCase learns one DroidStar diagram on the simulated device with
+// the distinguisher-bound oracle and compares the result with the diagram.
+func RunDroidStarCase(ctx context.Context, shared string, c DroidStarCase, lanes int) (*DroidStarRow, error) {
+	file := filepath.Join(shared, "models", "droidstar-2016", c.Class+"-diagram.gv")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := session.FromModel(file, data, session.ModelOptions{
+		Format: "droidstar-dot", Bound: c.Bound, Quiescence: c.Quiescence, Reset: Reset,
+		Latency: purpose.DefaultLatency, Callins: c.Callins, Sim: session.SimOptions{Lanes: lanes},
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer plan.Close()
+	plan.Target.Restrictions = c.Restrictions
+	res, err := session.Run(ctx, plan.Target, session.Options{Executors: plan.Executors, VirtualClock: true})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Class, err)
+	}
+	equal, err := res.Machine.Equivalent(plan.Model.Machine)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Class, err)
+	}
+	st := res.Document.Stats
+	total := st.Total()
+	return &DroidStarRow{
+		Case: c, States: st.States, Asked: total.Asked, Executed: total.Executed, Excluded: total.Excluded,
+		EQs: st.EQs, DeviceSecs: st.DeviceSecs, WallSecs: st.WallSecs, Needed: res.Document.Bound.Needed, Equal: equal,
+	}, nil
+}
+
+// AALpyRow is one line of aalpy-perfect-teacher.tsv.
+type AALpyRow struct {
+	Model    string
+	States   int
+	Inputs   int
+	Executed int
+	Symbols  int
+	EQs      int
+}
+
+// LoadAALpy reads AALpy's L* (Rivest-Schapire) numbers.
+func LoadAALpy(shared string) ([]AALpyRow, error) {
+	file := filepath.Join(shared, "benchmarks", "mealy", "aalpy-perfect-teacher.tsv")
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var rows []AALpyRow
+	sc := bufio.NewScanner(f)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if strings.HasPrefix(text, "#") || strings.HasPrefix(text, "model\t") || strings.TrimSpace(text) == "" {
+			continue
+		}
+		cols := strings.Split(text, "\t")
+		if len(cols) < 7 {
+			return nil, fmt.Errorf("%s:%d: want 8 tab-separated columns, got %d", file, line, len(cols))
+		}
+		if cols[3] != "lstar" {
+			continue
+		}
+		nums := make([]int, 0, 5)
+		for _, k := range []int{1, 2, 4, 5, 6} {
+			n, err := strconv.Atoi(cols[k])
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: column %d: %w", file, line, k+1, err)
+			}
+			nums = append(nums, n)
+		}
+		rows = append(rows, AALpyRow{Model: cols[0], States: nums[0], Inputs: nums[1], Executed: nums[2], Symbols: nums[3], EQs: nums[4]})
+	}
+	return rows, sc.Err()
+}
+
+// MealyRow is the outcome of learning one Mealy benchmark.
+type MealyRow struct {
+	AALpy    AALpyRow
+	States   int
+	Executed int
+	Symbols  int
+	EQs      int
+	WallSecs float64
+	Equal    bool
+}
+
+// RunMealy learns one benchmark model with a perfect teacher, so only the
+// learner's queries count, as in AALpy's table.
+func RunMealy(ctx context.Context, shared string, a AALpyRow) (*MealyRow, error) {
+	file := filepath.Join(shared, "benchmarks", "mealy", a.Model+".dot")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := session.FromModel(file, data, session.ModelOptions{Format: "mealy-dot", Bound: 1})
+	if err != nil {
+		return nil, err
+	}
+	defer plan.Close()
+	res, err := session.Run(ctx, plan.Target, session.Options{Executors: plan.Executors, Perfect: plan.Model.Machine, VirtualClock: true})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", a.Model, err)
+	}
+	equal, err := res.Machine.Equivalent(plan.Model.Machine)
+	if err != nil {
+		return nil, err
+	}
+	st := res.Document.Stats
+	total := st.Total()
+	return &MealyRow{AALpy: a, States: res.Machine.NumStates(), Executed: total.Executed, Symbols: total.Symbols,
+		EQs: st.EQs, WallSecs: st.WallSecs, Equal: equal}, nil
+}
+
+// ExampleRow is the outcome of learning one bundled example.
+type ExampleRow struct {
+	Name       string
+	States     int
+	Executed   int
+	EQs        int
+	DeviceSecs float64
+	Needed     int
+	Equal      bool // learned typestate equivalent to the example's model
+}
+
+// RunExample learns an embedded example and compares it with its model.
+func RunExample(ctx context.Context, name string) (*ExampleRow, error) {
+	p, err := examples.Purpose(name)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := session.FromPurpose(p, examples.ReadFile, session.SimOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer plan.Close()
+	res, err := session.Run(ctx, plan.Target, session.Options{Executors: plan.Executors, VirtualClock: true})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	equal, err := ModelAgrees(res.Machine, plan)
+	if err != nil {
+		return nil, err
+	}
+	st := res.Document.Stats
+	return &ExampleRow{Name: name, States: st.States, Executed: st.Total().Executed, EQs: st.EQs,
+		DeviceSecs: st.DeviceSecs, Needed: res.Document.Bound.Needed, Equal: equal}, nil
+}
+
+// ModelAgrees checks a machine learned from a purpose against the sim model
+// the purpose names: they must agree on every query the purpose allows, with
+// callbacks mapped through the purpose (merged symbols, error callbacks).
+// It compares the learned machine with the model restricted and relabelled
+// the same way, by exploring the product of the two.
+func ModelAgrees(learned *mealy.Machine, plan *session.Plan) (bool, error) {
+	w, differ, err := session.Disagreement(learned, plan)
+	if err != nil {
+		return false, err
+	}
+	return !differ && w == nil, nil
+}
+
+// Ratio is a/b, or 0 when b is 0.
+func Ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

@@ -1,0 +1,169 @@
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/session"
+)
+
+// sharedOrSkip finds ../shared or skips with a message that says why.
+func sharedOrSkip(t testing.TB) string {
+	t.Helper()
+	dir := SharedDir("")
+	if dir == "" {
+		t.Skip("the shared reference data (../shared beside the checkout, or $DROIDSTAR_SHARED) is not here; " +
+			"it is not part of the repository, so this comparison cannot run")
+	}
+	return dir
+}
+
+// The six typestates DroidStar learned on a real device must come back
+// exactly, with no more executed queries than DroidStar needed.
+func TestDroidStarModelsLearnedExactly(t *testing.T) {
+	shared := sharedOrSkip(t)
+	theirs, err := LoadDroidStarStats(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range DroidStarCases {
+		t.Run(c.Class, func(t *testing.T) {
+			row, err := RunDroidStarCase(context.Background(), shared, c, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !row.Equal {
+				t.Fatalf("learned model is not equivalent to DroidStar's diagram")
+			}
+			ds := theirs[c.Class]
+			if ds.Executed == 0 {
+				t.Fatalf("no DroidStar statistics for %s", c.Class)
+			}
+			if row.Executed > ds.Executed {
+				t.Errorf("executed %d queries, DroidStar executed %d", row.Executed, ds.Executed)
+			}
+			t.Logf("%s: %d states, executed %d vs DroidStar %d (ratio %.2f), %.1f device-s vs %.0f s",
+				c.Class, row.States, row.Executed, ds.Executed, Ratio(row.Executed, ds.Executed), row.DeviceSecs, float64(ds.TimeMillis)/1000)
+		})
+	}
+}
+
+// Several lanes must learn the same model from the same queries.
+func TestDroidStarModelsWithLanes(t *testing.T) {
+	shared := sharedOrSkip(t)
+	c := DroidStarCases[4] // SpeechRecognizer: the largest
+	one, err := RunDroidStarCase(context.Background(), shared, c, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	four, err := RunDroidStarCase(context.Background(), shared, c, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !four.Equal || four.States != one.States {
+		t.Fatalf("with 4 lanes: equal=%v states=%d, with 1 lane %d", four.Equal, four.States, one.States)
+	}
+}
+
+// L* with Rivest-Schapire and a perfect teacher learns every public Mealy
+// benchmark exactly, with no more than 10% more executed queries than AALpy.
+func TestMealyBenchmarksAgainstAALpy(t *testing.T) {
+	shared := sharedOrSkip(t)
+	rows, err := LoadAALpy(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 13 {
+		t.Fatalf("read %d L* rows from AALpy's table, want 13", len(rows))
+	}
+	var ours, theirs int
+	for _, a := range rows {
+		row, err := RunMealy(context.Background(), shared, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !row.Equal || row.States != a.States {
+			t.Errorf("%s: equal=%v, %d states, want %d", a.Model, row.Equal, row.States, a.States)
+		}
+		if r := Ratio(row.Executed, a.Executed); r > 1.10 {
+			t.Errorf("%s: executed %d, AALpy %d (ratio %.2f)", a.Model, row.Executed, a.Executed, r)
+		}
+		ours += row.Executed
+		theirs += a.Executed
+	}
+	if r := Ratio(ours, theirs); r < 0.90 || r > 1.10 {
+		t.Errorf("in total %d executed queries against AALpy's %d (ratio %.2f), want within 10%%", ours, theirs, r)
+	}
+}
+
+// Every bundled example learns back exactly the behaviour its model shows
+// through the purpose (restrictions, merged and error callbacks).
+func TestExamplesLearnedExactly(t *testing.T) {
+	want := map[string]int{
+		"asynctask": 5, "countdowntimer": 3, "fileobserver": 5, "mediaplayer": 11,
+		"speechrecognizer": 6, "spellcheckersession": 4, "sqliteopenhelper": 8,
+	}
+	names := examples.Names()
+	if len(names) != len(want) {
+		t.Fatalf("examples %v, want %d", names, len(want))
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			p, err := examples.Purpose(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := session.FromPurpose(p, examples.ReadFile, session.SimOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := session.Run(context.Background(), plan.Target, session.Options{Executors: plan.Executors, VirtualClock: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w, differ, err := session.Disagreement(res.Machine, plan); err != nil || differ {
+				t.Fatalf("learned model differs from the example's model on %s (err %v)", plan.Target.Inputs.Format(w), err)
+			}
+			if got := res.Document.Stats.States; got != want[name] {
+				t.Fatalf("%d typestate states, want %d", got, want[name])
+			}
+		})
+	}
+}
+
+func BenchmarkLearnDroidStar(b *testing.B) {
+	shared := sharedOrSkip(b)
+	for _, c := range DroidStarCases {
+		b.Run(c.Class, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := RunDroidStarCase(context.Background(), shared, c, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkLearnMealy(b *testing.B) {
+	shared := sharedOrSkip(b)
+	rows, err := LoadAALpy(shared)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, a := range rows {
+		b.Run(a.Model, func(b *testing.B) {
+			b.ReportAllocs()
+			var executed int
+			for i := 0; i < b.N; i++ {
+				row, err := RunMealy(context.Background(), shared, a)
+				if err != nil {
+					b.Fatal(err)
+				}
+				executed = row.Executed
+			}
+			b.ReportMetric(float64(executed), "queries")
+		})
+	}
+}
