@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/bench"
+)
+
+func newBenchCmd(e *env) *cobra.Command {
+	var shared string
+	var only []string
+	var lanes int
+	c := &cobra.Command{
+		Use:   "bench",
+		Short: "Benchmark the learner against DroidStar and AALpy",
+		Long: `Bench learns, on the simulated device:
+  droidstar  the six typestates DroidStar learned on a real device in 2016,
+             with the distinguisher-bound oracle, checking each learned model
+             equals the target, beside DroidStar's executed queries and wall time;
+  mealy      the public Mealy benchmarks with a perfect teacher, beside AALpy's
+             L* (Rivest-Schapire) executed queries and symbols;
+  examples   the bundled examples, checking each against its model.
+The reference data is read from the shared directory (--shared,
+$DROIDSTAR_SHARED, or a "shared" folder beside the checkout); without it only
+the examples run. Exit code 1 if any learned model differs from its target.`,
+		Example: `  droidstar bench
+  droidstar bench --only droidstar --shared ../shared
+  droidstar bench --only mealy`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(c *cobra.Command, args []string) error {
+			want := map[string]bool{}
+			for _, o := range only {
+				switch o {
+				case "droidstar", "mealy", "examples":
+					want[o] = true
+				default:
+					return usageError("--only: unknown suite %q (suites: droidstar, mealy, examples)", o)
+				}
+			}
+			all := len(want) == 0
+			dir := bench.SharedDir(shared)
+			if dir == "" && (all || want["droidstar"] || want["mealy"]) {
+				fmt.Fprintln(e.stdout, "The shared reference data (DroidStar's models and numbers, the Mealy benchmarks) was not found:")
+				fmt.Fprintln(e.stdout, "pass --shared DIR or set DROIDSTAR_SHARED. Benchmarking the bundled examples only.")
+				fmt.Fprintln(e.stdout)
+				all, want = false, map[string]bool{"examples": true}
+			}
+			bad := 0
+			if all || want["droidstar"] {
+				n, err := benchDroidStar(c, e.stdout, dir, lanes)
+				if err != nil {
+					return err
+				}
+				bad += n
+			}
+			if all || want["mealy"] {
+				n, err := benchMealy(c, e.stdout, dir)
+				if err != nil {
+					return err
+				}
+				bad += n
+			}
+			if all || want["examples"] {
+				n, err := benchExamples(c, e.stdout)
+				if err != nil {
+					return err
+				}
+				bad += n
+			}
+			if bad > 0 {
+				return fmt.Errorf("%d learned models differ from their targets", bad)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&shared, "shared", "", "directory with the shared reference data (default: $DROIDSTAR_SHARED or ../shared)")
+	c.Flags().StringSliceVar(&only, "only", nil, "run only these suites: droidstar, mealy, examples")
+	c.Flags().IntVar(&lanes, "lanes", 1, "simulated devices for the DroidStar suite")
+	return c
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "NO"
+}
+
+func benchDroidStar(c *cobra.Command, out io.Writer, shared string, lanes int) (int, error) {
+	theirs, err := bench.LoadDroidStarStats(shared)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintln(out, "DroidStar's typestates (simulated device, distinguisher-bound oracle, same quiescence timeouts)")
+	fmt.Fprintln(out, "DroidStar's columns are its own real-device runs (Oct 2016): executed queries and wall time.")
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "class\tstates\tequal\tEQ\texecuted\tDroidStar\tratio\texcluded\tdevice-s\tDroidStar s\tspeed-up\tbound needed\t")
+	bad := 0
+	var sumOurs, sumTheirs int
+	for _, cs := range bench.DroidStarCases {
+		row, err := bench.RunDroidStarCase(c.Context(), shared, cs, lanes)
+		if err != nil {
+			return bad, err
+		}
+		t := theirs[cs.Class]
+		if !row.Equal {
+			bad++
+		}
+		sumOurs += row.Executed
+		sumTheirs += t.Executed
+		theirSecs := float64(t.TimeMillis) / 1000
+		fmt.Fprintf(w, "%s\t%d\t%s\t%d\t%d\t%d\t%.2f\t%d\t%.1f\t%.0f\t%.1fx\t%d\t\n",
+			cs.Class, row.States, yesNo(row.Equal), row.EQs, row.Executed, t.Executed,
+			bench.Ratio(row.Executed, t.Executed), row.Excluded, row.DeviceSecs, theirSecs, theirSecs/row.DeviceSecs, row.Needed)
+	}
+	fmt.Fprintf(w, "total\t\t\t\t%d\t%d\t%.2f\t\t\t\t\t\t\n", sumOurs, sumTheirs, bench.Ratio(sumOurs, sumTheirs))
+	if err := w.Flush(); err != nil {
+		return bad, err
+	}
+	fmt.Fprintln(out)
+	return bad, nil
+}
+
+func benchMealy(c *cobra.Command, out io.Writer, shared string) (int, error) {
+	rows, err := bench.LoadAALpy(shared)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintln(out, "Mealy benchmarks, L* with Rivest-Schapire and a perfect teacher, beside AALpy 1.6.1's L*")
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "model\tstates\tinputs\tequal\texecuted\tAALpy\tratio\tsymbols\tAALpy\tratio\tEQ\tAALpy EQ\t")
+	bad := 0
+	var q, qa, s, sa int
+	for _, a := range rows {
+		row, err := bench.RunMealy(c.Context(), shared, a)
+		if err != nil {
+			return bad, err
+		}
+		if !row.Equal {
+			bad++
+		}
+		q, qa, s, sa = q+row.Executed, qa+a.Executed, s+row.Symbols, sa+a.Symbols
+		fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%d\t%d\t%.2f\t%d\t%d\t%.2f\t%d\t%d\t\n",
+			a.Model, row.States, a.Inputs, yesNo(row.Equal), row.Executed, a.Executed, bench.Ratio(row.Executed, a.Executed),
+			row.Symbols, a.Symbols, bench.Ratio(row.Symbols, a.Symbols), row.EQs, a.EQs)
+	}
+	fmt.Fprintf(w, "total\t\t\t\t%d\t%d\t%.2f\t%d\t%d\t%.2f\t\t\t\n", q, qa, bench.Ratio(q, qa), s, sa, bench.Ratio(s, sa))
+	if err := w.Flush(); err != nil {
+		return bad, err
+	}
+	fmt.Fprintln(out)
+	return bad, nil
+}
+
+func benchExamples(c *cobra.Command, out io.Writer) (int, error) {
+	fmt.Fprintln(out, "Bundled examples (simulated device, models written from the Android reference)")
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "example\tstates\tmatches model\tEQ\texecuted\tdevice-s\tbound needed\t")
+	bad := 0
+	for _, name := range examples.Names() {
+		row, err := bench.RunExample(c.Context(), name)
+		if err != nil {
+			return bad, err
+		}
+		if !row.Equal {
+			bad++
+		}
+		fmt.Fprintf(w, "%s\t%d\t%s\t%d\t%d\t%.1f\t%d\t\n", name, row.States, yesNo(row.Equal), row.EQs, row.Executed, row.DeviceSecs, row.Needed)
+	}
+	if err := w.Flush(); err != nil {
+		return bad, err
+	}
+	fmt.Fprintln(out)
+	return bad, nil
+}

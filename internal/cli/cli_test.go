@@ -1,0 +1,316 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// run executes the command line in-process, as the binary does.
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func repoPath(parts ...string) string {
+	return filepath.Join(append([]string{"..", ".."}, parts...)...)
+}
+
+// Every malformed purpose is reported by 'check' exactly as its "# want:"
+// lines say, with exit code 1.
+func TestCheckReportsEachMistakeExactly(t *testing.T) {
+	files, err := filepath.Glob(repoPath("testdata", "purposes", "bad", "*.yaml"))
+	if err != nil || len(files) < 20 {
+		t.Fatalf("found %d bad purposes (%v)", len(files), err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, line := range strings.Split(string(data), "\n") {
+				if w, ok := strings.CutPrefix(line, "# want: "); ok {
+					w = strings.ReplaceAll(w, "FILE", file)
+					want = append(want, strings.ReplaceAll(w, "DIR", filepath.Dir(file)))
+				}
+			}
+			if len(want) == 0 {
+				t.Fatal("no '# want:' line")
+			}
+			code, stdout, stderr := run(t, "check", file)
+			wantErr := strings.Join(want, "\n") + "\ndroidstar: 1 of 1 purpose files have errors\n"
+			if code != ExitFail || stdout != "" || stderr != wantErr {
+				t.Fatalf("exit %d\nstdout %q\nstderr:\n%s\nwant:\n%s", code, stdout, stderr, wantErr)
+			}
+		})
+	}
+}
+
+func TestCheckExamples(t *testing.T) {
+	files, _ := filepath.Glob(repoPath("examples", "*", "purpose.yaml"))
+	sort.Strings(files)
+	code, stdout, stderr := run(t, append([]string{"check"}, files...)...)
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	want := ""
+	for _, f := range files {
+		want += f + ": ok: "
+		switch filepath.Base(filepath.Dir(f)) {
+		case "asynctask":
+			want += "AsyncTask, 2 callins, 2 callbacks, bound 2, backend sim (mealy-dot model, 6 states)\n"
+		case "countdowntimer":
+			want += "CountDownTimer, 2 callins, 1 callbacks, bound 2, backend sim (mealy-dot model, 4 states)\n"
+		case "fileobserver":
+			want += "FileObserver, 3 callins, 2 callbacks, bound 2, backend sim (mealy-dot model, 5 states)\n"
+		case "mediaplayer":
+			want += "MediaPlayer, 8 callins, 3 callbacks, bound 2, backend sim (mealy-dot model, 13 states)\n"
+		case "speechrecognizer":
+			want += "SpeechRecognizer, 3 callins, 2 callbacks, bound 2, backend sim (mealy-dot model, 7 states)\n"
+		case "spellcheckersession":
+			want += "SpellCheckerSession, 3 callins, 1 callbacks, bound 2, backend sim (mealy-dot model, 5 states)\n"
+		case "sqliteopenhelper":
+			want += "SQLiteOpenHelper, 5 callins, 4 callbacks, bound 2, backend sim (mealy-dot model, 9 states)\n"
+		}
+	}
+	if stdout != want {
+		t.Fatalf("stdout:\n%s\nwant:\n%s", stdout, want)
+	}
+}
+
+// A purpose whose sim model lacks a callin is caught before anything runs.
+func TestCheckCatchesModelMismatch(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "m.dot"), []byte("digraph { a -> a [label=\"start / ok\"]; a -> a [label=\"wait / ping\"]; }\n"), 0o644)
+	purposeFile := filepath.Join(dir, "p.yaml")
+	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start, stop]\ncallbacks: [pong]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
+	code, _, stderr := run(t, "check", purposeFile)
+	want := purposeFile + `: backend.sim.model m.dot: the model has no input "stop" (model inputs: start, wait)` + "\n" +
+		"droidstar: 1 of 1 purpose files have errors\n"
+	if code != ExitFail || stderr != want {
+		t.Fatalf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start]\ncallbacks: [pong]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
+	code, _, stderr = run(t, "check", purposeFile)
+	want = purposeFile + `: backend.sim.model m.dot: the model emits callback "ping", which the purpose does not declare` + "\n" +
+		"droidstar: 1 of 1 purpose files have errors\n"
+	if code != ExitFail || stderr != want {
+		t.Fatalf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+}
+
+// The README's first command: learn an embedded example on the simulated
+// device and get the typestate in every format.
+func TestLearnEmbeddedExample(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := run(t, "learn", "--example", "countdowntimer", "-o", dir, "--write", "json,dot,legacy-dot,summary")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"CountDownTimer.json", "CountDownTimer.dot", "CountDownTimer.gv", "CountDownTimer.txt"} {
+		if !strings.Contains(stderr, "wrote "+filepath.Join(dir, f)+"\n") {
+			t.Errorf("stderr does not report %s:\n%s", f, stderr)
+		}
+	}
+	legacy, err := os.ReadFile(filepath.Join(dir, "CountDownTimer.gv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const wantLegacy = `digraph {
+  0 -> 1[label=start];
+  0 -> 0[label=cancel];
+  0 -> 0[label=delta_beta];
+  1 -> 3[label=cancel];
+  1 -> 3[label=delta_finished];
+  3 -> 3[label=cancel];
+  3 -> 3[label=delta_beta];
+}
+`
+	if string(legacy) != wantLegacy {
+		t.Fatalf("typestate:\n%s\nwant:\n%s", legacy, wantLegacy)
+	}
+	doc, err := model.ReadFile(filepath.Join(dir, "CountDownTimer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Name != "CountDownTimer" || doc.Bound.Used != 2 || doc.Bound.Needed != 1 || doc.Stats.States != 3 ||
+		doc.Purpose.File != "examples/countdowntimer/purpose.yaml" || doc.Backend.Kind != "sim" || !doc.Stats.VirtualClock {
+		t.Fatalf("metadata: %+v %+v %+v %+v", doc, doc.Bound, doc.Purpose, doc.Stats)
+	}
+	// The start after a start is excluded by the purpose, not thrown.
+	var excluded int
+	for _, tr := range doc.Transitions {
+		if tr.Err != nil && tr.Err.Kind == model.ErrExcluded && tr.Input == "start" {
+			excluded++
+		}
+	}
+	if excluded != 2 {
+		t.Errorf("%d start transitions marked excluded, want 2 (running and done)", excluded)
+	}
+	for _, line := range []string{
+		"  s0 --start-->    s1\n", "  s1 ==finished==> s3\n",
+		"bound: 2 used, 1 needed (a bound of 1 would have been enough)\n",
+	} {
+		if !strings.Contains(stdout, line) {
+			t.Errorf("summary lacks %q:\n%s", line, stdout)
+		}
+	}
+	summary, _ := os.ReadFile(filepath.Join(dir, "CountDownTimer.txt"))
+	if string(summary) != stdout {
+		t.Errorf("summary file differs from the printed summary")
+	}
+}
+
+// A model file is learned directly, its alphabet derived from the model.
+func TestLearnModelFile(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := run(t, "learn", "--model", repoPath("testdata", "models", "vending-mealy.dot"), "-o", dir, "-q", "--write", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc, err := model.ReadFile(filepath.Join(dir, "vending-mealy.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, _, err := doc.Machine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(repoPath("testdata", "models", "vending-mealy.json"))
+	target, _ := model.Unmarshal(data)
+	want, _, err := target.Machine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := learned.Equivalent(want); !ok || err != nil {
+		t.Fatalf("learned model differs from the file (err %v)", err)
+	}
+	if doc.Semantics != model.SemanticsMealy {
+		t.Fatalf("semantics %q", doc.Semantics)
+	}
+}
+
+func TestExportRendersAModel(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json"); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	file := filepath.Join(dir, "AsyncTask.json")
+	code, stdout, _ := run(t, "export", file, "--format", "legacy-dot")
+	const want = `digraph {
+  0 -> 1[label=exec];
+  0 -> 2[label=cancel];
+  0 -> 0[label=delta_beta];
+  1 -> 4[label=cancel];
+  1 -> 5[label=delta_postexec];
+  2 -> 4[label=exec];
+  2 -> 2[label=cancel];
+  2 -> 5[label=delta_cancelled];
+  4 -> 4[label=cancel];
+  4 -> 5[label=delta_cancelled];
+  5 -> 5[label=cancel];
+  5 -> 5[label=delta_beta];
+}
+`
+	if code != ExitOK || stdout != want {
+		t.Fatalf("exit %d:\n%s", code, stdout)
+	}
+	out := filepath.Join(dir, "a.dot")
+	if code, _, stderr := run(t, "export", file, "-f", "dot", "-o", out); code != ExitOK || stderr != "wrote "+out+"\n" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if data, _ := os.ReadFile(out); !bytes.HasPrefix(data, []byte("digraph AsyncTask {")) {
+		t.Fatalf("DOT output:\n%s", data)
+	}
+}
+
+func TestExportRejectsCorruptModels(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bad.json")
+	os.WriteFile(file, []byte("{\"format\": \"droidstar-model\",\n \"version\": 1,\n \"states\": oops}\n"), 0o644)
+	code, _, stderr := run(t, "export", file)
+	want := "droidstar: " + file + ": 3:12: invalid character 'o' looking for beginning of value\n"
+	if code != ExitFail || stderr != want {
+		t.Fatalf("exit %d: %q, want %q", code, stderr, want)
+	}
+	code, _, stderr = run(t, "export", filepath.Join(dir, "missing.json"))
+	if code != ExitFail || !strings.Contains(stderr, "missing.json: no such file or directory") {
+		t.Fatalf("exit %d: %q", code, stderr)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"learn"}, "droidstar: learn needs exactly one of: a purpose file, --example NAME, --model FILE\nRun 'droidstar learn --help' for usage.\n"},
+		{[]string{"learn", "a.yaml", "--example", "asynctask"}, "droidstar: learn needs exactly one of: a purpose file, --example NAME, --model FILE\nRun 'droidstar learn --help' for usage.\n"},
+		{[]string{"learn", "--example", "asynctask", "--write", "svg"}, "droidstar: --write: unknown format \"svg\" (formats: json, dot, legacy-dot, summary)\n"},
+		{[]string{"learn", "--example", "asynctask", "--lanes", "0"}, "droidstar: --lanes must be at least 1, got 0\n"},
+		{[]string{"learn", "--bogus"}, "droidstar: unknown flag: --bogus\nRun 'droidstar learn --help' for usage.\n"},
+		{[]string{"export"}, "droidstar: droidstar export takes one model file, got 0 arguments\nRun 'droidstar export --help' for usage.\n"},
+		{[]string{"export", "m.json", "--format", "png"}, "droidstar: --format: unknown format \"png\" (formats: json, dot, legacy-dot, summary)\n"},
+		{[]string{"check"}, "droidstar: check needs at least one purpose file\nRun 'droidstar check --help' for usage.\n"},
+		{[]string{"bench", "--only", "speed"}, "droidstar: --only: unknown suite \"speed\" (suites: droidstar, mealy, examples)\n"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := run(t, c.args...)
+		if code != ExitUsage || stdout != "" || stderr != c.want {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+func TestLearnFailuresExitOne(t *testing.T) {
+	code, _, stderr := run(t, "learn", "--example", "nosuch")
+	if code != ExitFail || !strings.HasPrefix(stderr, "droidstar: no example \"nosuch\" (examples: asynctask, countdowntimer,") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	bad := repoPath("testdata", "purposes", "bad", "unknown-key.yaml")
+	code, _, stderr = run(t, "learn", bad)
+	if code != ExitFail || !strings.HasPrefix(stderr, "droidstar: "+bad+":") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	if code, stdout, _ := run(t, "version"); code != ExitOK || stdout != "droidstar "+Version+"\n" {
+		t.Fatalf("exit %d: %q", code, stdout)
+	}
+	for _, cmd := range []string{"learn", "check", "export", "bench", "examples", "version"} {
+		code, stdout, _ := run(t, cmd, "--help")
+		if code != ExitOK || !strings.Contains(stdout, "Examples:\n") {
+			t.Errorf("%s --help: exit %d, no examples:\n%s", cmd, code, stdout)
+		}
+	}
+	code, stdout, _ := run(t, "completion", "bash")
+	if code != ExitOK || !strings.Contains(stdout, "__start_droidstar") {
+		t.Fatalf("bash completion: exit %d", code)
+	}
+}
+
+func TestExamplesList(t *testing.T) {
+	code, stdout, _ := run(t, "examples")
+	want := `NAME                 CLASS                                         CALLINS  CALLBACKS
+asynctask            android.os.AsyncTask                          2        2
+countdowntimer       android.os.CountDownTimer                     2        1
+fileobserver         android.os.FileObserver                       3        2
+mediaplayer          android.media.MediaPlayer                     8        3
+speechrecognizer     android.speech.SpeechRecognizer               3        2
+spellcheckersession  android.view.textservice.SpellCheckerSession  3        1
+sqliteopenhelper     android.database.sqlite.SQLiteOpenHelper      5        4
+`
+	if code != ExitOK || stdout != want {
+		t.Fatalf("exit %d:\n%s", code, stdout)
+	}
+}

@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/export"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/session"
+)
+
+type learnFlags struct {
+	out        string
+	write      []string
+	example    string
+	modelFile  string
+	format     string
+	bound      int
+	quiescence time.Duration
+	reset      time.Duration
+	latency    time.Duration
+	callins    []string
+	lanes      int
+	realtime   bool
+	showErrors bool
+	quiet      bool
+}
+
+func newLearnCmd(e *env) *cobra.Command {
+	f := &learnFlags{}
+	c := &cobra.Command{
+		Use:   "learn [purpose.yaml]",
+		Short: "Learn the callback typestate a purpose describes",
+		Long: `Learn runs L* with the distinguisher-bound equivalence oracle against the
+purpose's backend, prints a summary, and writes the model (JSON) and the
+typestate (DOT) to the output directory. With --model it learns a model file
+directly, deriving the alphabet from the model, as AALpy and LearnLib users
+learn a DOT file.
+
+If learning fails part-way, the last hypothesis is written as
+NAME.partial.json so nothing learned is lost.`,
+		Example: `  droidstar learn --example asynctask
+  droidstar learn examples/mediaplayer/purpose.yaml -o out/ --write json,dot,legacy-dot
+  droidstar learn --model typestate.gv --bound 2 --quiescence 2s
+  droidstar learn --model server.dot --lanes 4`,
+		Args: func(c *cobra.Command, args []string) error {
+			sources := len(args)
+			if f.example != "" {
+				sources++
+			}
+			if f.modelFile != "" {
+				sources++
+			}
+			if sources != 1 || len(args) > 1 {
+				return usageError("learn needs exactly one of: a purpose file, --example NAME, --model FILE\nRun '%s --help' for usage.", c.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			return runLearn(c, e, f, args)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVarP(&f.out, "out", "o", ".", "directory for the written files")
+	fl.StringSliceVar(&f.write, "write", []string{"json", "dot"}, "formats to write: json, dot, legacy-dot, summary")
+	fl.StringVar(&f.example, "example", "", "learn an embedded example (see 'droidstar examples')")
+	fl.StringVar(&f.modelFile, "model", "", "learn a model file directly (DroidStar DOT, Mealy DOT or droidstar JSON)")
+	fl.StringVar(&f.format, "model-format", "auto", "format of --model: auto, droidstar-dot, mealy-dot, json")
+	fl.IntVar(&f.bound, "bound", purpose.DefaultBound, "distinguisher bound (overrides the purpose's)")
+	fl.DurationVar(&f.quiescence, "quiescence", purpose.DefaultQuiescence, "quiescence timeout for --model")
+	fl.DurationVar(&f.reset, "reset", purpose.DefaultSettle+purpose.DefaultPostReset, "device time per query for --model (settle + post-reset)")
+	fl.DurationVar(&f.latency, "latency", purpose.DefaultLatency, "callback latency for --model")
+	fl.StringSliceVar(&f.callins, "callins", nil, "for --model: the callins in order, adding ones the model never shows")
+	fl.IntVar(&f.lanes, "lanes", 1, "simulated devices running queries in parallel")
+	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated device sleep for real instead of using a virtual clock")
+	fl.BoolVar(&f.showErrors, "show-errors", false, "draw the error sink and err transitions in the DOT typestate")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "do not print the summary")
+	_ = c.RegisterFlagCompletionFunc("example", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return examples.Names(), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = c.RegisterFlagCompletionFunc("write", cobra.FixedCompletions([]string{"json", "dot", "legacy-dot", "summary"}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
+	for _, w := range f.write {
+		if !export.IsFormat(w) {
+			return usageError("--write: unknown format %q (formats: %s)", w, strings.Join(export.Formats(), ", "))
+		}
+	}
+	if f.lanes < 1 {
+		return usageError("--lanes must be at least 1, got %d", f.lanes)
+	}
+	simOpts := session.SimOptions{Lanes: f.lanes, Realtime: f.realtime}
+	var plan *session.Plan
+	var err error
+	switch {
+	case f.modelFile != "":
+		data, rerr := os.ReadFile(f.modelFile)
+		if rerr != nil {
+			return rerr
+		}
+		plan, err = session.FromModel(f.modelFile, data, session.ModelOptions{
+			Format: f.format, Bound: f.bound, Quiescence: f.quiescence, Reset: f.reset,
+			Latency: f.latency, Callins: f.callins, Sim: simOpts,
+		})
+	default:
+		var p *purpose.Purpose
+		var read session.ReadFunc
+		if f.example != "" {
+			p, err = examples.Purpose(f.example)
+			read = examples.ReadFile
+		} else {
+			p, err = purpose.Load(args[0])
+			read = os.ReadFile
+		}
+		if err != nil {
+			return err
+		}
+		if c.Flags().Changed("bound") {
+			p.Bound = f.bound
+		}
+		plan, err = session.FromPurpose(p, read, simOpts)
+	}
+	if err != nil {
+		return err
+	}
+	defer plan.Close()
+	res, learnErr := session.Run(c.Context(), plan.Target, session.Options{
+		Executors: plan.Executors, VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now,
+	})
+	if learnErr != nil {
+		if res != nil {
+			file, werr := writeModelFile(f.out, res.Document.Name+".partial.json", res.Document)
+			if werr != nil {
+				return fmt.Errorf("%w (and writing the partial model failed: %v)", learnErr, werr)
+			}
+			return fmt.Errorf("%w\nthe last hypothesis (%d states) is in %s", learnErr, res.Machine.NumStates(), file)
+		}
+		return learnErr
+	}
+	doc := res.Document
+	if !f.quiet {
+		fmt.Fprint(e.stdout, export.Summary(doc))
+	}
+	for _, format := range f.write {
+		data, err := export.Write(doc, format, export.DOTOptions{ShowErrors: f.showErrors})
+		if err != nil {
+			return err
+		}
+		file := filepath.Join(f.out, fileBase(doc.Name)+export.Extension(format))
+		if err := writeFileAtomic(file, data); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "wrote %s\n", file)
+	}
+	return nil
+}
+
+func writeModelFile(dir, name string, d *model.Document) (string, error) {
+	data, err := d.Marshal()
+	if err != nil {
+		return "", err
+	}
+	file := filepath.Join(dir, fileBase(name))
+	return file, writeFileAtomic(file, data)
+}
+
+// fileBase makes a model name safe as a file name.
+func fileBase(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 {
+			return '_'
+		}
+		return r
+	}, name)
+}
+
+// writeFileAtomic writes through a temporary file and a rename, so an
+// interrupted run never leaves a half-written model behind.
+func writeFileAtomic(file string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}

@@ -1,0 +1,116 @@
+// Package cli is droidstar's command line: one file per command, each a thin
+// layer over the packages that do the work.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is the tool's version, set at build time with
+// -ldflags "-X github.com/droidstar/droidstar/internal/cli.Version=...".
+var Version = "0.1.0-dev"
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitFail  = 1 // the command ran and failed (bad purpose, learning error)
+	ExitUsage = 2 // the command line itself is wrong
+)
+
+// exitError carries an exit code other than ExitFail.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageError(format string, args ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// env is what commands need from the outside world.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// NewRoot builds the command tree.
+func NewRoot(stdout, stderr io.Writer) *cobra.Command {
+	e := &env{stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:   "droidstar",
+		Short: "Learn callback typestates of Android classes by active automata learning",
+		Long: `droidstar learns the callback typestate of a class: which callins (methods the
+app calls) are allowed in which state, and which callbacks (methods the
+framework calls back) follow. It runs L* membership queries against a device,
+the host JVM, or a simulated device, as a learning purpose file describes.`,
+		Example: `  # learn an embedded example on the simulated device (no phone needed)
+  droidstar learn --example asynctask
+
+  # learn a purpose, writing model JSON and typestate DOT to out/
+  droidstar learn examples/mediaplayer/purpose.yaml -o out/
+
+  # validate a purpose without running it
+  droidstar check examples/*/purpose.yaml`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError("%w\nRun '%s --help' for usage.", err, c.CommandPath())
+	})
+	root.AddCommand(newLearnCmd(e), newCheckCmd(e), newExportCmd(e), newBenchCmd(e),
+		newExamplesCmd(e), newVersionCmd(e))
+	return root
+}
+
+// Main runs the command line and returns the process exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	root := NewRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintf(stderr, "droidstar: %v\n", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return ExitFail
+}
+
+// exactArgs is cobra.ExactArgs with a usage exit code.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError("%s takes %s, got %d arguments\nRun '%s --help' for usage.", c.CommandPath(), what, len(args), c.CommandPath())
+		}
+		return nil
+	}
+}
+
+func newVersionCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "Print droidstar's version",
+		Example: "  droidstar version",
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(c *cobra.Command, args []string) error {
+			fmt.Fprintf(e.stdout, "droidstar %s\n", Version)
+			return nil
+		},
+	}
+}
