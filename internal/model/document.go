@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -198,20 +199,29 @@ func ReadFile(path string) (*Document, error) {
 	return d, nil
 }
 
-// jsonError adds line:col to encoding/json's byte offsets.
+var unknownField = regexp.MustCompile(`^json: unknown field "((?:[^"\\]|\\.)*)"$`)
+
+// jsonError adds line:col to encoding/json's errors.
 func jsonError(data []byte, err error) error {
 	var off int64 = -1
 	switch e := err.(type) {
 	case *json.SyntaxError:
-		off = e.Offset
+		off = e.Offset - 1 // encoding/json reports the offset after the offending byte
 	case *json.UnmarshalTypeError:
-		off = e.Offset
+		off = e.Offset - 1
+	default:
+		// encoding/json gives no offset for an unknown field: point at the
+		// first key of that name.
+		if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
+			key := regexp.MustCompile(`"` + regexp.QuoteMeta(m[1]) + `"\s*:`)
+			if loc := key.FindIndex(data); loc != nil {
+				off = int64(loc[0])
+			}
+		}
 	}
-	if off < 1 {
+	if off < 0 {
 		return err
 	}
-	// encoding/json reports the offset after the offending byte.
-	off--
 	line, col := 1, 1
 	for _, b := range data[:min(int(off), len(data))] {
 		if b == '\n' {

@@ -190,25 +190,15 @@ func parseJSON(name string, data []byte, extra []string) (*Model, error) {
 	return &Model{Machine: m, StateNames: names, Semantics: doc.Semantics, Format: FormatJSON, Path: name}, nil
 }
 
-var (
-	jsonPosition     = regexp.MustCompile(`^(\d+):(\d+): (.*)$`)
-	jsonUnknownField = regexp.MustCompile(`unknown field "((?:[^"\\]|\\.)*)"`)
-)
+var jsonPosition = regexp.MustCompile(`^(\d+):(\d+): (.*)$`)
 
-// jsonLoadError turns model.Unmarshal's "line:col: msg" into a LoadError
-// and finds the line of an unknown field, which encoding/json does not give.
+// jsonLoadError turns model.Unmarshal's "line:col: msg" into a LoadError.
 func jsonLoadError(name string, data []byte, err error) error {
 	msg := err.Error()
 	if m := jsonPosition.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
 		return &LoadError{Path: name, Line: line, Col: col, Msg: m[3]}
-	}
-	if m := jsonUnknownField.FindStringSubmatch(msg); m != nil {
-		key := regexp.MustCompile(`"` + regexp.QuoteMeta(m[1]) + `"\s*:`)
-		if loc := key.FindIndex(data); loc != nil {
-			return &LoadError{Path: name, Line: 1 + bytes.Count(data[:loc[0]], []byte("\n")), Msg: msg}
-		}
 	}
 	return &LoadError{Path: name, Msg: msg}
 }

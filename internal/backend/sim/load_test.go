@@ -630,7 +630,7 @@ func TestLoadErrors(t *testing.T) {
 			`set the model's format: to droidstar-dot, mealy-dot or json`},
 		{"bad-ambiguous.dot", FormatMealyDOT, `line 2: label "start" of edge idle -> running has no '/'; mealy-dot labels read "input / output"`},
 		{"bad-state-number.gv", "", `line 5: state "done" is not a number: DroidStar's diagrams number their states, 0 being the initial state (is this a mealy-dot model?)`},
-		{"bad-unknown-field.json", "", `line 8: json: unknown field "acess"`},
+		{"bad-unknown-field.json", "", `line 8, column 27: json: unknown field "acess"`},
 		{"vending-mealy.dot", FormatDroidStarDOT, `line 2: state "s1" is not a number: DroidStar's diagrams number their states, 0 being the initial state (is this a mealy-dot model?)`},
 		{"download-droidstar.gv", FormatMealyDOT, `line 2: label "enqueue" of edge 0 -> 1 has no '/'; mealy-dot labels read "input / output"`},
 		{"download-droidstar.gv", FormatJSON, `line 1, column 1: invalid character 'd' looking for beginning of value`},
