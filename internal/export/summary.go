@@ -209,10 +209,10 @@ func statsSummary(b *strings.Builder, s *model.Stats, bound *model.Bound) {
 	fmt.Fprintf(b, "  %s\n  %s\n", strings.Join(hs, " | "), strings.Join(vs, " | "))
 	clock := ""
 	if s.VirtualClock {
-		clock = " (virtual)"
+		clock = "virtual "
 	}
-	fmt.Fprintf(b, "  device time %s%s, %s executed, %s excluded, %s\n",
-		longSeconds(s.DeviceSecs), clock, plural(tot.Symbols, "symbol"), plural(tot.Excluded, "query"), plural(tot.CacheHits, "cache hit"))
+	fmt.Fprintf(b, "  %sdevice time %s, %s executed, %s excluded, %s\n",
+		clock, longSeconds(s.DeviceSecs), plural(tot.Symbols, "symbol"), plural(tot.Excluded, "query"), plural(tot.CacheHits, "cache hit"))
 	fmt.Fprintf(b, "  learning: %d asked, %d executed; equivalence: %d asked, %d executed\n",
 		s.Learning.Asked, s.Learning.Executed, s.Equivalence.Asked, s.Equivalence.Executed)
 }
@@ -284,11 +284,10 @@ func seconds(s float64) string {
 
 // longSeconds is seconds with hours and minutes past two minutes.
 func longSeconds(s float64) string {
-	out := seconds(s) + " s"
 	if s >= 120 {
-		out += " (" + time.Duration(math.Round(s)*float64(time.Second)).String() + ")"
+		return time.Duration(math.Round(s)*float64(time.Second)).String()
 	}
-	return out
+	return seconds(s) + " s"
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
