@@ -14,7 +14,7 @@ build:
 
 # Learn the MediaPlayer example on the simulated device (no phone needed).
 demo:
-	$(GO) run ./cmd/droidstar learn --example mediaplayer -o out/ --write json,dot,legacy-dot
+	$(GO) run ./cmd/droidstar learn --example mediaplayer -o out --write json,dot,legacy-dot
 
 # Every test: formatting, vet, example purposes, and the Go tests with the
 # race detector. The last line printed is go test's own.
