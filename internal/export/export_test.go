@@ -348,9 +348,9 @@ func TestSummaryContent(t *testing.T) {
 		"4 states (+ error sink), 7 transitions",
 		"created    --exec-->      running",
 		"running    ==postexec==>  done",
-		"372 (40)",  // MQ asked (executed), both phases
-		"324 (16)",  // MQ per EQ
-		"2 (1)",     // bound used (needed)
+		"372 (40)",                 // MQ asked (executed), both phases
+		"324 (16)",                 // MQ per EQ
+		"2 (1)",                    // bound used (needed)
 		"virtual device time 25 s", // device time on the virtual clock
 		"129 symbols executed",
 		"21 queries excluded",

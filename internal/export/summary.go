@@ -285,7 +285,7 @@ func seconds(s float64) string {
 // longSeconds is seconds with hours and minutes past two minutes.
 func longSeconds(s float64) string {
 	if s >= 120 {
-		return time.Duration(math.Round(s)*float64(time.Second)).String()
+		return time.Duration(math.Round(s) * float64(time.Second)).String()
 	}
 	return seconds(s) + " s"
 }
