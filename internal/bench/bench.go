@@ -21,6 +21,7 @@ import (
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/refdata"
 	"github.com/droidstar/droidstar/internal/session"
 )
 
@@ -79,29 +80,12 @@ type DroidStarRow struct {
 // default settle and post-reset timeouts).
 const Reset = purpose.DefaultSettle + purpose.DefaultPostReset
 
-// SharedDir finds ../shared: $DROIDSTAR_SHARED, else the first of dir,
-// ../shared, ../../shared... up from the working directory that has
-// models/droidstar-2016. It returns "" when there is none.
+// SharedDir is dir when given, else refdata.Dir().
 func SharedDir(dir string) string {
 	if dir != "" {
 		return dir
 	}
-	if env := os.Getenv("DROIDSTAR_SHARED"); env != "" {
-		return env
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		cand := filepath.Join(d, "shared")
-		if st, err := os.Stat(filepath.Join(cand, "models", "droidstar-2016")); err == nil && st.IsDir() {
-			return cand
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
+	return refdata.Dir()
 }
 
 // LoadDroidStarStats reads droidstar-stats.yaml.

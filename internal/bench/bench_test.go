@@ -5,18 +5,14 @@ import (
 	"testing"
 
 	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/refdata"
 	"github.com/droidstar/droidstar/internal/session"
 )
 
 // sharedOrSkip finds ../shared or skips with a message that says why.
 func sharedOrSkip(t testing.TB) string {
 	t.Helper()
-	dir := SharedDir("")
-	if dir == "" {
-		t.Skip("the shared reference data (../shared beside the checkout, or $DROIDSTAR_SHARED) is not here; " +
-			"it is not part of the repository, so this comparison cannot run")
-	}
-	return dir
+	return refdata.Require(t)
 }
 
 // The six typestates DroidStar learned on a real device must come back

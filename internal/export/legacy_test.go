@@ -11,17 +11,8 @@ import (
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/refdata"
 )
-
-// droidstar2016 holds DroidStar's own learned diagrams; it is outside the
-// repository (../shared next to the checkout) and the tests that need it
-// skip when it is absent. DROIDSTAR_2016_MODELS overrides the location.
-func droidstar2016() string {
-	if dir := os.Getenv("DROIDSTAR_2016_MODELS"); dir != "" {
-		return dir
-	}
-	return filepath.Join("..", "..", "..", "shared", "models", "droidstar-2016")
-}
 
 // sameAsDroidStar are the diagrams whose states DroidStar numbered
 // breadth-first, as LegacyDOT does.
@@ -120,10 +111,7 @@ func parseLegacy(t *testing.T, text string) (*mealy.Machine, []int, []legacyEdge
 // that the machines are equivalent and that the edges are DroidStar's own
 // up to the numbering of the states.
 func TestLegacyDOTRoundTrip(t *testing.T) {
-	dir := droidstar2016()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("DroidStar's diagrams are not available: %v", err)
-	}
+	dir := refdata.Require(t, "models", "droidstar-2016")
 	for _, name := range legacyDiagrams {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(dir, name+"-diagram.gv"))

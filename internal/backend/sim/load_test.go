@@ -13,24 +13,12 @@ import (
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/refdata"
 )
 
-const (
-	fixtures     = "../../../testdata/models"
-	droidstarDir = "/work/shared/models/droidstar-2016"
-	benchDir     = "/work/shared/benchmarks/mealy"
-)
+const fixtures = "../../../testdata/models"
 
 func fixture(name string) string { return filepath.Join(fixtures, name) }
-
-// needShared skips a test when the shared data (not part of the repository)
-// is absent.
-func needShared(t *testing.T, dir string) {
-	t.Helper()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("%s is not available (shared reference data, not part of the repository): %v", dir, err)
-	}
-}
 
 // run feeds space-separated inputs to the machine and returns the outputs,
 // space-separated (plain Mealy runs: no quiet-chain rule).
@@ -53,7 +41,7 @@ type wordIO struct{ in, out string }
 // diagram are equivalent, as Minimize confirms below. The words were derived
 // by hand from the diagrams.
 func TestDroidStarDiagrams(t *testing.T) {
-	needShared(t, droidstarDir)
+	droidstarDir := refdata.Require(t, "models", "droidstar-2016")
 	tests := []struct {
 		file      string
 		extra     []string
@@ -220,7 +208,7 @@ func mustRead(t *testing.T, path string) []byte {
 // The 13 public Mealy benchmarks load with the state and input counts AALpy
 // reported, are minimal, and every edge gets the line it is on.
 func TestMealyBenchmarks(t *testing.T) {
-	needShared(t, benchDir)
+	benchDir := refdata.Require(t, "benchmarks", "mealy")
 	f, err := os.Open(filepath.Join(benchDir, "aalpy-perfect-teacher.tsv"))
 	if err != nil {
 		t.Fatal(err)
@@ -477,7 +465,11 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 	paths, _ := filepath.Glob(fixture("*"))
-	for _, dir := range []string{droidstarDir, benchDir} {
+	var shared []string
+	if dir := refdata.Dir(); dir != "" {
+		shared = []string{filepath.Join(dir, "models", "droidstar-2016"), filepath.Join(dir, "benchmarks", "mealy")}
+	}
+	for _, dir := range shared {
 		gv, _ := filepath.Glob(filepath.Join(dir, "*.gv"))
 		dot, _ := filepath.Glob(filepath.Join(dir, "*.dot"))
 		paths = append(append(paths, gv...), dot...)
