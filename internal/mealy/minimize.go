@@ -105,41 +105,13 @@ func (m *Machine) Counterexample(other *Machine) (w Word, ok bool, err error) {
 		return nil, false, err
 	}
 	type pair struct{ a, b int }
-	type visit struct {
-		from pair
-		in   int
-	}
-	start := pair{m.Initial, other.Initial}
-	seen := map[pair]visit{start: {from: pair{-1, -1}, in: -1}}
-	queue := []pair{start}
-	path := func(p pair, last int) Word {
-		var rev Word
-		rev = append(rev, last)
-		for v := seen[p]; v.in >= 0; v = seen[p] {
-			rev = append(rev, v.in)
-			p = v.from
+	return ShortestDifference(pair{m.Initial, other.Initial}, m.Inputs.Size(), func(p pair, i int) (pair, bool, error) {
+		j := inMap[i]
+		if m.Outputs.Name(m.Out[p.a][i]) != other.Outputs.Name(other.Out[p.b][j]) {
+			return p, true, nil
 		}
-		for l, r := 0, len(rev)-1; l < r; l, r = l+1, r-1 {
-			rev[l], rev[r] = rev[r], rev[l]
-		}
-		return rev
-	}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for i := 0; i < m.Inputs.Size(); i++ {
-			j := inMap[i]
-			if m.Outputs.Name(m.Out[p.a][i]) != other.Outputs.Name(other.Out[p.b][j]) {
-				return path(p, i), true, nil
-			}
-			t := pair{m.Next[p.a][i], other.Next[p.b][j]}
-			if _, dup := seen[t]; !dup {
-				seen[t] = visit{from: p, in: i}
-				queue = append(queue, t)
-			}
-		}
-	}
-	return nil, false, nil
+		return pair{m.Next[p.a][i], other.Next[p.b][j]}, false, nil
+	})
 }
 
 // Equivalent reports whether m and other produce the same outputs on every word.

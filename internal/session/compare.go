@@ -44,22 +44,23 @@ func Disagreement(learned *mealy.Machine, plan *Plan) (w mealy.Word, differ bool
 	if !learned.Inputs.Equal(t.Inputs) {
 		return nil, false, fmt.Errorf("the learned machine's inputs differ from the target's")
 	}
+	// A product state; filter names a restriction state kept in filters,
+	// so that the state stays comparable.
 	type state struct {
 		q, s       int
 		afterQuiet bool
 		dead       bool
 		filter     string
-		fs         oracle.FilterState
 	}
-	key := func(x state) string {
-		return fmt.Sprintf("%d/%d/%t/%t/%s", x.q, x.s, x.afterQuiet, x.dead, x.filter)
-	}
+	filters := map[string]oracle.FilterState{}
 	fsKey := func(fs oracle.FilterState) string {
 		parts := make([]string, len(fs))
 		for k, n := range fs {
 			parts[k] = strconv.Itoa(n)
 		}
-		return strings.Join(parts, ",")
+		key := strings.Join(parts, ",")
+		filters[key] = fs
+		return key
 	}
 	// expect is what the purpose sees from the model on input i in x.
 	expect := func(x state, i int) (out string, next state, err error) {
@@ -68,12 +69,12 @@ func Disagreement(learned *mealy.Machine, plan *Plan) (w mealy.Word, differ bool
 			return mealy.Err, next, nil
 		}
 		if closure {
-			fs, ok, _ := filter.Step(x.fs, i)
+			fs, ok, _ := filter.Step(filters[x.filter], i)
 			if !ok {
 				next.dead = true
 				return mealy.Err, next, nil
 			}
-			next.fs, next.filter = fs, fsKey(fs)
+			next.filter = fsKey(fs)
 			if i == sem.Wait && x.afterQuiet {
 				return mealy.Quiet, next, nil
 			}
@@ -105,53 +106,20 @@ func Disagreement(learned *mealy.Machine, plan *Plan) (w mealy.Word, differ bool
 		}
 		return sym, next, nil
 	}
-	start := state{q: learned.Initial, s: target.Initial, fs: filter.Start()}
-	start.filter = fsKey(start.fs)
-	seen := visits{key(start): {in: -1}}
-	queue := []state{start}
-	path := func(x state, last int) mealy.Word {
-		rev := mealy.Word{last}
-		for k := key(x); seen[k].in >= 0; k = seen[k].from {
-			rev = append(rev, seen[k].in)
+	start := state{q: learned.Initial, s: target.Initial, filter: fsKey(filter.Start())}
+	return mealy.ShortestDifference(start, t.Inputs.Size(), func(x state, i int) (state, bool, error) {
+		want, next, err := expect(x, i)
+		if err != nil {
+			return x, false, err
 		}
-		for l, r := 0, len(rev)-1; l < r; l, r = l+1, r-1 {
-			rev[l], rev[r] = rev[r], rev[l]
+		if learned.Outputs.Name(learned.Out[x.q][i]) != want {
+			return x, true, nil
 		}
-		return rev
-	}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		for i := 0; i < t.Inputs.Size(); i++ {
-			want, next, err := expect(x, i)
-			if err != nil {
-				return nil, false, err
-			}
-			if got := learned.Outputs.Name(learned.Out[x.q][i]); got != want {
-				return path(x, i), true, nil
-			}
-			next.q = learned.Next[x.q][i]
-			if next.dead {
-				next.s, next.afterQuiet, next.filter, next.fs = 0, false, "", nil
-			}
-			if k := key(next); !seen.has(k) {
-				seen[k] = visit{from: key(x), in: i}
-				queue = append(queue, next)
-			}
+		next.q = learned.Next[x.q][i]
+		if next.dead {
+			// After an err only the learned side matters.
+			next.s, next.afterQuiet, next.filter = 0, false, ""
 		}
-	}
-	return nil, false, nil
-}
-
-// visits records how the product search first reached each state.
-type visits map[string]visit
-
-type visit struct {
-	from string
-	in   int
-}
-
-func (v visits) has(k string) bool {
-	_, ok := v[k]
-	return ok
+		return next, false, nil
+	})
 }
