@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -323,7 +324,7 @@ func (d *decoder) mapping(v value, allowed []string) *mapping {
 			d.errAt(keyPos, v.path, "want a field name, got %s", kindOf(kn))
 			continue
 		}
-		if allowed != nil && !contains(allowed, key) {
+		if allowed != nil && !slices.Contains(allowed, key) {
 			d.errAt(keyPos, v.path, "unknown field %s (allowed: %s)", strconv.Quote(key), strings.Join(allowed, ", "))
 			continue
 		}
@@ -652,7 +653,7 @@ func (d *decoder) callbacks(v value, defs []symDef) ([]Callback, []symDef) {
 		if ok && !d.checkSymbol(sym, sv) {
 			ok = false
 		}
-		if ok && contains(reservedOutputs, sym) {
+		if ok && slices.Contains(reservedOutputs, sym) {
 			d.errAt(sv.pos, sv.path, "reserved symbol %s: ok, quiet, err and wait are built into every model", strconv.Quote(sym))
 			ok = false
 		}
@@ -757,7 +758,7 @@ func callbackNames(cbs []Callback) []string {
 	var names []string
 	for _, c := range cbs {
 		for _, n := range append([]string{c.Symbol}, c.From...) {
-			if !contains(names, n) {
+			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}
 		}
@@ -883,7 +884,7 @@ func (d *decoder) symbolList(v value, inputs []string, cbs []Callback) ([]string
 			continue
 		}
 		seen[s] = item.pos
-		if inputs != nil && !contains(inputs, s) {
+		if inputs != nil && !slices.Contains(inputs, s) {
 			isCallback := false
 			for _, c := range cbs {
 				isCallback = isCallback || c.Symbol == s
@@ -924,7 +925,7 @@ func (d *decoder) backend(v value, cbNames []string, checkNames bool) Backend {
 	switch {
 	case kind.key == BackendSim:
 		return Backend{Kind: BackendSim, Sim: d.sim(kind.value, cbNames, checkNames)}
-	case contains(plannedBackends, kind.key):
+	case slices.Contains(plannedBackends, kind.key):
 		d.errAt(kind.keyPos, m.path, "backend %s is not available yet (available: %s)", strconv.Quote(kind.key), BackendSim)
 	default:
 		d.errAt(kind.keyPos, m.path, "unknown backend %s (available: %s)", quoteShort(kind.key), BackendSim)
@@ -950,7 +951,7 @@ func (d *decoder) sim(v value, cbNames []string, checkNames bool) *SimBackend {
 	}
 	if f := m.opt("format"); f != nil {
 		if s, ok := d.str(f.value); ok {
-			if !contains(simFormats, s) {
+			if !slices.Contains(simFormats, s) {
 				d.errAt(f.pos, f.path, "unknown format %s (allowed: %s)", quoteShort(s), strings.Join(simFormats, ", "))
 			}
 			sim.Format = s
@@ -966,7 +967,7 @@ func (d *decoder) sim(v value, cbNames []string, checkNames bool) *SimBackend {
 				}
 				continue
 			}
-			if checkNames && !contains(cbNames, lf.key) {
+			if checkNames && !slices.Contains(cbNames, lf.key) {
 				known := "none declared"
 				if len(cbNames) > 0 {
 					known = strings.Join(cbNames, ", ")
@@ -1003,13 +1004,4 @@ func resolvePath(file, p string) string {
 		return p
 	}
 	return filepath.Join(filepath.Dir(file), p)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -38,18 +38,6 @@ type Model struct {
 	Path       string
 }
 
-// LoadOptions tune how a model file is read.
-type LoadOptions struct {
-	// Format is one of the Format constants; "" or "auto" detects it.
-	Format string
-	// ExtraCallins are callins the model's alphabet must have even though
-	// the file never mentions them, such as SQLiteOpenHelper's openHV,
-	// which always throws and so has no edge in DroidStar's diagram. In a
-	// closure model read from DOT they answer err everywhere; a JSON or
-	// plain-Mealy model must already have them.
-	ExtraCallins []string
-}
-
 // LoadError is an error in a model file; Line (and Col) are 0 when unknown.
 type LoadError struct {
 	Path string
@@ -70,48 +58,26 @@ func (e *LoadError) Error() string {
 
 // LoadModel reads a model file; format "" or "auto" detects the format.
 func LoadModel(path, format string) (*Model, error) {
-	return LoadModelWith(path, LoadOptions{Format: format})
-}
-
-// LoadModelWith reads a model file with options.
-func LoadModelWith(path string, opts LoadOptions) (*Model, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseModelWith(path, data, opts)
+	return ParseModel(path, data, format)
 }
 
-// ParseModel reads a model from data; name (usually the file's path) is
-// used in errors and as the model's Path, and its extension helps detection.
-func ParseModel(name string, data []byte, format string) (*Model, error) {
-	return ParseModelWith(name, data, LoadOptions{Format: format})
-}
-
-// ParseDroidStarDOT reads a diagram in DroidStar's DOT dialect, adding
-// extraCallins (callins with no edge) to the input alphabet.
-func ParseDroidStarDOT(name string, data []byte, extraCallins []string) (*Model, error) {
-	return ParseModelWith(name, data, LoadOptions{Format: FormatDroidStarDOT, ExtraCallins: extraCallins})
-}
-
-// ParseModelWith reads a model from data with options.
+// ParseModel reads a model from data; name is used in messages and for
+// detection; format "" or "auto" detects the format.
 //
 // Detection: a ".json" name or content starting with '{' is JSON; a DOT
 // digraph with an edge label containing '/' is mealy-dot; one with a
 // "delta_" label or only integer node IDs (and no '/') is droidstar-dot;
 // anything else is an error asking for an explicit format.
-func ParseModelWith(name string, data []byte, opts LoadOptions) (*Model, error) {
-	format := opts.Format
+func ParseModel(name string, data []byte, format string) (*Model, error) {
 	switch format {
 	case "", FormatAuto, FormatDroidStarDOT, FormatMealyDOT, FormatJSON:
 	default:
 		return nil, &LoadError{Path: name, Msg: fmt.Sprintf("unknown model format %q (want %s, %s, %s or %s)",
 			format, FormatDroidStarDOT, FormatMealyDOT, FormatJSON, FormatAuto)}
-	}
-	for _, c := range opts.ExtraCallins {
-		if c == "" || c == mealy.Wait {
-			return nil, &LoadError{Path: name, Msg: fmt.Sprintf("extra callin %q: a callin needs a name other than %q", c, mealy.Wait)}
-		}
 	}
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\uFEFF")))
 	if len(trimmed) == 0 {
@@ -123,7 +89,7 @@ func ParseModelWith(name string, data []byte, opts LoadOptions) (*Model, error) 
 		}
 	}
 	if format == FormatJSON {
-		return parseJSON(name, bytes.TrimPrefix(data, []byte("\uFEFF")), opts.ExtraCallins)
+		return parseJSON(name, bytes.TrimPrefix(data, []byte("\uFEFF")))
 	}
 	g, err := readDOT(name, data)
 	if err != nil {
@@ -135,9 +101,9 @@ func ParseModelWith(name string, data []byte, opts LoadOptions) (*Model, error) 
 		}
 	}
 	if format == FormatDroidStarDOT {
-		return buildDroidStar(name, g, opts.ExtraCallins)
+		return buildDroidStar(name, g)
 	}
-	return buildMealy(name, g, opts.ExtraCallins)
+	return buildMealy(name, g)
 }
 
 // detectDOT tells droidstar-dot from mealy-dot by the labels and node IDs.
@@ -172,7 +138,7 @@ func detectDOT(name string, g *dotGraph) (string, error) {
 const askFormat = "set the model's format: to " + FormatDroidStarDOT + ", " + FormatMealyDOT + " or " + FormatJSON
 
 // parseJSON reads droidstar's own model document.
-func parseJSON(name string, data []byte, extra []string) (*Model, error) {
+func parseJSON(name string, data []byte) (*Model, error) {
 	doc, err := model.Unmarshal(data)
 	if err != nil {
 		return nil, jsonLoadError(name, data, err)
@@ -180,12 +146,6 @@ func parseJSON(name string, data []byte, extra []string) (*Model, error) {
 	m, names, err := doc.Machine()
 	if err != nil {
 		return nil, &LoadError{Path: name, Msg: err.Error()}
-	}
-	for _, c := range extra {
-		if _, ok := m.Inputs.Index(c); !ok {
-			return nil, &LoadError{Path: name, Msg: fmt.Sprintf("extra callin %q is not among the model's inputs (%s); a JSON model must declare it",
-				c, strings.Join(m.Inputs.Names(), ", "))}
-		}
 	}
 	return &Model{Machine: m, StateNames: names, Semantics: doc.Semantics, Format: FormatJSON, Path: name}, nil
 }

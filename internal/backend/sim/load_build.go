@@ -114,7 +114,7 @@ func appendNew(list []string, s string) []string {
 }
 
 // buildDroidStar reads a graph in DroidStar's dialect.
-func buildDroidStar(name string, g *dotGraph, extra []string) (*Model, error) {
+func buildDroidStar(name string, g *dotGraph) (*Model, error) {
 	if len(g.edges) == 0 {
 		return nil, &LoadError{Path: name, Msg: "no edges: a model needs transitions"}
 	}
@@ -171,9 +171,6 @@ func buildDroidStar(name string, g *dotGraph, extra []string) (*Model, error) {
 		}
 		trs = append(trs, t)
 	}
-	for _, c := range extra {
-		callins = appendNew(callins, c)
-	}
 	inputs, outputs, err := mealy.ClosureAlphabets(callins, callbacks)
 	if err != nil {
 		return nil, &LoadError{Path: name, Msg: err.Error()}
@@ -194,7 +191,7 @@ func buildDroidStar(name string, g *dotGraph, extra []string) (*Model, error) {
 }
 
 // buildMealy reads a graph in AALpy/LearnLib's Mealy dialect.
-func buildMealy(name string, g *dotGraph, extra []string) (*Model, error) {
+func buildMealy(name string, g *dotGraph) (*Model, error) {
 	var states []string
 	for _, n := range g.nodes {
 		if !isStartMarker(n) {
@@ -243,13 +240,6 @@ func buildMealy(name string, g *dotGraph, extra []string) (*Model, error) {
 		initial = states[0]
 	}
 	closure := slices.Contains(inputs, mealy.Wait)
-	for _, c := range extra {
-		if !closure && !slices.Contains(inputs, c) {
-			return nil, &LoadError{Path: name, Msg: fmt.Sprintf(
-				"extra callin %q is not among the inputs of this plain Mealy model (it has no %q input), where every input needs a transition in every state", c, mealy.Wait)}
-		}
-		inputs = appendNew(inputs, c)
-	}
 	semantics := model.SemanticsMealy
 	if closure {
 		semantics = model.SemanticsClosure
