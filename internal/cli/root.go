@@ -50,8 +50,9 @@ func NewRoot(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Learn callback typestates of Android classes by active automata learning",
 		Long: `droidstar learns the callback typestate of a class: which callins (methods the
 app calls) are allowed in which state, and which callbacks (methods the
-framework calls back) follow. It runs L* membership queries against a device,
-the host JVM, or a simulated device, as a learning purpose file describes.`,
+framework calls back) follow. It runs L* membership queries against the backend
+a learning purpose file names: today a simulated device answering from a model
+(backend: sim); the host JVM and Android devices over ADB are the next backends.`,
 		Example: `  # learn an embedded example on the simulated device (no phone needed)
   droidstar learn --example asynctask
 
