@@ -6,7 +6,6 @@ require (
 	github.com/awalterschulze/gographviz v2.0.3+incompatible
 	github.com/goccy/go-yaml v1.19.2
 	github.com/spf13/cobra v1.10.2
-	gonum.org/v1/gonum v0.17.0
 )
 
 require (
