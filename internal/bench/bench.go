@@ -19,7 +19,6 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/droidstar/droidstar/examples"
-	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/refdata"
 	"github.com/droidstar/droidstar/internal/session"
@@ -250,26 +249,15 @@ func RunExample(ctx context.Context, name string) (*ExampleRow, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	equal, err := ModelAgrees(res.Machine, plan)
+	// Compare with the model as the purpose sees it (restrictions, merged
+	// and error callbacks).
+	_, differ, err := session.Disagreement(res.Machine, plan)
 	if err != nil {
 		return nil, err
 	}
 	st := res.Document.Stats
 	return &ExampleRow{Name: name, States: st.States, Executed: st.Total().Executed, EQs: st.EQs,
-		DeviceSecs: st.DeviceSecs, Needed: res.Document.Bound.Needed, Equal: equal}, nil
-}
-
-// ModelAgrees checks a machine learned from a purpose against the sim model
-// the purpose names: they must agree on every query the purpose allows, with
-// callbacks mapped through the purpose (merged symbols, error callbacks).
-// It compares the learned machine with the model restricted and relabelled
-// the same way, by exploring the product of the two.
-func ModelAgrees(learned *mealy.Machine, plan *session.Plan) (bool, error) {
-	w, differ, err := session.Disagreement(learned, plan)
-	if err != nil {
-		return false, err
-	}
-	return !differ && w == nil, nil
+		DeviceSecs: st.DeviceSecs, Needed: res.Document.Bound.Needed, Equal: !differ}, nil
 }
 
 // Ratio is a/b, or 0 when b is 0.

@@ -176,15 +176,13 @@ func (v *view) closureEdges(opts DOTOptions) (states []int, raw []rawEdge, sink 
 	if err != nil {
 		return nil, nil, -1, fmt.Errorf("model %q: %w", v.d.Name, err)
 	}
-	wait, _ := v.m.Inputs.Index(mealy.Wait)
 	errOut, _ := v.m.Outputs.Index(mealy.Err)
 	states = append(states, ts.States...)
 	for _, e := range ts.Edges {
-		re := rawEdge{from: e.From, to: e.To, input: wait, label: e.Label}
+		re := rawEdge{from: e.From, to: e.To, input: e.Input, label: e.Label}
 		switch e.Kind {
 		case mealy.Callin:
 			re.kind = kindCallin
-			re.input, _ = v.m.Inputs.Index(e.Label)
 		case mealy.Callback:
 			re.kind = kindCallback
 		default:

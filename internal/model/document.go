@@ -55,15 +55,14 @@ type Document struct {
 	Transitions []Transition `json:"transitions"`
 	// Complete is false when transitions may be omitted; an omitted
 	// transition of a closure model answers err and goes to the error sink.
-	Complete bool           `json:"complete"`
-	Bound    *Bound         `json:"bound,omitempty"`
-	Purpose  *PurposeInfo   `json:"purpose,omitempty"`
-	Backend  *BackendInfo   `json:"backend,omitempty"`
-	Stats    *Stats         `json:"stats,omitempty"`
-	Warnings []string       `json:"warnings,omitempty"`
-	Tool     *ToolInfo      `json:"tool,omitempty"`
-	Learned  *time.Time     `json:"learned_at,omitempty"`
-	Extra    map[string]any `json:"extra,omitempty"`
+	Complete bool         `json:"complete"`
+	Bound    *Bound       `json:"bound,omitempty"`
+	Purpose  *PurposeInfo `json:"purpose,omitempty"`
+	Backend  *BackendInfo `json:"backend,omitempty"`
+	Stats    *Stats       `json:"stats,omitempty"`
+	Warnings []string     `json:"warnings,omitempty"`
+	Tool     *ToolInfo    `json:"tool,omitempty"`
+	Learned  *time.Time   `json:"learned_at,omitempty"`
 }
 
 // State is one state. Access is the shortest input word reaching it.

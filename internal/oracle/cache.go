@@ -24,7 +24,6 @@ type Cache struct {
 
 	mu   sync.Mutex
 	root *node
-	size int
 }
 
 type node struct {
@@ -48,13 +47,6 @@ func (e *NondeterminismError) Error() string {
 // NewCache returns an empty cache in front of next.
 func NewCache(next Oracle, inputs, outputs *mealy.Alphabet, sem Semantics, stats *Stats) *Cache {
 	return &Cache{Next: next, Sem: sem, Stats: stats, Inputs: inputs, Outputs: outputs, root: &node{out: -1}}
-}
-
-// Nodes is the number of tree nodes (one per distinct executed prefix).
-func (c *Cache) Nodes() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.size
 }
 
 // Lookup answers w from the tree alone.
@@ -119,7 +111,6 @@ func (c *Cache) insert(w mealy.Word, a Answer) error {
 				child.err = a.Err
 			}
 			n.children[in] = child
-			c.size++
 		} else if child.out != out {
 			return c.conflict(w, k, child.out, a)
 		}

@@ -44,9 +44,9 @@ func (p *Plan) Close() error {
 	return first
 }
 
-// FromPurpose prepares a run of a parsed purpose. modelData, when not nil,
-// is the sim model's content (for purposes that do not live on disk);
-// otherwise the model is read from p.Backend.Sim.ModelPath.
+// FromPurpose prepares a run of a parsed purpose; read fetches the files it
+// names (the sim model, at Backend.Sim.ModelPath), from disk or from the
+// embedded examples.
 func FromPurpose(p *purpose.Purpose, read ReadFunc, o SimOptions) (*Plan, error) {
 	inputs, outputs, err := p.Alphabets()
 	if err != nil {

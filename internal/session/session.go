@@ -114,10 +114,9 @@ func Run(ctx context.Context, t Target, o Options) (*Result, error) {
 		return a.Err
 	})
 	doc.Callins, doc.Callbacks = t.Callins, t.Callbacks
-	min := h.Machine.Minimize()
-	doc.Bound = &model.Bound{Used: t.Bound, Needed: min.NeededBound()}
-	if o.Perfect != nil {
-		doc.Bound = nil
+	if o.Perfect == nil {
+		// NeededBound ignores equivalent pairs, so no minimisation first.
+		doc.Bound = &model.Bound{Used: t.Bound, Needed: h.Machine.NeededBound()}
 	}
 	doc.Purpose = t.Purpose
 	backendInfo := t.Backend
