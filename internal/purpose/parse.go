@@ -18,10 +18,8 @@ import (
 	"github.com/goccy/go-yaml/parser"
 )
 
-// Backend kinds that are designed but not built yet. They get their own
-// message so that a user who read about them learns they are coming rather
-// than that they misspelled something.
-var plannedBackends = []string{"adb", "jvm"}
+// Backend kinds, in the order messages list them.
+var backendKinds = []string{BackendSim, BackendJVM, BackendADB}
 
 // Formats of the sim backend's model file.
 var simFormats = []string{"auto", "droidstar-dot", "mealy-dot", "json"}
@@ -33,12 +31,14 @@ var reservedOutputs = []string{"ok", "quiet", "err", "wait"}
 
 // Keys of each map in the schema, in the order the messages list them.
 var (
-	topKeys         = []string{"name", "class", "description", "callins", "callbacks", "timeouts", "bound", "restrictions", "backend"}
-	callinKeys      = []string{"symbol"}
+	topKeys         = []string{"name", "class", "description", "target", "setup", "files", "permissions", "jars", "adapters", "callins", "callbacks", "timeouts", "bound", "restrictions", "backend"}
+	callinKeys      = []string{"symbol", "call", "on", "args", "do"}
 	callbackKeys    = []string{"symbol", "from", "error"}
 	timeoutKeys     = []string{"quiescence", "settle", "post_reset"}
 	restrictionKeys = []string{"at_most", "of", "first", "followed_by_wait"}
 	simKeys         = []string{"model", "format", "latency", "realtime"}
+	jvmKeys         = []string{"java", "options"}
+	adbKeys         = []string{}
 )
 
 // maxErrors caps the problems collected from one file. Aliases can make a
@@ -62,6 +62,9 @@ func Load(path string) (*Purpose, error) {
 			return nil, ErrorList{{File: path, Line: sim.ModelPos.Line, Col: sim.ModelPos.Col, Field: "backend.sim.model", Msg: msg}}
 		}
 	}
+	// The files and jars a harness needs are checked when a harness
+	// backend stages them: a purpose may name jars a user supplies (a
+	// library under test) and still be checked without them.
 	return p, nil
 }
 
@@ -517,22 +520,41 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 	}
 	if f := m.opt("class"); f != nil {
 		p.Class, _ = d.str(f.value)
+		d.where(p, f.value)
 	}
 	if f := m.opt("description"); f != nil {
 		p.Description, _ = d.str(f.value)
+	}
+	if f := m.opt("target"); f != nil {
+		p.Target = d.target(p, f.value)
+	}
+	if f := m.opt("setup"); f != nil {
+		p.Setup = d.actions(p, f.value)
+	}
+	if f := m.opt("files"); f != nil {
+		p.Files = d.files(p, f.value)
+	}
+	if f := m.opt("permissions"); f != nil {
+		p.Permissions = d.permissions(f.value)
+	}
+	if f := m.opt("jars"); f != nil {
+		p.Jars = d.files(p, f.value)
+	}
+	if f := m.opt("adapters"); f != nil {
+		p.Adapters = d.adapters(p, f.value)
 	}
 
 	var defs []symDef
 	callinsOK := false
 	if f := d.req(m, "callins"); f != nil {
 		before := d.found
-		p.Callins, defs = d.callins(f.value, defs)
+		p.Callins, defs = d.callins(p, f.value, defs)
 		callinsOK = d.found == before
 	}
 	callbacksOK := true
 	if f := m.opt("callbacks"); f != nil {
 		before := d.found
-		p.Callbacks, defs = d.callbacks(f.value, defs)
+		p.Callbacks, defs = d.callbacks(p, f.value, defs)
 		callbacksOK = d.found == before
 	}
 	d.duplicates(defs)
@@ -560,7 +582,7 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 		if callbacksOK {
 			names = callbackNames(p.Callbacks)
 		}
-		p.Backend = d.backend(f.value, names, callbacksOK)
+		p.Backend = d.backend(p, f.value, names, callbacksOK)
 	}
 	return p
 }
@@ -616,7 +638,7 @@ func (d *decoder) symbolItem(item value, keys []string, what string) (sym string
 	return "", item, nil, false
 }
 
-func (d *decoder) callins(v value, defs []symDef) ([]Callin, []symDef) {
+func (d *decoder) callins(p *Purpose, v value, defs []symDef) ([]Callin, []symDef) {
 	items, ok := d.list(v, "callins")
 	if !ok {
 		return nil, defs
@@ -627,7 +649,11 @@ func (d *decoder) callins(v value, defs []symDef) ([]Callin, []symDef) {
 	}
 	out := make([]Callin, 0, len(items))
 	for _, item := range items {
-		sym, sv, _, ok := d.symbolItem(item, callinKeys, "callin")
+		sym, sv, m, ok := d.symbolItem(item, callinKeys, "callin")
+		c := Callin{Symbol: sym, Pos: item.pos}
+		if m != nil {
+			d.callinCall(p, &c, m)
+		}
 		if !ok || !d.checkSymbol(sym, sv) {
 			continue
 		}
@@ -635,13 +661,14 @@ func (d *decoder) callins(v value, defs []symDef) ([]Callin, []symDef) {
 			d.errAt(sv.pos, sv.path, "reserved symbol \"wait\": it is the built-in input that delivers callbacks")
 			continue
 		}
-		out = append(out, Callin{Symbol: sym, Pos: item.pos})
+		d.where(p, item)
+		out = append(out, c)
 		defs = append(defs, symDef{name: sym, pos: sv.pos, path: sv.path, owner: -1})
 	}
 	return out, defs
 }
 
-func (d *decoder) callbacks(v value, defs []symDef) ([]Callback, []symDef) {
+func (d *decoder) callbacks(p *Purpose, v value, defs []symDef) ([]Callback, []symDef) {
 	items, ok := d.list(v, "callbacks")
 	if !ok {
 		return nil, defs
@@ -673,6 +700,9 @@ func (d *decoder) callbacks(v value, defs []symDef) ([]Callback, []symDef) {
 		out = append(out, cb)
 	}
 	d.callbackNameClashes(names, out)
+	for _, n := range names {
+		d.where(p, value{pos: n.pos, path: n.path})
+	}
 	return out, defs
 }
 
@@ -902,10 +932,11 @@ func (d *decoder) symbolList(v value, inputs []string, cbs []Callback) ([]string
 	return out, ok
 }
 
-func (d *decoder) backend(v value, cbNames []string, checkNames bool) Backend {
+func (d *decoder) backend(p *Purpose, v value, cbNames []string, checkNames bool) Backend {
 	if !v.ok {
 		return Backend{}
 	}
+	available := strings.Join(backendKinds, ", ")
 	if _, ok := v.node.(*ast.MappingNode); !ok {
 		d.errAt(v.pos, v.path, "want a map such as {sim: {model: model.dot}}, got %s", kindOf(v.node))
 		return Backend{}
@@ -915,22 +946,54 @@ func (d *decoder) backend(v value, cbNames []string, checkNames bool) Backend {
 		return Backend{}
 	}
 	if len(m.order) == 0 {
-		d.errAt(m.pos, m.path, "no backend given (available: %s)", BackendSim)
+		d.errAt(m.pos, m.path, "no backend given (available: %s)", available)
 		return Backend{}
 	}
-	for _, f := range m.order[1:] {
-		d.errAt(f.keyPos, m.path, "one backend per purpose, but %s is also given (at %s)", m.order[0].key, m.order[0].keyPos)
+	var b Backend
+	for _, kind := range m.order {
+		switch {
+		case kind.key == BackendSim:
+			b.Sim = d.sim(kind.value, cbNames, checkNames)
+		case kind.key == BackendJVM || kind.key == BackendADB:
+			if kind.key == BackendJVM {
+				b.JVM = d.jvm(kind.value)
+			} else {
+				d.mapping(kind.value, adbKeys)
+				b.ADB = &ADBBackend{}
+			}
+			if p.Class == "" {
+				d.errAt(kind.keyPos, m.path, "backend %s runs the harness, which needs class: the class to learn", kind.key)
+			}
+		default:
+			d.errAt(kind.keyPos, m.path, "unknown backend %s (available: %s)", quoteShort(kind.key), available)
+			continue
+		}
+		b.Kinds = append(b.Kinds, kind.key)
 	}
-	kind := m.order[0]
-	switch {
-	case kind.key == BackendSim:
-		return Backend{Kind: BackendSim, Sim: d.sim(kind.value, cbNames, checkNames)}
-	case slices.Contains(plannedBackends, kind.key):
-		d.errAt(kind.keyPos, m.path, "backend %s is not available yet (available: %s)", strconv.Quote(kind.key), BackendSim)
-	default:
-		d.errAt(kind.keyPos, m.path, "unknown backend %s (available: %s)", quoteShort(kind.key), BackendSim)
+	if len(b.Kinds) > 0 {
+		b.Kind = b.Kinds[0]
 	}
-	return Backend{}
+	return b
+}
+
+func (d *decoder) jvm(v value) *JVMBackend {
+	m := d.mapping(v, jvmKeys)
+	if m == nil {
+		return nil
+	}
+	j := &JVMBackend{}
+	if f := m.opt("java"); f != nil {
+		j.Java, _ = d.str(f.value)
+	}
+	if f := m.opt("options"); f != nil {
+		items, _ := d.list(f.value, "JVM options")
+		for _, item := range items {
+			if s, ok := d.str(item); ok {
+				j.Options = append(j.Options, s)
+			}
+		}
+	}
+	return j
 }
 
 func (d *decoder) sim(v value, cbNames []string, checkNames bool) *SimBackend {

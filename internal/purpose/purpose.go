@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -46,14 +47,47 @@ type Purpose struct {
 	Bound        int           `json:"bound"`
 	Restrictions []Restriction `json:"restrictions,omitempty"`
 	Backend      Backend       `json:"backend"`
+
+	// The harness part (jvm and adb backends): how to make and wire a fresh
+	// instance, the environment it needs, and the user's adapters.
+	Target      *Target  `json:"target,omitempty"`
+	Setup       []Action `json:"setup,omitempty"`
+	Files       []File   `json:"files,omitempty"`
+	Permissions []string `json:"permissions,omitempty"`
+	// Jars are user jars the harness loads at run time: libraries under
+	// test (OkHttp, Volley) and adapters (static factories, shims for
+	// abstract classes). Adapters names the classes in them implementing
+	// org.droidstar.harness.core.Adapter.
+	Jars     []File   `json:"jars,omitempty"`
+	Adapters []string `json:"adapters,omitempty"`
+
+	// Where maps the YAML path of every harness field ("callins[2].args[0]")
+	// to its position, so that the harness's complaints about a field point
+	// at the line that wrote it.
+	Where map[string]Pos `json:"-"`
 }
 
-// Callin is an input symbol. The harness fields (which method to call, with
-// which arguments and environment set-up) arrive with the JVM and device
-// backends; the sim backend needs only the symbol.
+// Callin is an input symbol. The harness fields say what it does on the
+// jvm and adb backends: run the environment actions Do, then call the
+// method Call on the instance (or on On) with Args. With neither Call nor
+// Do, the method has the symbol's name. The sim backend needs only the
+// symbol.
 type Callin struct {
-	Symbol string `json:"symbol"`
-	Pos    Pos    `json:"-"`
+	Symbol string   `json:"symbol"`
+	Call   string   `json:"call,omitempty"`
+	On     Arg      `json:"on,omitempty"`
+	Args   []Arg    `json:"args,omitempty"`
+	Do     []Action `json:"do,omitempty"`
+	Pos    Pos      `json:"-"`
+}
+
+// Method is the method the harness calls for the callin, or "" when it
+// only runs actions.
+func (c Callin) Method() string {
+	if c.Call == "" && len(c.Do) == 0 {
+		return c.Symbol
+	}
+	return c.Call
 }
 
 // Callback is an output symbol. From lists the callback names that map to
@@ -121,12 +155,50 @@ func (r Restriction) String() string {
 // Backend kinds.
 const (
 	BackendSim = "sim"
+	BackendJVM = "jvm"
+	BackendADB = "adb"
 )
 
-// Backend says what answers the queries. Exactly one kind is set.
+// Backend says what answers the queries. A purpose may configure several
+// kinds (a device and a simulation of it); Kind is the one used, by default
+// the first one written, and Kinds lists them all in order.
 type Backend struct {
-	Kind string      `json:"kind"`
-	Sim  *SimBackend `json:"sim,omitempty"`
+	Kind  string      `json:"kind"`
+	Kinds []string    `json:"kinds,omitempty"`
+	Sim   *SimBackend `json:"sim,omitempty"`
+	JVM   *JVMBackend `json:"jvm,omitempty"`
+	ADB   *ADBBackend `json:"adb,omitempty"`
+}
+
+// ADBBackend runs the harness app on Android devices through adb. Its
+// settings (devices, server address) arrive with the device support.
+type ADBBackend struct{}
+
+// Has says whether the purpose configures the backend kind.
+func (b Backend) Has(kind string) bool {
+	for _, k := range b.Kinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// Use switches to a backend kind the purpose configures.
+func (b *Backend) Use(kind string) error {
+	if !b.Has(kind) {
+		return fmt.Errorf("backend %q is not configured by the purpose (it configures: %s)", kind, strings.Join(b.Kinds, ", "))
+	}
+	b.Kind = kind
+	return nil
+}
+
+// JVMBackend runs the Java harness on the host JVM.
+type JVMBackend struct {
+	// Java is the java command; empty means $JAVA_HOME/bin/java or java on PATH.
+	Java string `json:"java,omitempty"`
+	// Options are extra JVM flags (-Xmx256m, -D...).
+	Options []string `json:"options,omitempty"`
 }
 
 // SimBackend answers queries from a model on a virtual clock.

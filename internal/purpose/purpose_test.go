@@ -148,7 +148,7 @@ func TestGoodFiles(t *testing.T) {
 				{Kind: First, Symbols: []string{"exec", "wait"}, Pos: Pos{24, 5}},
 				{Kind: FollowedByWait, Symbols: []string{"cancel"}, Pos: Pos{25, 5}},
 			},
-			Backend: Backend{Kind: BackendSim, Sim: &SimBackend{
+			Backend: Backend{Kind: BackendSim, Kinds: []string{BackendSim}, Sim: &SimBackend{
 				Model:          "asynctask.dot",
 				ModelPath:      filepath.Join(goodDir, "asynctask.dot"),
 				ModelPos:       Pos{28, 12},
@@ -163,7 +163,7 @@ func TestGoodFiles(t *testing.T) {
 			Callins:  []Callin{{Symbol: "start", Pos: Pos{3, 11}}},
 			Timeouts: Timeouts{Quiescence: DefaultQuiescence, Settle: DefaultSettle, PostReset: DefaultPostReset},
 			Bound:    DefaultBound,
-			Backend: Backend{Kind: BackendSim, Sim: &SimBackend{
+			Backend: Backend{Kind: BackendSim, Kinds: []string{BackendSim}, Sim: &SimBackend{
 				Model:          "asynctask.dot",
 				ModelPath:      filepath.Join(goodDir, "asynctask.dot"),
 				ModelPos:       Pos{6, 12},
@@ -179,7 +179,7 @@ func TestGoodFiles(t *testing.T) {
 			Timeouts:     Timeouts{Quiescence: 2 * time.Second, Settle: DefaultSettle, PostReset: DefaultPostReset},
 			Bound:        DefaultBound,
 			Restrictions: []Restriction{{Kind: AtMost, Count: 1, Symbols: []string{"start"}, Pos: Pos{12, 5}}},
-			Backend: Backend{Kind: BackendSim, Sim: &SimBackend{
+			Backend: Backend{Kind: BackendSim, Kinds: []string{BackendSim}, Sim: &SimBackend{
 				Model:          "models/countdowntimer.dot",
 				ModelPath:      filepath.Join(goodDir, "models", "countdowntimer.dot"),
 				ModelPos:       Pos{16, 12},
@@ -200,7 +200,7 @@ func TestGoodFiles(t *testing.T) {
 				{Kind: First, Symbols: []string{"openNew", "openLV"}, Pos: Pos{6, 5}},
 				{Kind: AtMost, Count: 1, Symbols: []string{"openNew", "openLV"}, Pos: Pos{7, 5}},
 			},
-			Backend: Backend{Kind: BackendSim, Sim: &SimBackend{
+			Backend: Backend{Kind: BackendSim, Kinds: []string{BackendSim}, Sim: &SimBackend{
 				Model:          "asynctask.dot",
 				ModelPath:      filepath.Join(goodDir, "asynctask.dot"),
 				ModelPos:       Pos{10, 26},
@@ -222,6 +222,7 @@ func TestGoodFiles(t *testing.T) {
 			}
 			want := c.want
 			want.File = path
+			got.Where = nil // positions of harness fields: TestHarnessFields
 			if !reflect.DeepEqual(*got, want) {
 				t.Errorf("got  %s\nwant %s", dump(got), dump(&want))
 			}
@@ -346,7 +347,7 @@ func TestParseErrors(t *testing.T) {
 		{"merge key", head + "timeouts:\n  <<: {settle: 1s}\n",
 			"t.yaml:5:3: timeouts: merge keys (<<) are not supported: write the fields out"},
 		{"integer key", head + "1: x\n",
-			`t.yaml:4:1: unknown field "1" (allowed: name, class, description, callins, callbacks, timeouts, bound, restrictions, backend)`},
+			`t.yaml:4:1: unknown field "1" (allowed: name, class, description, target, setup, files, permissions, jars, adapters, callins, callbacks, timeouts, bound, restrictions, backend)`},
 		{"float bound", head + "bound: 2.0\n",
 			"t.yaml:4:8: bound: want an integer, got float 2.0"},
 		{"huge bound", head + "bound: 99999999999999999999\n",
@@ -402,7 +403,7 @@ func TestParseErrors(t *testing.T) {
 		{"long string is cut", head + "bound: " + strings.Repeat("x", 50) + "\n",
 			`t.yaml:4:8: bound: want an integer, got string "` + strings.Repeat("x", 40) + `..."`},
 		{"several problems, sorted", "backend: {}\nname: 'a b'\ncallins: []\n",
-			"t.yaml:1:10: backend: no backend given (available: sim)\n" +
+			"t.yaml:1:10: backend: no backend given (available: sim, jvm, adb)\n" +
 				`t.yaml:2:7: name: invalid name "a b": use letters, digits, '_', '-' and '.', starting with a letter, digit or '_'` + "\n" +
 				"t.yaml:3:10: callins: want at least one callin"},
 	}
@@ -469,5 +470,46 @@ func TestErrorCap(t *testing.T) {
 	var list ErrorList
 	if !errors.As(err, &list) || len(list) != maxErrors {
 		t.Fatalf("got %d errors, want %d", len(list), maxErrors)
+	}
+}
+
+// TestHarnessFields checks the parts of a harness purpose that do not
+// travel in the configure request (internal/harness pins that one): files
+// to push, jars, permissions, and the backends with their order.
+func TestHarnessFields(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "purposes", "harness")
+	p, err := Load(filepath.Join(dir, "timer.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFiles := []File{
+		{Name: "audio.ogg", From: "data/audio.ogg", Path: filepath.Join(dir, "data", "audio.ogg"), Pos: Pos{16, 5}},
+		{Name: "other.bin", From: "data/x.bin", Path: filepath.Join(dir, "data", "x.bin"), Pos: Pos{17, 29}},
+	}
+	if !reflect.DeepEqual(p.Files, wantFiles) {
+		t.Errorf("files = %+v\nwant %+v", p.Files, wantFiles)
+	}
+	wantJars := []File{{Name: "extra.jar", From: "libs/extra.jar", Path: filepath.Join(dir, "libs", "extra.jar"), Pos: Pos{19, 8}}}
+	if !reflect.DeepEqual(p.Jars, wantJars) {
+		t.Errorf("jars = %+v\nwant %+v", p.Jars, wantJars)
+	}
+	if !reflect.DeepEqual(p.Permissions, []string{"android.permission.RECORD_AUDIO"}) || !reflect.DeepEqual(p.Adapters, []string{"org.example.Adapter"}) {
+		t.Errorf("permissions = %v, adapters = %v", p.Permissions, p.Adapters)
+	}
+	b := p.Backend
+	if b.Kind != BackendJVM || !reflect.DeepEqual(b.Kinds, []string{BackendJVM, BackendSim}) || b.JVM == nil || !reflect.DeepEqual(b.JVM.Options, []string{"-Xmx64m"}) || b.Sim == nil {
+		t.Errorf("backend = %+v", b)
+	}
+	if err := b.Use(BackendSim); err != nil || b.Kind != BackendSim {
+		t.Errorf("Use(sim) = %v, kind %s", err, b.Kind)
+	}
+	if err := b.Use("adb"); err == nil || err.Error() != `backend "adb" is not configured by the purpose (it configures: jvm, sim)` {
+		t.Errorf("Use(adb) = %v", err)
+	}
+	if m := p.Callins[1].Method(); m != "cancel" {
+		t.Errorf("a bare callin calls the method of its name, got %q", m)
+	}
+	if m := p.Callins[3].Method(); m != "" {
+		t.Errorf("a callin with only actions calls no method, got %q", m)
 	}
 }

@@ -1,0 +1,559 @@
+package purpose
+
+import (
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+)
+
+// The harness part of a purpose: what the generic Java query runner makes,
+// calls and listens to. The sim backend ignores it (but it is still
+// checked); the jvm and adb backends send it to the harness, which resolves
+// it by reflection (harness-apk/PROTOCOL.md).
+
+// Target says how the harness makes, wires and disposes of a fresh instance
+// for every query (the reset).
+type Target struct {
+	// New holds constructor arguments; nil with Factory nil means the
+	// no-argument constructor (or the shim's).
+	New     []Arg `json:"new,omitempty"`
+	Factory *Call `json:"factory,omitempty"`
+	// Shim holds options for the built-in shims (sleep_ms, ...).
+	Shim      map[string]string `json:"shim,omitempty"`
+	Listeners []Listener        `json:"listeners,omitempty"`
+	Init      []Call            `json:"init,omitempty"`
+	Dispose   *Call             `json:"dispose,omitempty"`
+}
+
+// Listener is a callback object made fresh for every query: an interface
+// implemented by a proxy, or a class with a shim. Register, when set, is
+// the instance method that takes it.
+type Listener struct {
+	Type     string `json:"type"`
+	Register string `json:"register,omitempty"`
+}
+
+// Call is a method call with literal arguments: Class is set for static
+// factories only.
+type Call struct {
+	Class  string `json:"class,omitempty"`
+	Method string `json:"method"`
+	Args   []Arg  `json:"args,omitempty"`
+}
+
+// Arg is an argument literal in its wire form (PROTOCOL.md): a string,
+// int64, float64, bool, nil, or a one-key map such as {"file": "a.txt"}.
+type Arg = any
+
+// Action is an environment action of the harness (PROTOCOL.md).
+type Action struct {
+	Action  string `json:"action"`
+	File    string `json:"file,omitempty"`
+	Content string `json:"content,omitempty"`
+	Version int    `json:"version,omitempty"`
+	Ms      int64  `json:"ms,omitempty"`
+}
+
+// File is a host file pushed to the harness's files directory once per
+// session, under Name.
+type File struct {
+	Name string `json:"name"`
+	// From is the path as written; Path is resolved against the purpose.
+	From string `json:"from"`
+	Path string `json:"-"`
+	Pos  Pos    `json:"-"`
+}
+
+// Keys of the harness maps.
+var (
+	targetKeys   = []string{"new", "factory", "shim", "listeners", "init", "dispose"}
+	factoryKeys  = []string{"class", "method", "args"}
+	callKeys     = []string{"call", "args"}
+	listenerKeys = []string{"type", "register"}
+	fileKeys     = []string{"name", "from"}
+	literalKeys  = []string{"file", "listener", "target", "context", "constant", "int", "long", "float", "double", "string"}
+	actionKinds  = []string{"write", "append", "delete", "touch", "sqlite", "sleep"}
+	contentKeys  = []string{"file", "content"}
+	sqliteKeys   = []string{"file", "version"}
+)
+
+// where remembers the position of a harness field, so that an error the
+// harness reports about it (by path) points at the purpose's line.
+func (d *decoder) where(p *Purpose, v value) {
+	if p.Where == nil {
+		p.Where = map[string]Pos{}
+	}
+	p.Where[v.path] = v.pos
+}
+
+func (d *decoder) target(p *Purpose, v value) *Target {
+	m := d.mapping(v, targetKeys)
+	if m == nil {
+		return nil
+	}
+	d.where(p, v)
+	t := &Target{}
+	newF, factF := m.opt("new"), m.opt("factory")
+	if newF != nil && factF != nil {
+		d.errAt(factF.keyPos, factF.path, "give new or factory, not both (new is at %s)", newF.keyPos)
+	}
+	if newF != nil {
+		t.New = d.args(p, newF.value)
+		if t.New == nil {
+			t.New = []Arg{}
+		}
+	}
+	if factF != nil {
+		fm := d.mapping(factF.value, factoryKeys)
+		if fm != nil {
+			d.where(p, factF.value)
+			c := &Call{}
+			if f := d.req(fm, "class"); f != nil {
+				c.Class = d.javaName(p, f.value, "class")
+			}
+			if f := d.req(fm, "method"); f != nil {
+				c.Method = d.javaName(p, f.value, "method")
+			}
+			if f := fm.opt("args"); f != nil {
+				c.Args = d.args(p, f.value)
+			}
+			t.Factory = c
+		}
+	}
+	if f := m.opt("shim"); f != nil {
+		t.Shim = d.shimOptions(p, f.value)
+	}
+	if f := m.opt("listeners"); f != nil {
+		items, _ := d.list(f.value, "listeners")
+		for _, item := range items {
+			lm := d.mapping(item, listenerKeys)
+			if lm == nil {
+				continue
+			}
+			d.where(p, item)
+			var l Listener
+			if tf := d.req(lm, "type"); tf != nil {
+				l.Type = d.javaName(p, tf.value, "class")
+			}
+			if rf := lm.opt("register"); rf != nil {
+				l.Register = d.javaName(p, rf.value, "method")
+			}
+			t.Listeners = append(t.Listeners, l)
+		}
+	}
+	if f := m.opt("init"); f != nil {
+		items, _ := d.list(f.value, "calls")
+		for _, item := range items {
+			if c := d.call(p, item); c != nil {
+				t.Init = append(t.Init, *c)
+			}
+		}
+	}
+	if f := m.opt("dispose"); f != nil {
+		t.Dispose = d.call(p, f.value)
+	}
+	return t
+}
+
+// call reads a method call: a bare method name or {call: NAME, args: [...]}.
+func (d *decoder) call(p *Purpose, v value) *Call {
+	if !v.ok {
+		return nil
+	}
+	d.where(p, v)
+	if _, isStr := stringValue(v.node); isStr {
+		return &Call{Method: d.javaName(p, v, "method")}
+	}
+	m := d.mapping(v, callKeys)
+	if m == nil {
+		return nil
+	}
+	c := &Call{}
+	if f := d.req(m, "call"); f != nil {
+		c.Method = d.javaName(p, f.value, "method")
+	}
+	if f := m.opt("args"); f != nil {
+		c.Args = d.args(p, f.value)
+	}
+	return c
+}
+
+// javaName checks a Java class or method name; what is "class" or "method".
+func (d *decoder) javaName(p *Purpose, v value, what string) string {
+	s, ok := d.str(v)
+	if !ok {
+		return ""
+	}
+	d.where(p, v)
+	valid := s != ""
+	for i, part := range strings.Split(s, ".") {
+		if !javaIdent(part) || (what == "method" && i > 0) {
+			valid = false
+		}
+	}
+	if what == "class" && strings.Contains(s, "$") {
+		// Nested classes: android.media.MediaPlayer$OnPreparedListener.
+		valid = valid && !strings.HasSuffix(s, "$")
+	}
+	if !valid {
+		if what == "method" {
+			d.errAt(v.pos, v.path, "invalid method name %s: want a Java identifier such as setDataSource", quoteShort(s))
+		} else {
+			d.errAt(v.pos, v.path, "invalid class name %s: want a binary name such as android.media.MediaPlayer$OnPreparedListener", quoteShort(s))
+		}
+	}
+	return s
+}
+
+func javaIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f:
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (d *decoder) shimOptions(p *Purpose, v value) map[string]string {
+	m := d.mapping(v, nil)
+	if m == nil {
+		return nil
+	}
+	d.where(p, v)
+	out := map[string]string{}
+	for _, f := range m.order {
+		if !f.ok {
+			continue
+		}
+		switch n := f.node.(type) {
+		case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+			out[f.key] = tokenText(nodeToken(n))
+		default:
+			s, ok := d.str(f.value)
+			if !ok {
+				continue
+			}
+			// A duration option is sent in milliseconds, the harness's unit.
+			if strings.HasSuffix(f.key, "_ms") {
+				if dur, err := time.ParseDuration(s); err == nil {
+					s = strconv.FormatInt(dur.Milliseconds(), 10)
+				}
+			}
+			out[f.key] = s
+		}
+	}
+	return out
+}
+
+// args reads a list of argument literals.
+func (d *decoder) args(p *Purpose, v value) []Arg {
+	items, ok := d.list(v, "arguments")
+	if !ok {
+		return nil
+	}
+	d.where(p, v)
+	out := make([]Arg, 0, len(items))
+	for _, item := range items {
+		out = append(out, d.literal(p, item))
+	}
+	return out
+}
+
+// literal converts one argument literal to its wire form.
+func (d *decoder) literal(p *Purpose, v value) Arg {
+	if !v.ok {
+		return nil
+	}
+	d.where(p, v)
+	switch n := v.node.(type) {
+	case *ast.NullNode:
+		return nil
+	case *ast.BoolNode:
+		return n.Value
+	case *ast.IntegerNode:
+		i, _ := d.integer(v)
+		return int64(i)
+	case *ast.FloatNode:
+		if math.IsInf(n.Value, 0) || math.IsNaN(n.Value) {
+			d.errAt(v.pos, v.path, "want a finite number, got %s", kindOf(n))
+		}
+		return n.Value
+	case *ast.MappingNode:
+		m := d.mapping(v, literalKeys)
+		if m == nil {
+			return nil
+		}
+		if n := rawLen(v); n != 1 {
+			d.errAt(v.pos, v.path, "an argument map has exactly one key (%s), got %d", strings.Join(literalKeys, ", "), n)
+			return nil
+		}
+		if len(m.order) != 1 {
+			return nil // an unknown key, reported
+		}
+		f := m.order[0]
+		switch f.key {
+		case "file", "string":
+			s, _ := d.str(f.value)
+			if f.key == "file" {
+				d.fileName(f.value, s)
+			}
+			return map[string]any{f.key: s}
+		case "listener":
+			return map[string]any{f.key: d.javaName(p, f.value, "class")}
+		case "target", "context":
+			b, ok := d.boolean(f.value)
+			if ok && !b {
+				d.errAt(f.pos, f.path, "write %s: true (or leave the argument out)", f.key)
+			}
+			return map[string]any{f.key: true}
+		case "constant":
+			if _, isList := f.node.(*ast.SequenceNode); isList {
+				items, _ := d.list(f.value, "constants")
+				var names []any
+				for _, item := range items {
+					names = append(names, d.constant(p, item))
+				}
+				return map[string]any{"constant": names}
+			}
+			return map[string]any{"constant": d.constant(p, f.value)}
+		case "int", "long":
+			i, _ := d.integer(f.value)
+			return map[string]any{f.key: int64(i)}
+		default: // float, double
+			switch n := f.node.(type) {
+			case *ast.IntegerNode:
+				i, _ := d.integer(f.value)
+				return map[string]any{f.key: float64(i)}
+			case *ast.FloatNode:
+				return map[string]any{f.key: n.Value}
+			}
+			d.errAt(f.pos, f.path, "want a number, got %s", kindOf(f.node))
+			return nil
+		}
+	}
+	s, ok := d.str(v)
+	if !ok {
+		return nil
+	}
+	return s
+}
+
+// constant reads CLASS.FIELD.
+func (d *decoder) constant(p *Purpose, v value) string {
+	s, ok := d.str(v)
+	if !ok {
+		return ""
+	}
+	d.where(p, v)
+	dot := strings.LastIndex(s, ".")
+	if dot <= 0 || !javaIdent(s[dot+1:]) {
+		d.errAt(v.pos, v.path, "invalid constant %s: want CLASS.FIELD such as android.os.FileObserver.MODIFY", quoteShort(s))
+	}
+	return s
+}
+
+// fileName checks a name in the harness's files directory: a plain
+// relative path that cannot climb out of it.
+func (d *decoder) fileName(v value, s string) {
+	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(s)))
+	if s == "" || filepath.IsAbs(s) || strings.HasPrefix(s, "/") || clean == ".." || strings.HasPrefix(clean, "../") || strings.Contains(s, "\\") {
+		d.errAt(v.pos, v.path, "invalid file name %s: want a relative path inside the harness's files directory, such as watched.txt", quoteShort(s))
+	}
+}
+
+// actions reads a list of environment actions.
+func (d *decoder) actions(p *Purpose, v value) []Action {
+	items, ok := d.list(v, "actions")
+	if !ok {
+		return nil
+	}
+	var out []Action
+	for _, item := range items {
+		if a, ok := d.action(p, item); ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (d *decoder) action(p *Purpose, v value) (Action, bool) {
+	if !v.ok {
+		return Action{}, false
+	}
+	d.where(p, v)
+	m := d.mapping(v, actionKinds)
+	if m == nil {
+		return Action{}, false
+	}
+	if n := rawLen(v); n != 1 {
+		d.errAt(v.pos, v.path, "one action per item (%s), got %d", strings.Join(actionKinds, ", "), n)
+		return Action{}, false
+	}
+	if len(m.order) != 1 {
+		return Action{}, false // an unknown action, reported
+	}
+	f := m.order[0]
+	a := Action{Action: f.key}
+	switch f.key {
+	case "delete", "touch":
+		s, ok := d.str(f.value)
+		d.fileName(f.value, s)
+		a.File = s
+		return a, ok
+	case "sleep":
+		dur, ok := d.nonNegDuration(f.value)
+		a.Ms = dur.Milliseconds()
+		return a, ok
+	case "sqlite":
+		sm := d.mapping(f.value, sqliteKeys)
+		if sf := d.req(sm, "file"); sf != nil {
+			a.File, _ = d.str(sf.value)
+			d.fileName(sf.value, a.File)
+		}
+		if vf := d.req(sm, "version"); vf != nil {
+			n, ok := d.integer(vf.value)
+			if ok && n < 1 {
+				d.errAt(vf.pos, vf.path, "must be at least 1, got %d", n)
+			}
+			a.Version = n
+		}
+		return a, true
+	default: // write, append
+		cm := d.mapping(f.value, contentKeys)
+		if cf := d.req(cm, "file"); cf != nil {
+			a.File, _ = d.str(cf.value)
+			d.fileName(cf.value, a.File)
+		}
+		if cf := cm.opt("content"); cf != nil {
+			a.Content, _ = d.str(cf.value)
+		}
+		return a, true
+	}
+}
+
+// callinCall reads a callin's harness fields: call, on, args, do.
+func (d *decoder) callinCall(p *Purpose, c *Callin, m *mapping) {
+	if f := m.opt("call"); f != nil {
+		c.Call = d.javaName(p, f.value, "method")
+	}
+	if f := m.opt("on"); f != nil {
+		c.On = d.literal(p, f.value)
+	}
+	if f := m.opt("args"); f != nil {
+		c.Args = d.args(p, f.value)
+	}
+	if f := m.opt("do"); f != nil {
+		c.Do = d.actions(p, f.value)
+	}
+	if c.Call == "" && (c.On != nil || c.Args != nil) {
+		if f := m.get("args"); f != nil {
+			d.errAt(f.keyPos, f.path, "args need a call: add call: METHOD")
+		} else if f := m.get("on"); f != nil {
+			d.errAt(f.keyPos, f.path, "on needs a call: add call: METHOD")
+		}
+	}
+}
+
+func (d *decoder) files(p *Purpose, v value) []File {
+	items, ok := d.list(v, "files")
+	if !ok {
+		return nil
+	}
+	var out []File
+	seen := map[string]Pos{}
+	for _, item := range items {
+		if !item.ok {
+			continue
+		}
+		var f File
+		var at value
+		if s, isStr := stringValue(item.node); isStr {
+			f = File{From: s, Name: filepath.Base(filepath.FromSlash(s))}
+			at = item
+		} else {
+			fm := d.mapping(item, fileKeys)
+			if fm == nil {
+				continue
+			}
+			if ff := d.req(fm, "from"); ff != nil {
+				f.From, _ = d.str(ff.value)
+				f.Name = filepath.Base(filepath.FromSlash(f.From))
+				at = ff.value
+			}
+			if nf := fm.opt("name"); nf != nil {
+				f.Name, _ = d.str(nf.value)
+				d.fileName(nf.value, f.Name)
+			}
+		}
+		if strings.TrimSpace(f.From) == "" {
+			d.errAt(item.pos, item.path, "want a file path")
+			continue
+		}
+		if prev, dup := seen[f.Name]; dup {
+			d.errAt(item.pos, item.path, "duplicate file name %s (first at %s)", strconv.Quote(f.Name), prev)
+			continue
+		}
+		seen[f.Name] = item.pos
+		f.Path = resolvePath(d.file, f.From)
+		f.Pos = at.pos
+		out = append(out, f)
+	}
+	return out
+}
+
+func (d *decoder) permissions(v value) []string {
+	items, ok := d.list(v, "permissions")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, item := range items {
+		s, ok := d.str(item)
+		if !ok {
+			continue
+		}
+		if !strings.Contains(s, ".") || strings.ContainsAny(s, " \t\n;&|$`'\"") {
+			d.errAt(item.pos, item.path, "invalid permission %s: want a name such as android.permission.RECORD_AUDIO", quoteShort(s))
+			continue
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// adapters reads the adapter class names: classes in the purpose's jars
+// that implement org.droidstar.harness.core.Adapter.
+func (d *decoder) adapters(p *Purpose, v value) []string {
+	items, ok := d.list(v, "adapter classes")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, item := range items {
+		if s := d.javaName(p, item, "class"); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// rawLen counts the entries of a map node as written, unknown keys included.
+func rawLen(v value) int {
+	if mn, ok := v.node.(*ast.MappingNode); ok && mn != nil {
+		return len(mn.Values)
+	}
+	return 0
+}
