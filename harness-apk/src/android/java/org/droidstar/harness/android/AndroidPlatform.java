@@ -1,0 +1,115 @@
+package org.droidstar.harness.android;
+
+import android.content.BroadcastReceiver;
+import android.content.Context;
+import android.database.sqlite.SQLiteOpenHelper;
+import android.media.MediaCodec;
+import android.os.AsyncTask;
+import android.os.Build;
+import android.os.CountDownTimer;
+import android.os.FileObserver;
+
+import dalvik.system.DexClassLoader;
+
+import java.io.File;
+import java.util.List;
+
+import org.droidstar.harness.core.MainThread;
+import org.droidstar.harness.core.Platform;
+import org.droidstar.harness.core.ShimRegistry;
+
+/**
+ * The harness core's view of an Android device: Build's identity, the main
+ * looper as the callins' thread, the target context and its files
+ * directory, DexClassLoader for adapter jars, and the built-in shims for
+ * abstract framework classes.
+ */
+public final class AndroidPlatform implements Platform {
+    private final Context context;
+    private final File filesDir;
+    private final MainThread mainThread = new LooperMainThread();
+
+    /**
+     * @param context  the instrumentation's target context
+     * @param filesDir where file literals and environment actions live; null
+     *                 for the context's own files directory
+     */
+    public AndroidPlatform(Context context, File filesDir) {
+        this.context = context;
+        this.filesDir = filesDir != null ? filesDir : context.getFilesDir();
+        BroadcastReceiverShim.setContext(context);
+    }
+
+    @Override
+    public String name() {
+        return "android";
+    }
+
+    @Override
+    public int sdk() {
+        return Build.VERSION.SDK_INT;
+    }
+
+    @Override
+    public String release() {
+        return Build.VERSION.RELEASE;
+    }
+
+    @Override
+    public String model() {
+        return Build.MODEL;
+    }
+
+    @Override
+    public String manufacturer() {
+        return Build.MANUFACTURER;
+    }
+
+    @Override
+    public MainThread mainThread() {
+        return mainThread;
+    }
+
+    @Override
+    public File filesDir() {
+        return filesDir;
+    }
+
+    @Override
+    public Object context() {
+        return context;
+    }
+
+    /**
+     * Adapter jars must hold dex code (classes.dex), as built by dx or d8;
+     * plain JVM class files do not load on ART.
+     */
+    @Override
+    public ClassLoader loadJars(List<File> jars, ClassLoader parent) throws Exception {
+        StringBuilder path = new StringBuilder();
+        for (File jar : jars) {
+            if (!jar.isFile()) {
+                throw new java.io.FileNotFoundException("no adapter jar " + jar);
+            }
+            if (path.length() > 0) {
+                path.append(File.pathSeparator);
+            }
+            path.append(jar.getAbsolutePath());
+        }
+        File optimized = new File(context.getCodeCacheDir(), "droidstar-adapters");
+        if (!optimized.isDirectory() && !optimized.mkdirs()) {
+            throw new java.io.IOException("cannot create " + optimized);
+        }
+        return new DexClassLoader(path.toString(), optimized.getAbsolutePath(), null, parent);
+    }
+
+    @Override
+    public void registerShims(ShimRegistry registry) {
+        registry.register(AsyncTask.class.getName(), AsyncTaskShim.class);
+        registry.register(CountDownTimer.class.getName(), CountDownTimerShim.class);
+        registry.register(FileObserver.class.getName(), FileObserverShim.class);
+        registry.register(SQLiteOpenHelper.class.getName(), SQLiteOpenHelperShim.class);
+        registry.register(MediaCodec.Callback.class.getName(), MediaCodecCallbackShim.class);
+        registry.register(BroadcastReceiver.class.getName(), BroadcastReceiverShim.class);
+    }
+}

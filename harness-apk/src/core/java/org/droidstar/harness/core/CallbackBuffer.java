@@ -1,0 +1,199 @@
+package org.droidstar.harness.core;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.LinkedHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Buffers the callbacks of the running query in arrival order and hands them
+ * to waits oldest first. Every query is a generation: callbacks tagged with
+ * any other generation are dropped, and counted as stragglers when they
+ * arrive while a query runs. Calls that match no declared callback are
+ * counted as ignored. The runner tells the buffer where the query is (in a
+ * callin, between two callins, after a quiet answer) so that the buffer can
+ * report the violations of PROTOCOL.md at the moment a callback arrives.
+ *
+ * Safe for any number of reporting threads; the runner is one thread.
+ */
+public final class CallbackBuffer implements CallbackSink {
+    /** A buffered callback. */
+    public static final class Entry {
+        public final Callbacks.Declared declared;
+        public final long arrivedNanos;
+
+        Entry(Callbacks.Declared declared, long arrivedNanos) {
+            this.declared = declared;
+            this.arrivedNanos = arrivedNanos;
+        }
+    }
+
+    private final Object lock = new Object();
+    private long lastGeneration;
+    private long current = -1;
+    private Callbacks callbacks;
+    private final ArrayDeque<Entry> queue = new ArrayDeque<Entry>();
+    private int stragglers;
+    private int ignored;
+    private final List<Map<String, Object>> violations = new ArrayList<Map<String, Object>>();
+    private int lateAt = -1;
+    private int betweenAt = -1;
+
+    /** A test seam: told (on the runner thread) when a window of violations opens. */
+    interface Hook {
+        void opened(String kind, int at);
+    }
+
+    volatile Hook hook;
+
+    /**
+     * Starts a new generation with the given declared callbacks: the buffer,
+     * the counters and the violations start empty. Returns the generation
+     * id that this query's listeners and shims report with.
+     */
+    public long begin(Callbacks declared) {
+        synchronized (lock) {
+            lastGeneration++;
+            current = lastGeneration;
+            callbacks = declared;
+            queue.clear();
+            stragglers = 0;
+            ignored = 0;
+            violations.clear();
+            lateAt = -1;
+            betweenAt = -1;
+            return current;
+        }
+    }
+
+    /** Ends the current generation: from now on every callback is dropped. */
+    public void end() {
+        synchronized (lock) {
+            current = -1;
+            callbacks = null;
+            queue.clear();
+            lateAt = -1;
+            betweenAt = -1;
+        }
+    }
+
+    @Override
+    public void record(long generation, String method, String detail) {
+        long now = System.nanoTime();
+        synchronized (lock) {
+            if (current < 0) {
+                return;
+            }
+            if (generation != current) {
+                stragglers++;
+                return;
+            }
+            Callbacks.Declared d = callbacks.match(method, detail);
+            if (d == null) {
+                ignored++;
+                return;
+            }
+            if (lateAt >= 0) {
+                violations.add(violation("late", lateAt, d.name));
+            } else if (betweenAt >= 0) {
+                violations.add(violation("between-callins", betweenAt, d.name));
+            }
+            queue.addLast(new Entry(d, now));
+            lock.notifyAll();
+        }
+    }
+
+    private static Map<String, Object> violation(String kind, int at, String callback) {
+        Map<String, Object> v = new LinkedHashMap<String, Object>();
+        v.put("kind", kind);
+        v.put("at", Integer.valueOf(at));
+        v.put("callback", callback);
+        return v;
+    }
+
+    /**
+     * The oldest undelivered callback, waiting up to timeoutMs for one to
+     * arrive; null when none arrives in time (quiescence).
+     */
+    public Entry take(long timeoutMs) throws InterruptedException {
+        synchronized (lock) {
+            long remaining = TimeUnit.MILLISECONDS.toNanos(Math.max(0, timeoutMs));
+            long deadline = System.nanoTime() + remaining;
+            while (queue.isEmpty() && remaining > 0) {
+                TimeUnit.NANOSECONDS.timedWait(lock, remaining);
+                remaining = deadline - System.nanoTime();
+            }
+            return queue.pollFirst();
+        }
+    }
+
+    /** A callin (its actions and its method) starts: no window is open. */
+    public void callinStarting() {
+        synchronized (lock) {
+            lateAt = -1;
+            betweenAt = -1;
+        }
+    }
+
+    /**
+     * A callin returned. nextCallin is the index of the symbol after it when
+     * that symbol is a callin (a callback arriving before it starts is a
+     * between-callins violation), or -1.
+     */
+    public void callinReturned(int nextCallin) {
+        synchronized (lock) {
+            betweenAt = nextCallin;
+        }
+        Hook h = hook;
+        if (h != null && nextCallin >= 0) {
+            h.opened("between-callins", nextCallin);
+        }
+    }
+
+    /** The wait at index at answered quiet: callbacks from now on are late. */
+    public void quietAnswered(int at) {
+        synchronized (lock) {
+            lateAt = at;
+            betweenAt = -1;
+        }
+        Hook h = hook;
+        if (h != null) {
+            h.opened("late", at);
+        }
+    }
+
+    /** The query stopped at an err: no window stays open. */
+    public void stopped() {
+        synchronized (lock) {
+            lateAt = -1;
+            betweenAt = -1;
+        }
+    }
+
+    public int stragglers() {
+        synchronized (lock) {
+            return stragglers;
+        }
+    }
+
+    public int ignored() {
+        synchronized (lock) {
+            return ignored;
+        }
+    }
+
+    public List<Map<String, Object>> violations() {
+        synchronized (lock) {
+            return new ArrayList<Map<String, Object>>(violations);
+        }
+    }
+
+    /** The generation now running, or -1 between queries. */
+    public long currentGeneration() {
+        synchronized (lock) {
+            return current;
+        }
+    }
+}

@@ -1,0 +1,685 @@
+package org.droidstar.harness.core;
+
+import java.io.File;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A purpose of a configure request, resolved: classes loaded, constructors
+ * and methods chosen, listener types checked, literals converted,
+ * environment actions checked. Everything that can be wrong with a purpose
+ * fails here, once, with the path of the field at fault.
+ */
+public final class Configuration implements Literal.Scope {
+    /** A listener made fresh for every query. */
+    static final class ListenerSpec {
+        final String typeName;
+        final Class<?> type;
+        /** The shim class, or null for a proxied interface. */
+        final Class<?> shim;
+        final Invocable.Choice shimConstructor;
+        /** The name of the instance's method that takes the listener, or null. */
+        final String registerName;
+        /** The register call on the instance, or null. */
+        Invocable.Choice register;
+
+        ListenerSpec(String typeName, Class<?> type, Class<?> shim, Invocable.Choice shimConstructor,
+                String registerName) {
+            this.registerName = registerName;
+            this.typeName = typeName;
+            this.type = type;
+            this.shim = shim;
+            this.shimConstructor = shimConstructor;
+        }
+
+        /** The class methods on the listener are looked up on. */
+        Class<?> lookup() {
+            return shim != null ? shim : type;
+        }
+    }
+
+    /** A method call on a receiver (the instance, or the value of an "on" literal). */
+    static final class Call {
+        /** null: the instance under test. */
+        final Literal on;
+        final Invocable.Choice choice;
+
+        Call(Literal on, Invocable.Choice choice) {
+            this.on = on;
+            this.choice = choice;
+        }
+
+        Object run(Instances q) throws Exception {
+            Object receiver = on == null ? q.target() : on.value(Object.class, q);
+            if (receiver == null) {
+                throw new NullPointerException("the receiver " + (on == null ? "(the instance)" : on.describe())
+                        + " of " + choice.describe() + " is null");
+            }
+            return choice.call(receiver, null, q);
+        }
+    }
+
+    /** A callin symbol: environment actions, then a call (or none). */
+    static final class Callin {
+        final String symbol;
+        final List<EnvAction> actions;
+        final Call call;
+
+        Callin(String symbol, List<EnvAction> actions, Call call) {
+            this.symbol = symbol;
+            this.actions = actions;
+            this.call = call;
+        }
+    }
+
+    final Platform platform;
+    String name;
+    ClassLoader loader;
+    ShimRegistry registry;
+    Class<?> targetClass;
+    Class<?> targetShim;
+    /** Static factory, or null. */
+    Invocable.Choice factory;
+    /** Constructor (the shim's when targetShim is set), used when factory is null. */
+    Invocable.Choice constructor;
+    Map<String, String> shimOptions = new LinkedHashMap<String, String>();
+    final List<ListenerSpec> listeners = new ArrayList<ListenerSpec>();
+    final List<Call> init = new ArrayList<Call>();
+    Call dispose;
+    final List<EnvAction> setup = new ArrayList<EnvAction>();
+    final Map<String, Callin> callins = new LinkedHashMap<String, Callin>();
+    final Callbacks callbacks = new Callbacks();
+    final List<String> shims = new ArrayList<String>();
+    long quiescenceMs;
+    long settleMs;
+    long postResetMs;
+    private boolean targetAllowed;
+
+    private Configuration(Platform platform) {
+        this.platform = platform;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public List<String> callinSymbols() {
+        return new ArrayList<String>(callins.keySet());
+    }
+
+    public List<String> callbackNames() {
+        List<String> out = new ArrayList<String>();
+        for (Callbacks.Declared d : callbacks.all()) {
+            out.add(d.name);
+        }
+        return out;
+    }
+
+    /** The framework classes of this purpose that shims stand in for. */
+    public List<String> shims() {
+        return Collections.unmodifiableList(shims);
+    }
+
+    // ---------------------------------------------------------------- Literal.Scope
+
+    @Override
+    public Class<?> loadClass(String className, String where) throws ProtocolError {
+        if (className.isEmpty()) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, where, "a class name cannot be empty");
+        }
+        String n = className;
+        Throwable cause = null;
+        while (true) {
+            try {
+                return Class.forName(n, false, loader);
+            } catch (ClassNotFoundException e) {
+                // try the next spelling
+            } catch (LinkageError e) {
+                cause = e;
+            }
+            // a nested class written with dots: android.media.MediaPlayer.OnPreparedListener
+            int dot = n.lastIndexOf('.');
+            if (dot <= 0) {
+                break;
+            }
+            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
+        }
+        throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, where, "cannot load class " + className
+                + (cause != null ? " (" + cause + ")" : ""));
+    }
+
+    @Override
+    public Class<?> listenerType(String typeName) {
+        for (ListenerSpec l : listeners) {
+            if (l.typeName.equals(typeName)) {
+                return l.lookup();
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public Class<?> targetType() {
+        return targetAllowed ? targetLookup() : null;
+    }
+
+    @Override
+    public Class<?> contextType() {
+        Object c = platform.context();
+        return c == null ? null : c.getClass();
+    }
+
+    /** The class callins on the instance are looked up on. */
+    Class<?> targetLookup() {
+        return targetShim != null ? targetShim : targetClass;
+    }
+
+    // ---------------------------------------------------------------- parsing
+
+    /** Resolves the purpose object of a configure request. */
+    public static Configuration parse(Object json, Platform platform) throws ProtocolError {
+        if (!(json instanceof Map)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, null,
+                    "configure needs \"purpose\": an object, not " + Json.typeName(json));
+        }
+        Configuration c = new Configuration(platform);
+        c.read((Map<?, ?>) json);
+        return c;
+    }
+
+    private static final Set<String> KEYS = new HashSet<String>();
+
+    static {
+        Collections.addAll(KEYS, "name", "class", "new", "factory", "shim", "listeners", "init", "dispose", "setup",
+                "callins", "callbacks", "timeouts", "jars", "adapters");
+    }
+
+    private void read(Map<?, ?> p) throws ProtocolError {
+        for (Object k : p.keySet()) {
+            if (!KEYS.contains(k)) {
+                Log.log("configure: ignoring the unknown purpose field \"" + k + "\"");
+            }
+        }
+        name = string(p, "name", "name", true);
+        String className = string(p, "class", "class", true);
+        List<?> callinList = list(p, "callins", "callins", true);
+        Map<?, ?> timeouts = map(p, "timeouts", "timeouts", true);
+
+        // adapters first: their jars may hold the classes of everything below
+        loader = Configuration.class.getClassLoader();
+        registry = new ShimRegistry();
+        platform.registerShims(registry);
+        readAdapters(p);
+
+        targetClass = loadClass(className, "class");
+        Class<?> shim = registry.lookup(targetClass.getName());
+        if (shim == null && !className.equals(targetClass.getName())) {
+            shim = registry.lookup(className);
+        }
+        targetShim = shim;
+
+        readShimOptions(p);
+        readListeners(p);
+
+        // the instance: factory, shim constructor or constructor
+        Object newJson = p.get("new");
+        Object factoryJson = p.get("factory");
+        if (newJson != null && factoryJson != null) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, "factory", "give new or factory, not both");
+        }
+        if (factoryJson != null) {
+            readFactory(factoryJson);
+        } else {
+            List<Literal> args = args(newJson, "new");
+            String owner = "class " + targetClass.getName();
+            if (targetShim != null) {
+                if (!targetClass.isAssignableFrom(targetShim)) {
+                    throw new ProtocolError(ProtocolError.INTERNAL, "class",
+                            "the shim " + targetShim.getName() + " is no " + targetClass.getName());
+                }
+                constructor = Invocable.choose(Invocable.constructors(targetShim, true), args,
+                        "the shim of " + targetClass.getName(), "new " + targetClass.getName(), "new");
+            } else {
+                int mod = targetClass.getModifiers();
+                if (targetClass.isInterface() || Modifier.isAbstract(mod)) {
+                    throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, "class", targetClass.getName() + " is "
+                            + (targetClass.isInterface() ? "an interface" : "abstract")
+                            + " and has no shim: give a factory, or a shim in an adapter");
+                }
+                constructor = Invocable.choose(Invocable.constructors(targetClass, false), args, owner,
+                        "new " + targetClass.getName(), "new");
+            }
+        }
+        if (targetShim != null) {
+            addShim(targetClass.getName());
+        }
+        targetAllowed = true;
+
+        readRegistrations();
+        List<?> initList = list(p, "init", "init", false);
+        if (initList != null) {
+            for (int i = 0; i < initList.size(); i++) {
+                init.add(call(initList.get(i), "init[" + i + "]"));
+            }
+        }
+        if (p.get("dispose") != null) {
+            dispose = call(p.get("dispose"), "dispose");
+        }
+        List<?> setupList = list(p, "setup", "setup", false);
+        if (setupList != null) {
+            for (int i = 0; i < setupList.size(); i++) {
+                setup.add(EnvAction.parse(setupList.get(i), "setup[" + i + "]"));
+            }
+        }
+        for (int i = 0; i < callinList.size(); i++) {
+            readCallin(callinList.get(i), "callins[" + i + "]");
+        }
+        readCallbacks(p);
+        quiescenceMs = millis(timeouts, "quiescence_ms", true);
+        settleMs = millis(timeouts, "settle_ms", false);
+        postResetMs = millis(timeouts, "post_reset_ms", false);
+    }
+
+    private void addShim(String framework) {
+        if (!shims.contains(framework)) {
+            shims.add(framework);
+        }
+    }
+
+    private void readAdapters(Map<?, ?> p) throws ProtocolError {
+        List<?> jars = list(p, "jars", "jars", false);
+        List<?> adapters = list(p, "adapters", "adapters", false);
+        if (jars != null && !jars.isEmpty()) {
+            List<File> files = new ArrayList<File>();
+            for (int i = 0; i < jars.size(); i++) {
+                String w = "jars[" + i + "]";
+                Object j = jars.get(i);
+                if (!(j instanceof String) || ((String) j).isEmpty()) {
+                    throw new ProtocolError(ProtocolError.BAD_REQUEST, w, "a jar is a path, not " + Json.typeName(j));
+                }
+                File f = new File((String) j);
+                if (!f.isAbsolute()) {
+                    f = new File(platform.filesDir(), (String) j);
+                }
+                if (!f.isFile()) {
+                    throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, "the adapter jar " + f + " does not exist");
+                }
+                files.add(f);
+            }
+            try {
+                loader = platform.loadJars(files, loader);
+            } catch (Exception e) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, "jars", "cannot load the adapter jars: " + e);
+            }
+        }
+        if (adapters == null) {
+            return;
+        }
+        for (int i = 0; i < adapters.size(); i++) {
+            String w = "adapters[" + i + "]";
+            Object a = adapters.get(i);
+            if (!(a instanceof String)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w, "an adapter is a class name, not " + Json.typeName(a));
+            }
+            Class<?> c = loadClass((String) a, w);
+            if (!Adapter.class.isAssignableFrom(c)) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w,
+                        c.getName() + " does not implement " + Adapter.class.getName());
+            }
+            Adapter adapter;
+            try {
+                adapter = (Adapter) c.getConstructor().newInstance();
+            } catch (Exception e) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w,
+                        "cannot make an instance of " + c.getName() + " with its public no-argument constructor: " + e);
+            } catch (LinkageError e) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, "cannot initialise " + c.getName() + ": " + e);
+            }
+            try {
+                adapter.register(registry, platform);
+            } catch (RuntimeException e) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, c.getName() + ".register failed: " + e);
+            } catch (LinkageError e) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, c.getName() + ".register failed: " + e);
+            }
+        }
+    }
+
+    private void readShimOptions(Map<?, ?> p) throws ProtocolError {
+        Map<?, ?> m = map(p, "shim", "shim", false);
+        if (m == null) {
+            return;
+        }
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            Object v = e.getValue();
+            if (v instanceof String) {
+                shimOptions.put((String) e.getKey(), (String) v);
+            } else if (v instanceof Number || v instanceof Boolean) {
+                shimOptions.put((String) e.getKey(), String.valueOf(v));
+            } else {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, "shim." + e.getKey(),
+                        "a shim option is a string, not " + Json.typeName(v));
+            }
+        }
+    }
+
+    private void readListeners(Map<?, ?> p) throws ProtocolError {
+        List<?> ls = list(p, "listeners", "listeners", false);
+        if (ls == null) {
+            return;
+        }
+        for (int i = 0; i < ls.size(); i++) {
+            String w = "listeners[" + i + "]";
+            if (!(ls.get(i) instanceof Map)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w,
+                        "a listener is an object with \"type\", not " + Json.typeName(ls.get(i)));
+            }
+            Map<?, ?> l = (Map<?, ?>) ls.get(i);
+            String typeName = string(l, "type", w + ".type", true);
+            String register = string(l, "register", w + ".register", false);
+            if (listenerType(typeName) != null) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".type",
+                        "listener type " + typeName + " is declared twice");
+            }
+            Class<?> type = loadClass(typeName, w + ".type");
+            Class<?> shim = registry.lookup(type.getName());
+            if (shim == null) {
+                shim = registry.lookup(typeName);
+            }
+            if (shim != null) {
+                Invocable.Choice ctor = Invocable.choose(Invocable.constructors(shim, true),
+                        new ArrayList<Literal>(), "the shim of " + type.getName(), "new " + type.getName(), w + ".type");
+                listeners.add(new ListenerSpec(typeName, type, shim, ctor, register));
+                addShim(type.getName());
+            } else if (type.isInterface()) {
+                listeners.add(new ListenerSpec(typeName, type, null, null, register));
+            } else {
+                throw new ProtocolError(ProtocolError.UNKNOWN_LISTENER, w + ".type", type.getName()
+                        + " is neither an interface nor a class with a shim");
+            }
+        }
+    }
+
+    /** The register calls, once the instance's class is known. */
+    private void readRegistrations() throws ProtocolError {
+        for (int i = 0; i < listeners.size(); i++) {
+            ListenerSpec l = listeners.get(i);
+            if (l.registerName == null) {
+                continue;
+            }
+            String w = "listeners[" + i + "].register";
+            List<Invocable> candidates = new ArrayList<Invocable>();
+            for (Invocable inv : Invocable.methods(targetLookup(), l.registerName, false)) {
+                if (inv.params.length == 1) {
+                    candidates.add(inv);
+                }
+            }
+            if (candidates.isEmpty()) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, w, "class " + targetClass.getName()
+                        + " has no method " + l.registerName + " with one parameter");
+            }
+            List<Literal> args = new ArrayList<Literal>();
+            args.add(new Literal.ListenerLit(w, l.typeName, l.lookup()));
+            boolean fits = false;
+            for (Invocable inv : candidates) {
+                fits |= Invocable.fit(inv, args) != null;
+            }
+            if (!fits) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_LISTENER, w, targetClass.getName() + "."
+                        + l.registerName + " takes no " + l.type.getName());
+            }
+            l.register = Invocable.choose(candidates, args, "class " + targetClass.getName(), l.registerName, w);
+        }
+    }
+
+    private void readFactory(Object json) throws ProtocolError {
+        if (!(json instanceof Map)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, "factory",
+                    "factory is an object with class, method and args, not " + Json.typeName(json));
+        }
+        Map<?, ?> f = (Map<?, ?>) json;
+        String cls = string(f, "class", "factory.class", false);
+        String method = string(f, "method", "factory.method", true);
+        Class<?> c = cls == null ? targetClass : loadClass(cls, "factory.class");
+        List<Literal> args = args(f.get("args"), "factory.args");
+        factory = Invocable.choose(Invocable.methods(c, method, true), args, "class " + c.getName(), method,
+                "factory.method");
+        Method m = ((Invocable.MethodInv) factory.inv).method;
+        if (m.getReturnType().isPrimitive()) {
+            throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, "factory.method",
+                    factory.describe() + " returns a " + m.getReturnType() + ", not an instance");
+        }
+    }
+
+    /** A call on the instance: {"method":M,"args":[...]}. */
+    private Call call(Object json, String where) throws ProtocolError {
+        if (!(json instanceof Map)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, where,
+                    "a call is an object with method and args, not " + Json.typeName(json));
+        }
+        Map<?, ?> m = (Map<?, ?>) json;
+        String method = string(m, "method", where + ".method", true);
+        List<Literal> args = args(m.get("args"), where + ".args");
+        return new Call(null, Invocable.choose(Invocable.methods(targetLookup(), method, false), args,
+                "class " + targetClass.getName(), method, where + ".method"));
+    }
+
+    private void readCallin(Object json, String w) throws ProtocolError {
+        if (!(json instanceof Map)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, w,
+                    "a callin is an object with symbol, method, on, args and actions, not " + Json.typeName(json));
+        }
+        Map<?, ?> m = (Map<?, ?>) json;
+        String symbol = string(m, "symbol", w + ".symbol", true);
+        if (symbol.isEmpty() || symbol.equals("wait")) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".symbol",
+                    symbol.isEmpty() ? "a callin symbol cannot be empty" : "wait is not a callin: it is the waiting input");
+        }
+        if (callins.containsKey(symbol)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".symbol", "callin " + symbol + " is declared twice");
+        }
+        List<EnvAction> actions = new ArrayList<EnvAction>();
+        List<?> as = list(m, "actions", w + ".actions", false);
+        if (as != null) {
+            for (int i = 0; i < as.size(); i++) {
+                actions.add(EnvAction.parse(as.get(i), w + ".actions[" + i + "]"));
+            }
+        }
+        String method = string(m, "method", w + ".method", false);
+        List<Literal> args = args(m.get("args"), w + ".args");
+        Object onJson = m.get("on");
+        Call call = null;
+        if (method == null) {
+            if (!args.isEmpty() || onJson != null) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".method",
+                        "callin " + symbol + " has arguments or a receiver but no method");
+            }
+        } else if (onJson == null) {
+            call = new Call(null, Invocable.choose(Invocable.methods(targetLookup(), method, false), args,
+                    "class " + targetClass.getName(), method, w + ".method"));
+        } else {
+            Literal on = Literal.parse(onJson, w + ".on", this);
+            Class<?> t = on.staticType();
+            if (t == null || on instanceof Literal.NullLit) {
+                throw new ProtocolError(ProtocolError.BAD_ARGUMENT, w + ".on",
+                        on.describe() + " has no type to call " + method + " on");
+            }
+            call = new Call(on, Invocable.choose(Invocable.methods(t, method, false), args,
+                    (t.isInterface() ? "interface " : "class ") + t.getName(), method, w + ".method"));
+        }
+        callins.put(symbol, new Callin(symbol, actions, call));
+    }
+
+    private void readCallbacks(Map<?, ?> p) throws ProtocolError {
+        List<?> cbs = list(p, "callbacks", "callbacks", false);
+        if (cbs == null) {
+            return;
+        }
+        Set<String> known = knownCallbackMethods();
+        for (int i = 0; i < cbs.size(); i++) {
+            String w = "callbacks[" + i + "]";
+            if (!(cbs.get(i) instanceof Map)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w,
+                        "a callback is an object with name and error, not " + Json.typeName(cbs.get(i)));
+            }
+            Map<?, ?> m = (Map<?, ?>) cbs.get(i);
+            String n = string(m, "name", w + ".name", true);
+            Object e = m.get("error");
+            if (e != null && !(e instanceof Boolean)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".error",
+                        "error is a boolean, not " + Json.typeName(e));
+            }
+            int slash = n.indexOf('/');
+            String method = slash < 0 ? n : n.substring(0, slash);
+            if (method.isEmpty() || (slash >= 0 && slash == n.length() - 1)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name",
+                        "a callback name is METHOD or METHOD/DETAIL, not \"" + n + "\"");
+            }
+            if (!known.contains(method)) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_CALLBACK, w + ".name", method
+                        + " is no method of any listener or shim of the purpose" + describeKnown(known));
+            }
+            if (!callbacks.add(n, Boolean.TRUE.equals(e))) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name", "callback " + n + " is declared twice");
+            }
+        }
+    }
+
+    private static String describeKnown(Set<String> known) {
+        if (known.isEmpty()) {
+            return " (it has no listeners and no shims)";
+        }
+        StringBuilder sb = new StringBuilder(" (they have ");
+        int i = 0;
+        for (String k : known) {
+            if (i == 12) {
+                sb.append(", ...");
+                break;
+            }
+            sb.append(i == 0 ? "" : ", ").append(k);
+            i++;
+        }
+        return sb.append(')').toString();
+    }
+
+    /** The methods that may report callbacks: those of listener interfaces and of shims. */
+    private Set<String> knownCallbackMethods() {
+        Set<String> out = new LinkedHashSet<String>();
+        if (targetShim != null) {
+            addHierarchy(out, targetShim);
+        }
+        for (ListenerSpec l : listeners) {
+            if (l.shim != null) {
+                addHierarchy(out, l.shim);
+            } else {
+                for (Method m : l.type.getMethods()) {
+                    if (!Modifier.isStatic(m.getModifiers())) {
+                        out.add(m.getName());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void addHierarchy(Set<String> out, Class<?> c) {
+        for (; c != null && c != Object.class; c = c.getSuperclass()) {
+            try {
+                for (Method m : c.getDeclaredMethods()) {
+                    if (!Modifier.isStatic(m.getModifiers()) && !m.isSynthetic()) {
+                        out.add(m.getName());
+                    }
+                }
+            } catch (LinkageError e) {
+                // a framework class whose methods cannot all be resolved: skip it
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- field helpers
+
+    private List<Literal> args(Object json, String where) throws ProtocolError {
+        List<Literal> out = new ArrayList<Literal>();
+        if (json == null) {
+            return out;
+        }
+        if (!(json instanceof List)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, where,
+                    "arguments are an array of literals, not " + Json.typeName(json));
+        }
+        List<?> l = (List<?>) json;
+        for (int i = 0; i < l.size(); i++) {
+            out.add(Literal.parse(l.get(i), where + "[" + i + "]", this));
+        }
+        return out;
+    }
+
+    private static String string(Map<?, ?> m, String key, String where, boolean required) throws ProtocolError {
+        Object v = m.get(key);
+        if (v == null) {
+            if (required) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, where, "\"" + key + "\" is required");
+            }
+            return null;
+        }
+        if (!(v instanceof String)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, where,
+                    "\"" + key + "\" must be a string, not " + Json.typeName(v));
+        }
+        return (String) v;
+    }
+
+    private static List<?> list(Map<?, ?> m, String key, String where, boolean required) throws ProtocolError {
+        Object v = m.get(key);
+        if (v == null) {
+            if (required) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, where, "\"" + key + "\" is required");
+            }
+            return null;
+        }
+        if (!(v instanceof List)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, where,
+                    "\"" + key + "\" must be an array, not " + Json.typeName(v));
+        }
+        return (List<?>) v;
+    }
+
+    private static Map<?, ?> map(Map<?, ?> m, String key, String where, boolean required) throws ProtocolError {
+        Object v = m.get(key);
+        if (v == null) {
+            if (required) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, where, "\"" + key + "\" is required");
+            }
+            return null;
+        }
+        if (!(v instanceof Map)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, where,
+                    "\"" + key + "\" must be an object, not " + Json.typeName(v));
+        }
+        return (Map<?, ?>) v;
+    }
+
+    private static long millis(Map<?, ?> m, String key, boolean required) throws ProtocolError {
+        Object v = m.get(key);
+        String where = "timeouts." + key;
+        if (v == null) {
+            if (required) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, where, "\"" + key + "\" is required");
+            }
+            return 0;
+        }
+        if (!(v instanceof Long) || ((Long) v).longValue() < 0) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, where,
+                    "\"" + key + "\" must be a non-negative integer (milliseconds), not " + v);
+        }
+        return ((Long) v).longValue();
+    }
+}

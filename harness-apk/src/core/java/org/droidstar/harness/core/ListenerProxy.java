@@ -1,0 +1,92 @@
+package org.droidstar.harness.core;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+
+/**
+ * A listener interface implemented with java.lang.reflect.Proxy: every call
+ * of an interface method is reported to the sink (the detail is
+ * String.valueOf of the first argument) and returns false, zero or null.
+ * equals, hashCode and toString are answered locally (identity).
+ */
+public final class ListenerProxy implements InvocationHandler {
+    private final CallbackSink sink;
+    private final long generation;
+    private final Class<?> type;
+
+    ListenerProxy(CallbackSink sink, long generation, Class<?> type) {
+        this.sink = sink;
+        this.generation = generation;
+        this.type = type;
+    }
+
+    /** A fresh proxy of interface type reporting to sink with generation. */
+    public static Object create(Class<?> type, CallbackSink sink, long generation, ClassLoader fallback) {
+        ClassLoader loader = type.getClassLoader();
+        if (loader == null) {
+            loader = fallback != null ? fallback : ListenerProxy.class.getClassLoader();
+        }
+        return Proxy.newProxyInstance(loader, new Class<?>[] {type}, new ListenerProxy(sink, generation, type));
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) {
+        String name = method.getName();
+        if (method.getDeclaringClass() == Object.class) {
+            if (name.equals("equals")) {
+                return Boolean.valueOf(args != null && args.length == 1 && proxy == args[0]);
+            }
+            if (name.equals("hashCode")) {
+                return Integer.valueOf(System.identityHashCode(proxy));
+            }
+            if (name.equals("toString")) {
+                return "droidstar listener " + type.getName() + "@"
+                        + Integer.toHexString(System.identityHashCode(proxy));
+            }
+        }
+        String detail = null;
+        if (args != null && args.length > 0) {
+            detail = detailOf(args[0]);
+        }
+        sink.record(generation, name, detail);
+        return defaultValue(method.getReturnType());
+    }
+
+    /** String.valueOf(v), or the class name when the value's toString fails. */
+    static String detailOf(Object v) {
+        try {
+            return String.valueOf(v);
+        } catch (RuntimeException e) {
+            return v.getClass().getName();
+        }
+    }
+
+    static Object defaultValue(Class<?> t) {
+        if (!t.isPrimitive() || t == void.class) {
+            return null;
+        }
+        if (t == boolean.class) {
+            return Boolean.FALSE;
+        }
+        if (t == char.class) {
+            return Character.valueOf('\0');
+        }
+        if (t == int.class) {
+            return Integer.valueOf(0);
+        }
+        if (t == long.class) {
+            return Long.valueOf(0);
+        }
+        if (t == short.class) {
+            return Short.valueOf((short) 0);
+        }
+        if (t == byte.class) {
+            return Byte.valueOf((byte) 0);
+        }
+        if (t == float.class) {
+            return Float.valueOf(0);
+        }
+        return Double.valueOf(0);
+    }
+}

@@ -1,0 +1,228 @@
+package org.droidstar.harness.core;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * Runs membership queries of a configured purpose (PROTOCOL.md, "run"):
+ * every query on a fresh instance, callins on the platform's main thread,
+ * waits on the callback buffer, and the result with its timing, stragglers,
+ * ignored calls, violations and error.
+ */
+public final class QueryRunner {
+    public static final String WAIT = "wait";
+
+    private final Platform platform;
+    private final Configuration config;
+    private final CallbackBuffer buffer;
+
+    public QueryRunner(Platform platform, Configuration config, CallbackBuffer buffer) {
+        this.platform = platform;
+        this.config = config;
+        this.buffer = buffer;
+    }
+
+    /** Runs one query (its symbols already checked) and returns its result object. */
+    public Map<String, Object> run(List<String> query) throws InterruptedException {
+        long start = System.nanoTime();
+        List<String> outputs = new ArrayList<String>();
+        List<Object> ms = new ArrayList<Object>();
+        Map<String, Object> err = null;
+        long generation = buffer.begin(config.callbacks);
+        Instances q = new Instances(platform.filesDir(), platform.context());
+        boolean made = false;
+        int stragglers;
+        int ignored;
+        List<Map<String, Object>> violations;
+        try {
+            long t0 = System.nanoTime();
+            try {
+                reset(q, generation);
+                made = true;
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Throwable t) {
+                made = q.target != null;
+                err = errorOf(0, "reset", t);
+                Log.log("reset failed: " + t);
+                if (!query.isEmpty()) {
+                    outputs.add("err");
+                    ms.add(Json.millis(elapsedMs(t0)));
+                }
+            }
+            if (err == null) {
+                if (config.postResetMs > 0) {
+                    Thread.sleep(config.postResetMs);
+                }
+                err = symbols(query, q, outputs, ms);
+            }
+            if (err != null) {
+                // after an err nothing is late: the host answers the rest err
+                buffer.stopped();
+            }
+            // callbacks that arrive while the query settles after a quiet are late
+            if (config.settleMs > 0) {
+                Thread.sleep(config.settleMs);
+            }
+        } finally {
+            buffer.stopped();
+            if (made) {
+                dispose(q);
+            }
+            stragglers = buffer.stragglers();
+            ignored = buffer.ignored();
+            violations = buffer.violations();
+            buffer.end();
+        }
+
+        Map<String, Object> r = new LinkedHashMap<String, Object>();
+        r.put("outputs", outputs);
+        r.put("ms", ms);
+        r.put("device_ms", Json.millis(elapsedMs(start)));
+        r.put("stragglers", Integer.valueOf(stragglers));
+        r.put("ignored", Integer.valueOf(ignored));
+        r.put("violations", violations);
+        if (err != null) {
+            r.put("err", err);
+        }
+        return r;
+    }
+
+    private static double elapsedMs(long since) {
+        return (System.nanoTime() - since) / 1e6;
+    }
+
+    /** Runs the symbols; returns the err object, or null when no symbol answered err. */
+    private Map<String, Object> symbols(List<String> query, final Instances q, List<String> outputs, List<Object> ms)
+            throws InterruptedException {
+        boolean quiet = false;
+        for (int i = 0; i < query.size(); i++) {
+            String sym = query.get(i);
+            long t0 = System.nanoTime();
+            if (sym.equals(WAIT)) {
+                if (quiet) {
+                    // a quiet chain: answered at once, no waiting
+                    outputs.add("quiet");
+                    ms.add(Json.millis(0));
+                    continue;
+                }
+                CallbackBuffer.Entry e = buffer.take(config.quiescenceMs);
+                ms.add(Json.millis(elapsedMs(t0)));
+                if (e == null) {
+                    quiet = true;
+                    buffer.quietAnswered(i);
+                    outputs.add("quiet");
+                } else if (e.declared.error) {
+                    outputs.add("err");
+                    Map<String, Object> err = new LinkedHashMap<String, Object>();
+                    err.put("at", Integer.valueOf(i));
+                    err.put("kind", "error-callback");
+                    err.put("callback", e.declared.name);
+                    return err;
+                } else {
+                    outputs.add(e.declared.name);
+                }
+                continue;
+            }
+            quiet = false;
+            final Configuration.Callin callin = config.callins.get(sym);
+            buffer.callinStarting();
+            try {
+                for (EnvAction a : callin.actions) {
+                    a.run(q.filesDir);
+                }
+                if (callin.call != null) {
+                    platform.mainThread().call(new Callable<Object>() {
+                        @Override
+                        public Object call() throws Exception {
+                            return callin.call.run(q);
+                        }
+                    });
+                }
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Throwable t) {
+                ms.add(Json.millis(elapsedMs(t0)));
+                outputs.add("err");
+                return errorOf(i, "thrown", t);
+            }
+            ms.add(Json.millis(elapsedMs(t0)));
+            outputs.add("ok");
+            boolean nextIsCallin = i + 1 < query.size() && !query.get(i + 1).equals(WAIT);
+            buffer.callinReturned(nextIsCallin ? i + 1 : -1);
+        }
+        return null;
+    }
+
+    static Map<String, Object> errorOf(int at, String kind, Throwable t) {
+        Map<String, Object> err = new LinkedHashMap<String, Object>();
+        err.put("at", Integer.valueOf(at));
+        err.put("kind", kind);
+        err.put("exception", t.getClass().getName());
+        err.put("message", t.getMessage());
+        return err;
+    }
+
+    /** Setup actions, then on the main thread: listeners, the instance, registrations, init. */
+    private void reset(final Instances q, final long generation) throws Exception {
+        for (EnvAction a : config.setup) {
+            a.run(q.filesDir);
+        }
+        platform.mainThread().call(new Callable<Object>() {
+            @Override
+            public Object call() throws Exception {
+                make(q, generation);
+                return null;
+            }
+        });
+    }
+
+    private void make(Instances q, long generation) throws Exception {
+        for (Configuration.ListenerSpec l : config.listeners) {
+            Object listener;
+            if (l.shim != null) {
+                listener = l.shimConstructor.call(null, new ShimContext(buffer, generation, config.shimOptions), q);
+            } else {
+                listener = ListenerProxy.create(l.type, buffer, generation, config.loader);
+            }
+            q.listeners.put(l.typeName, listener);
+        }
+        Object target;
+        if (config.factory != null) {
+            target = config.factory.call(null, null, q);
+            if (target == null) {
+                throw new NullPointerException(config.factory.describe() + " returned null");
+            }
+        } else {
+            target = config.constructor.call(null, new ShimContext(buffer, generation, config.shimOptions), q);
+        }
+        q.target = target;
+        for (Configuration.ListenerSpec l : config.listeners) {
+            if (l.register != null) {
+                l.register.call(target, null, q);
+            }
+        }
+        for (Configuration.Call c : config.init) {
+            c.run(q);
+        }
+    }
+
+    private void dispose(final Instances q) {
+        if (config.dispose == null || q.target == null) {
+            return;
+        }
+        try {
+            platform.mainThread().call(new Callable<Object>() {
+                @Override
+                public Object call() throws Exception {
+                    return config.dispose.run(q);
+                }
+            });
+        } catch (Throwable t) {
+            Log.log("dispose: " + config.dispose.choice.describe() + " threw " + t);
+        }
+    }
+}

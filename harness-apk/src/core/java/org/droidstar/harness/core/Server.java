@@ -1,0 +1,221 @@
+package org.droidstar.harness.core;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The harness side of the wire protocol (PROTOCOL.md): JSON lines in, one
+ * reply line out per request. The JVM layer serves standard input and
+ * output; the Android layer serves each connection of its local socket.
+ *
+ * One Server keeps its configuration across serve calls (a host may
+ * reconnect), but serves one stream at a time.
+ */
+public final class Server {
+    /** The harness's version, reported by hello. */
+    public static final String HARNESS_VERSION = "0.1.0";
+    /** The wire protocol version this harness speaks. */
+    public static final int PROTOCOL_VERSION = 1;
+
+    private final Platform platform;
+    private final CallbackBuffer buffer = new CallbackBuffer();
+    private Configuration config;
+
+    public Server(Platform platform) {
+        this.platform = platform;
+    }
+
+    /** The callback buffer (a test seam). */
+    CallbackBuffer buffer() {
+        return buffer;
+    }
+
+    /**
+     * Serves requests from in until a bye request (answered before
+     * returning) or the end of the input. Does not close the streams.
+     */
+    public synchronized void serve(InputStream in, OutputStream out) throws IOException {
+        BufferedReader r = new BufferedReader(new InputStreamReader(in, EnvAction.UTF8));
+        Writer w = new OutputStreamWriter(out, EnvAction.UTF8);
+        String line;
+        while ((line = r.readLine()) != null) {
+            Reply reply = handle(line);
+            w.write(reply.line);
+            w.write('\n');
+            w.flush();
+            if (reply.bye) {
+                return;
+            }
+        }
+    }
+
+    /** One reply line, and whether it answers bye. */
+    public static final class Reply {
+        public final String line;
+        public final boolean bye;
+
+        Reply(String line, boolean bye) {
+            this.line = line;
+            this.bye = bye;
+        }
+    }
+
+    /** Handles one request line and returns the reply line (without its line break). */
+    public synchronized Reply handle(String line) {
+        Object id = null;
+        boolean bye = false;
+        Map<String, Object> reply;
+        try {
+            Object req;
+            try {
+                req = Json.parse(line);
+            } catch (Json.SyntaxException e) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, null, "the request is not JSON: " + e.getMessage());
+            }
+            if (!(req instanceof Map)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, null,
+                        "a request is a JSON object, not " + Json.typeName(req));
+            }
+            Map<?, ?> m = (Map<?, ?>) req;
+            Object rawId = m.get("id");
+            if (!(rawId instanceof Long)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, null, rawId == null ? "the request has no \"id\""
+                        : "\"id\" must be an integer, not " + Json.typeName(rawId));
+            }
+            id = rawId;
+            Object op = m.get("op");
+            if (!(op instanceof String)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, null, op == null ? "the request has no \"op\""
+                        : "\"op\" must be a string, not " + Json.typeName(op));
+            }
+            reply = ok(id);
+            String o = (String) op;
+            if (o.equals("hello")) {
+                hello(m, reply);
+            } else if (o.equals("configure")) {
+                configure(m, reply);
+            } else if (o.equals("run")) {
+                run(m, reply);
+            } else if (o.equals("ping")) {
+                // nothing but ok
+            } else if (o.equals("bye")) {
+                bye = true;
+            } else {
+                throw new ProtocolError(ProtocolError.UNKNOWN_OP, null,
+                        "unknown op \"" + o + "\" (hello, configure, run, ping, bye)");
+            }
+        } catch (ProtocolError e) {
+            reply = error(id, e.code(), e.where(), e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            reply = error(id, ProtocolError.INTERNAL, null, "the harness was interrupted");
+        } catch (Throwable t) {
+            Log.log("internal error: " + t);
+            reply = error(id, ProtocolError.INTERNAL, null, "internal error: " + t);
+        }
+        return new Reply(Json.write(reply), bye);
+    }
+
+    private static Map<String, Object> ok(Object id) {
+        Map<String, Object> r = new LinkedHashMap<String, Object>();
+        r.put("id", id);
+        r.put("ok", Boolean.TRUE);
+        return r;
+    }
+
+    static Map<String, Object> error(Object id, String code, String where, String message) {
+        Map<String, Object> r = new LinkedHashMap<String, Object>();
+        r.put("id", id);
+        r.put("ok", Boolean.FALSE);
+        Map<String, Object> e = new LinkedHashMap<String, Object>();
+        e.put("code", code);
+        if (where != null) {
+            e.put("where", where);
+        }
+        e.put("message", message);
+        r.put("error", e);
+        return r;
+    }
+
+    private void hello(Map<?, ?> m, Map<String, Object> reply) throws ProtocolError {
+        Object p = m.get("protocol");
+        if (!(p instanceof Long)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, null, p == null ? "hello needs \"protocol\""
+                    : "\"protocol\" must be an integer, not " + Json.typeName(p));
+        }
+        if (((Long) p).longValue() != PROTOCOL_VERSION) {
+            throw new ProtocolError(ProtocolError.PROTOCOL, null, "this harness speaks protocol " + PROTOCOL_VERSION
+                    + ", not " + p);
+        }
+        Object host = m.get("host");
+        if (host != null) {
+            Log.log("hello from " + host);
+        }
+        reply.put("protocol", Integer.valueOf(PROTOCOL_VERSION));
+        reply.put("harness", HARNESS_VERSION);
+        reply.put("platform", platform.name());
+        reply.put("sdk", Integer.valueOf(platform.sdk()));
+        reply.put("release", platform.release());
+        reply.put("model", platform.model());
+        reply.put("manufacturer", platform.manufacturer());
+    }
+
+    private void configure(Map<?, ?> m, Map<String, Object> reply) throws ProtocolError {
+        config = null;
+        Configuration c = Configuration.parse(m.get("purpose"), platform);
+        config = c;
+        Log.log("configured " + c.name() + ": callins " + c.callinSymbols() + ", callbacks " + c.callbackNames());
+        reply.put("callins", c.callinSymbols());
+        reply.put("callbacks", c.callbackNames());
+        reply.put("shims", new ArrayList<String>(c.shims()));
+    }
+
+    private void run(Map<?, ?> m, Map<String, Object> reply) throws ProtocolError, InterruptedException {
+        if (config == null) {
+            throw new ProtocolError(ProtocolError.NOT_CONFIGURED, null, "run before a successful configure");
+        }
+        Object qs = m.get("queries");
+        if (!(qs instanceof List)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, null, qs == null ? "run needs \"queries\""
+                    : "\"queries\" must be an array of arrays of symbols, not " + Json.typeName(qs));
+        }
+        List<List<String>> queries = new ArrayList<List<String>>();
+        List<?> ql = (List<?>) qs;
+        for (int i = 0; i < ql.size(); i++) {
+            if (!(ql.get(i) instanceof List)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, null,
+                        "queries[" + i + "] must be an array of symbols, not " + Json.typeName(ql.get(i)));
+            }
+            List<?> syms = (List<?>) ql.get(i);
+            List<String> query = new ArrayList<String>();
+            for (int k = 0; k < syms.size(); k++) {
+                Object s = syms.get(k);
+                if (!(s instanceof String)) {
+                    throw new ProtocolError(ProtocolError.BAD_REQUEST, null,
+                            "queries[" + i + "][" + k + "] must be a symbol (a string), not " + Json.typeName(s));
+                }
+                if (!s.equals(QueryRunner.WAIT) && !config.callins.containsKey(s)) {
+                    throw new ProtocolError(ProtocolError.UNKNOWN_SYMBOL, null, "queries[" + i + "][" + k + "]: \""
+                            + s + "\" is neither a callin of " + config.name() + " nor wait");
+                }
+                query.add((String) s);
+            }
+            queries.add(query);
+        }
+        QueryRunner runner = new QueryRunner(platform, config, buffer);
+        List<Object> results = new ArrayList<Object>();
+        for (List<String> query : queries) {
+            results.add(runner.run(query));
+        }
+        reply.put("results", results);
+    }
+}

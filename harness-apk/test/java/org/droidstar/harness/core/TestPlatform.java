@@ -1,0 +1,118 @@
+package org.droidstar.harness.core;
+
+import java.io.File;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The platform of the core's tests: a main thread of its own ("test-main"),
+ * a files directory, a context object, the fixtures' shims, and switches
+ * that make it misbehave.
+ */
+public final class TestPlatform implements Platform {
+    public static final String MAIN = "test-main";
+
+    private final File filesDir;
+    private final ExecutorService main;
+    private final MainThread mainThread;
+    /** When set, name() throws (an internal error of hello). */
+    public volatile boolean brokenName;
+    /** The value of {"context": true}. */
+    public volatile Object context = "the test context";
+
+    public TestPlatform(File filesDir) {
+        this.filesDir = filesDir;
+        main = Executors.newSingleThreadExecutor(new ThreadFactory() {
+            @Override
+            public Thread newThread(Runnable r) {
+                Thread t = new Thread(r, MAIN);
+                t.setDaemon(true);
+                return t;
+            }
+        });
+        mainThread = new MainThread() {
+            @Override
+            public <T> T call(Callable<T> task) throws Exception {
+                Future<T> f = main.submit(task);
+                try {
+                    return f.get();
+                } catch (ExecutionException e) {
+                    Throwable c = e.getCause();
+                    if (c instanceof Exception) {
+                        throw (Exception) c;
+                    }
+                    throw (Error) c;
+                }
+            }
+        };
+    }
+
+    public void shutdown() {
+        main.shutdownNow();
+    }
+
+    @Override
+    public String name() {
+        if (brokenName) {
+            throw new IllegalStateException("broken platform");
+        }
+        return "test";
+    }
+
+    @Override
+    public int sdk() {
+        return 42;
+    }
+
+    @Override
+    public String release() {
+        return "1.2";
+    }
+
+    @Override
+    public String model() {
+        return "bench";
+    }
+
+    @Override
+    public String manufacturer() {
+        return "droidstar";
+    }
+
+    @Override
+    public MainThread mainThread() {
+        return mainThread;
+    }
+
+    @Override
+    public File filesDir() {
+        return filesDir;
+    }
+
+    @Override
+    public Object context() {
+        return context;
+    }
+
+    @Override
+    public ClassLoader loadJars(List<File> jars, ClassLoader parent) throws Exception {
+        URL[] urls = new URL[jars.size()];
+        for (int i = 0; i < urls.length; i++) {
+            urls[i] = jars.get(i).toURI().toURL();
+        }
+        return new URLClassLoader(urls, parent);
+    }
+
+    @Override
+    public void registerShims(ShimRegistry registry) {
+        registry.register(Fixtures.Task.class.getName(), Fixtures.TaskShim.class);
+        registry.register(Fixtures.Callback.class.getName(), Fixtures.CallbackShim.class);
+    }
+}
