@@ -2,10 +2,16 @@
 // written for them from the Android reference documentation, so that
 // `droidstar learn --example NAME` runs anywhere, with no device and no
 // source tree.
+//
+// The examples are the examples/*/ folders with a sim backend. The other
+// folders hold purposes for a device only (backend adb): they need jars and
+// files from the source tree, so they are learned from there
+// (droidstar learn examples/NAME/purpose.yaml) and are not listed here.
 package examples
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -21,7 +27,8 @@ var files embed.FS
 // prefix makes embedded paths read like the source tree's in messages.
 const prefix = "examples/"
 
-// Names lists the examples in alphabetical order.
+// Names lists the examples (the purposes with a sim backend) in
+// alphabetical order.
 func Names() []string {
 	entries, err := fs.ReadDir(files, ".")
 	if err != nil {
@@ -29,7 +36,7 @@ func Names() []string {
 	}
 	var names []string
 	for _, e := range entries {
-		if _, err := fs.Stat(files, path.Join(e.Name(), "purpose.yaml")); e.IsDir() && err == nil {
+		if p, err := parse(e.Name()); e.IsDir() && err == nil && p.Backend.Has(purpose.BackendSim) {
 			names = append(names, e.Name())
 		}
 	}
@@ -39,10 +46,23 @@ func Names() []string {
 
 // Purpose parses an example's purpose; its File is "examples/NAME/purpose.yaml".
 func Purpose(name string) (*purpose.Purpose, error) {
+	p, err := parse(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no example %q (examples: %s)", name, strings.Join(Names(), ", "))
+	}
+	if err == nil && !p.Backend.Has(purpose.BackendSim) {
+		return nil, fmt.Errorf("%s runs on a device only (backend %s) and needs files from the source tree: droidstar learn %s (examples: %s)",
+			p.File, strings.Join(p.Backend.Kinds, ", "), p.File, strings.Join(Names(), ", "))
+	}
+	return p, err
+}
+
+// parse reads and parses the embedded purpose of a folder.
+func parse(name string) (*purpose.Purpose, error) {
 	file := path.Join(name, "purpose.yaml")
 	data, err := files.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("no example %q (examples: %s)", name, strings.Join(Names(), ", "))
+		return nil, err
 	}
 	return purpose.Parse(prefix+file, data)
 }
