@@ -115,7 +115,7 @@ func RunDroidStarCase(ctx context.Context, shared string, c DroidStarCase, lanes
 	}
 	plan, err := session.FromModel(file, data, session.ModelOptions{
 		Format: "droidstar-dot", Bound: c.Bound, Quiescence: c.Quiescence, Reset: Reset,
-		Latency: purpose.DefaultLatency, Callins: c.Callins, Sim: session.SimOptions{Lanes: lanes},
+		Latency: purpose.DefaultLatency, Callins: c.Callins, Sim: session.BackendOptions{Lanes: lanes},
 	})
 	if err != nil {
 		return nil, err
@@ -240,7 +240,7 @@ func RunExample(ctx context.Context, name string) (*ExampleRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan, err := session.FromPurpose(p, examples.ReadFile, session.SimOptions{})
+	plan, err := session.FromPurpose(context.Background(), p, examples.ReadFile, session.BackendOptions{})
 	if err != nil {
 		return nil, err
 	}

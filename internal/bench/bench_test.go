@@ -110,7 +110,7 @@ func TestExamplesLearnedExactly(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, err := session.FromPurpose(p, examples.ReadFile, session.SimOptions{})
+			plan, err := session.FromPurpose(context.Background(), p, examples.ReadFile, session.BackendOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,8 +17,9 @@ func newCheckCmd(e *env) *cobra.Command {
 		Use:   "check purpose.yaml...",
 		Short: "Validate purpose files without running them",
 		Long: `Check parses each purpose, validates it, and opens its backend far enough to
-catch mismatches (a sim model that lacks a callin, or emits a callback the
-purpose does not declare) without running any query. Every problem is
+catch mismatches without running any query: a sim model that lacks a callin
+or emits a callback the purpose does not declare; for the jvm backend, a
+class, method, listener or argument the harness cannot resolve. Every problem is
 reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is 1 if any file
 has one.`,
 		Example: `  droidstar check examples/asynctask/purpose.yaml
@@ -30,7 +33,7 @@ has one.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			failed := 0
 			for _, file := range args {
-				summary, err := checkPurpose(file)
+				summary, err := checkPurpose(c.Context(), file)
 				if err != nil {
 					failed++
 					fmt.Fprintln(e.stderr, err)
@@ -46,19 +49,39 @@ has one.`,
 	}
 }
 
-func checkPurpose(file string) (string, error) {
+// checkPurpose opens every backend the purpose configures far enough to
+// catch mismatches: a sim model is loaded and compared with the purpose,
+// and a jvm harness resolves the target (classes, methods, listeners,
+// arguments) without running a query.
+func checkPurpose(ctx context.Context, file string) (string, error) {
 	p, err := purpose.Load(file)
 	if err != nil {
 		return "", err
 	}
-	plan, err := session.FromPurpose(p, os.ReadFile, session.SimOptions{})
-	if err != nil {
-		return "", err
+	var parts []string
+	for _, kind := range p.Backend.Kinds {
+		q := *p
+		if err := q.Backend.Use(kind); err != nil {
+			return "", err
+		}
+		if kind == purpose.BackendADB {
+			parts = append(parts, "adb (resolved on the device when learning starts)")
+			continue
+		}
+		plan, err := session.FromPurpose(ctx, &q, os.ReadFile, backendOptions(1, false))
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case plan.Model != nil:
+			parts = append(parts, fmt.Sprintf("sim (%s model, %d states)", plan.Model.Format, plan.Model.Machine.NumStates()))
+		case len(plan.Executors) > 0:
+			d := plan.Executors[0].Describe()
+			parts = append(parts, fmt.Sprintf("%s (target resolved by the harness on %s %s)", kind, d.Model, d.Release))
+		}
+		if err := plan.Close(); err != nil {
+			return "", err
+		}
 	}
-	defer plan.Close()
-	s := fmt.Sprintf("%s, %d callins, %d callbacks, bound %d, backend %s", p.Name, len(p.Callins), len(p.Callbacks), p.Bound, p.Backend.Kind)
-	if plan.Model != nil {
-		s += fmt.Sprintf(" (%s model, %d states)", plan.Model.Format, plan.Model.Machine.NumStates())
-	}
-	return s, nil
+	return fmt.Sprintf("%s, %d callins, %d callbacks, bound %d, backends %s", p.Name, len(p.Callins), len(p.Callbacks), p.Bound, strings.Join(parts, ", ")), nil
 }

@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/render"
 )
 
 func newExportCmd(e *env) *cobra.Command {
@@ -16,22 +19,49 @@ func newExportCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export model.json",
 		Short: "Render a learned model in another format",
-		Long: `Export reads a model written by 'droidstar learn' and renders it as JSON,
-the typestate as Graphviz DOT, DroidStar's own DOT dialect, or the text
-summary. Output goes to stdout unless -o names a file.`,
-		Example: `  droidstar export AsyncTask.json --format dot -o asynctask.dot
+		Long: `Export reads a model written by 'droidstar learn' and renders it in one of
+these formats (--format):
+
+` + formatTable() + `
+Output goes to stdout unless -o names a file; with -o and no --format, the
+format follows the file's extension (` + extensionList() + `).
+
+The pictures (dot, svg, mermaid) show the callback typestate: callins as
+plain black arrows, callbacks as blue double arrows (⇒ in Mermaid), a wait
+that timed out but changed state as a grey dashed "quiet" arrow, the initial
+state with a bold outline and an arrow from a dot. An unnamed state is
+labelled by its ID and the shortest way to reach it ("s5 / exec · ⇒postexec").
+The error sink and err transitions are hidden unless --show-errors.
+
+SVG needs no Graphviz: droidstar runs its helper droidstar-render (Graphviz
+compiled to WebAssembly), which 'make build' and 'go install ./cmd/...' put
+next to droidstar; $DROIDSTAR_RENDER can name it.`,
+		Example: `  droidstar export AsyncTask.json -o asynctask.svg
+  droidstar export AsyncTask.json --format dot -o asynctask.dot
+  droidstar export AsyncTask.json --format mermaid        # paste into Markdown as a mermaid block
+  droidstar export AsyncTask.json --format lifestate      # enable/disable/allow/disallow rules
   droidstar export AsyncTask.json --format legacy-dot
   droidstar export AsyncTask.json --format summary`,
 		Args: exactArgs(1, "one model file"),
 		RunE: func(c *cobra.Command, args []string) error {
+			if !c.Flags().Changed("format") && out != "" && out != "-" {
+				if f := formatOfFile(out); f != "" {
+					format = f
+				}
+			}
 			if !export.IsFormat(format) {
 				return usageError("--format: unknown format %q (formats: %s)", format, strings.Join(export.Formats(), ", "))
+			}
+			if format == export.FormatSVG {
+				if _, err := render.Find(); err != nil {
+					return err
+				}
 			}
 			d, err := model.ReadFile(args[0])
 			if err != nil {
 				return err
 			}
-			data, err := export.Write(d, format, export.DOTOptions{ShowErrors: showErrors})
+			data, err := export.Write(d, format, renderOptions(c.Context(), showErrors))
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
@@ -48,7 +78,46 @@ summary. Output goes to stdout unless -o names a file.`,
 	}
 	c.Flags().StringVarP(&format, "format", "f", "dot", "output format: "+strings.Join(export.Formats(), ", "))
 	c.Flags().StringVarP(&out, "out", "o", "", "output file (default stdout)")
-	c.Flags().BoolVar(&showErrors, "show-errors", false, "draw the error sink and err transitions")
+	c.Flags().BoolVar(&showErrors, "show-errors", false, "draw the error sink and err transitions (dot, svg, mermaid)")
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(export.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	return c
+}
+
+// renderOptions are the options of the pictures: SVG is rendered by the
+// droidstar-render helper.
+func renderOptions(ctx context.Context, showErrors bool) export.DOTOptions {
+	return export.DOTOptions{
+		ShowErrors: showErrors,
+		Render:     func(dot []byte) ([]byte, error) { return render.SVG(ctx, dot) },
+	}
+}
+
+// formatTable lists the formats with their extensions and descriptions.
+func formatTable() string {
+	var b strings.Builder
+	for _, f := range export.Formats() {
+		fmt.Fprintf(&b, "  %-15s %-16s %s\n", f, export.Extension(f), export.Description(f))
+	}
+	return b.String()
+}
+
+func extensionList() string {
+	var exts []string
+	for _, f := range export.Formats() {
+		exts = append(exts, export.Extension(f))
+	}
+	return strings.Join(exts, ", ")
+}
+
+// formatOfFile is the format whose extension ends the file name (the
+// longest such extension, so .lifestate.json is not json), or "".
+func formatOfFile(name string) string {
+	formats := export.Formats()
+	sort.SliceStable(formats, func(a, b int) bool { return len(export.Extension(formats[a])) > len(export.Extension(formats[b])) })
+	for _, f := range formats {
+		if strings.HasSuffix(name, export.Extension(f)) {
+			return f
+		}
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/render"
 	"github.com/droidstar/droidstar/internal/session"
 )
 
@@ -30,7 +32,9 @@ type learnFlags struct {
 	lanes      int
 	realtime   bool
 	showErrors bool
+	svg        bool
 	quiet      bool
+	backend    string
 }
 
 func newLearnCmd(e *env) *cobra.Command {
@@ -40,16 +44,20 @@ func newLearnCmd(e *env) *cobra.Command {
 		Short: "Learn the callback typestate a purpose describes",
 		Long: `Learn runs L* with the distinguisher-bound equivalence oracle against the
 purpose's backend, prints a summary, and writes the model (JSON) and the
-typestate (DOT) to the output directory. With --model it learns a model file
-directly, deriving the alphabet from the model, as AALpy and LearnLib users
-learn a DOT file.
+typestate (DOT) to the output directory. --write picks other formats (see
+'droidstar export --help'); --svg adds the typestate picture NAME.svg. With
+--model it learns a model file directly, deriving the alphabet from the
+model, as AALpy and LearnLib users learn a DOT file.
 
 If learning fails part-way, the last hypothesis is written as
 NAME.partial.json so nothing learned is lost.`,
 		Example: `  droidstar learn --example asynctask
   droidstar learn examples/mediaplayer/purpose.yaml -o out/ --write json,dot,legacy-dot
+  droidstar learn --example asynctask -o out/ --svg --write json,mermaid,lifestate
   droidstar learn --model typestate.gv --bound 2 --quiescence 2s
-  droidstar learn --model server.dot --lanes 4`,
+  droidstar learn --model server.dot --lanes 4
+  droidstar learn examples/jvm/timer.yaml            # the real harness on the host JVM
+  droidstar learn examples/mediaplayer/purpose.yaml --backend sim`,
 		Args: func(c *cobra.Command, args []string) error {
 			sources := len(args)
 			if f.example != "" {
@@ -69,7 +77,8 @@ NAME.partial.json so nothing learned is lost.`,
 	}
 	fl := c.Flags()
 	fl.StringVarP(&f.out, "out", "o", ".", "directory for the written files")
-	fl.StringSliceVar(&f.write, "write", []string{"json", "dot"}, "formats to write: json, dot, legacy-dot, summary")
+	fl.StringSliceVar(&f.write, "write", []string{"json", "dot"}, "formats to write: "+strings.Join(export.Formats(), ", "))
+	fl.BoolVar(&f.svg, "svg", false, "also write the typestate picture NAME.svg (same as adding svg to --write)")
 	fl.StringVar(&f.example, "example", "", "learn an embedded example (see 'droidstar examples')")
 	fl.StringVar(&f.modelFile, "model", "", "learn a model file directly (DroidStar DOT, Mealy DOT or droidstar JSON)")
 	fl.StringVar(&f.format, "model-format", "auto", "format of --model: auto, droidstar-dot, mealy-dot, json")
@@ -78,14 +87,15 @@ NAME.partial.json so nothing learned is lost.`,
 	fl.DurationVar(&f.reset, "reset", purpose.DefaultSettle+purpose.DefaultPostReset, "device time per query for --model (settle + post-reset)")
 	fl.DurationVar(&f.latency, "latency", purpose.DefaultLatency, "callback latency for --model")
 	fl.StringSliceVar(&f.callins, "callins", nil, "for --model: the callins in order, adding ones the model never shows")
-	fl.IntVar(&f.lanes, "lanes", 1, "simulated devices running queries in parallel")
+	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists; an --example uses sim)")
+	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel (simulated devices or harness JVMs)")
 	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated device sleep for real instead of using a virtual clock")
-	fl.BoolVar(&f.showErrors, "show-errors", false, "draw the error sink and err transitions in the DOT typestate")
+	fl.BoolVar(&f.showErrors, "show-errors", false, "draw the error sink and err transitions in the pictures (dot, svg, mermaid)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "do not print the summary")
 	_ = c.RegisterFlagCompletionFunc("example", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return examples.Names(), cobra.ShellCompDirectiveNoFileComp
 	})
-	_ = c.RegisterFlagCompletionFunc("write", cobra.FixedCompletions([]string{"json", "dot", "legacy-dot", "summary"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("write", cobra.FixedCompletions(export.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
@@ -95,10 +105,19 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			return usageError("--write: unknown format %q (formats: %s)", w, strings.Join(export.Formats(), ", "))
 		}
 	}
+	if f.svg && !slices.Contains(f.write, export.FormatSVG) {
+		f.write = append(f.write, export.FormatSVG)
+	}
+	if slices.Contains(f.write, export.FormatSVG) {
+		// Fail now, not after a long learning run.
+		if _, err := render.Find(); err != nil {
+			return err
+		}
+	}
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
 	}
-	simOpts := session.SimOptions{Lanes: f.lanes, Realtime: f.realtime}
+	simOpts := backendOptions(f.lanes, f.realtime)
 	var plan *session.Plan
 	var err error
 	switch {
@@ -127,7 +146,17 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		if c.Flags().Changed("bound") {
 			p.Bound = f.bound
 		}
-		plan, err = session.FromPurpose(p, read, simOpts)
+		kind := f.backend
+		if kind == "" && f.example != "" && p.Backend.Has(purpose.BackendSim) {
+			// The embedded examples are the no-device demo.
+			kind = purpose.BackendSim
+		}
+		if kind != "" {
+			if err := p.Backend.Use(kind); err != nil {
+				return usageError("--backend: %v", err)
+			}
+		}
+		plan, err = session.FromPurpose(c.Context(), p, read, simOpts)
 	}
 	if err != nil {
 		return err
@@ -151,7 +180,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		fmt.Fprint(e.stdout, export.Summary(doc))
 	}
 	for _, format := range f.write {
-		data, err := export.Write(doc, format, export.DOTOptions{ShowErrors: f.showErrors})
+		data, err := export.Write(doc, format, renderOptions(c.Context(), f.showErrors))
 		if err != nil {
 			return err
 		}

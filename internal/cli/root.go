@@ -11,6 +11,10 @@ import (
 	"os/signal"
 
 	"github.com/spf13/cobra"
+
+	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	"github.com/droidstar/droidstar/internal/backend/jvm"
+	"github.com/droidstar/droidstar/internal/session"
 )
 
 // Version is the tool's version, set at build time with
@@ -51,8 +55,9 @@ func NewRoot(stdout, stderr io.Writer) *cobra.Command {
 		Long: `droidstar learns the callback typestate of a class: which callins (methods the
 app calls) are allowed in which state, and which callbacks (methods the
 framework calls back) follow. It runs L* membership queries against the backend
-a learning purpose file names: today a simulated device answering from a model
-(backend: sim); the host JVM and Android devices over ADB are the next backends.`,
+a learning purpose file names: a simulated device answering from a model
+(backend: sim), or the Java harness running the real class on the host JVM
+(backend: jvm). Android devices over ADB (backend: adb) are the next backend.`,
 		Example: `  # learn an embedded example on the simulated device (no phone needed)
   droidstar learn --example asynctask
 
@@ -71,7 +76,7 @@ a learning purpose file names: today a simulated device answering from a model
 		return usageError("%w\nRun '%s --help' for usage.", err, c.CommandPath())
 	})
 	root.AddCommand(newLearnCmd(e), newCheckCmd(e), newExportCmd(e), newBenchCmd(e),
-		newExamplesCmd(e), newVersionCmd(e))
+		newExamplesCmd(e), newVersionCmd(e), newDiffCmd(e))
 	return root
 }
 
@@ -113,5 +118,14 @@ func newVersionCmd(e *env) *cobra.Command {
 			fmt.Fprintf(e.stdout, "droidstar %s\n", Version)
 			return nil
 		},
+	}
+}
+
+// backendOptions are the backend settings every command shares: the
+// harness jar embedded in this binary among them.
+func backendOptions(lanes int, realtime bool) session.BackendOptions {
+	return session.BackendOptions{
+		Lanes: lanes, Realtime: realtime,
+		JVM: jvm.Options{Jar: harnessapk.JVMJar, Host: "droidstar " + Version},
 	}
 }

@@ -3,7 +3,6 @@ package export
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/awalterschulze/gographviz"
@@ -12,104 +11,63 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 )
 
-// DOTOptions control TypestateDOT.
+// DOTOptions control TypestateDOT and the pictures drawn from the same
+// graph (SVG, Mermaid).
 type DOTOptions struct {
 	// ShowErrors draws the error sink (a red double circle labelled err)
 	// and every err transition into it as a red dotted edge. An err that
 	// the purpose's restrictions caused is labelled "(excluded)", so a
 	// restriction is not mistaken for a real error.
 	ShowErrors bool
+	// Render turns DOT into SVG; Write needs it for FormatSVG. droidstar
+	// passes render.SVG, which runs Graphviz (compiled to WebAssembly) in
+	// the droidstar-render helper, so that commands that draw nothing
+	// never load it.
+	Render func(dot []byte) ([]byte, error)
 }
 
-// startNode is the invisible node whose arrow marks the initial state.
+// startNode is the point node whose arrow marks the initial state.
 const startNode = "__start"
 
-type edgeKind int
-
-const (
-	kindCallin edgeKind = iota
-	kindCallback
-	kindQuiet
-	kindErr
-	kindMealy
-)
-
+// The DOT attributes of each kind of edge. (No class attributes: the DOT
+// must stay readable by gographviz, which does not know them.)
 var edgeStyle = map[edgeKind]map[string]string{
 	kindCallin: {},
-	// The Android documentation draws callbacks as double arrows.
-	kindCallback: {"style": "bold", "color": "blue", "fontcolor": "blue", "arrowhead": "normalnormal"},
-	kindQuiet:    {"style": "dashed", "color": "grey", "fontcolor": "grey"},
+	// The Android documentation draws callbacks as double arrows: two blue
+	// lines and a double arrowhead.
+	kindCallback: {"color": `"blue:invis:blue"`, "fontcolor": "blue", "arrowhead": "normalnormal"},
+	kindQuiet:    {"style": "dashed", "color": "grey40", "fontcolor": "grey40"},
 	kindErr:      {"style": "dotted", "color": "red", "fontcolor": "red"},
 	kindMealy:    {},
-}
-
-// rawEdge is one machine transition as drawn; input orders the edges.
-type rawEdge struct {
-	from, to, input int
-	kind            edgeKind
-	label           string
-}
-
-// mergedEdge is one drawn edge: the transitions of one kind between the
-// same two states.
-type mergedEdge struct {
-	from, to int
-	kind     edgeKind
-	labels   []string
 }
 
 // TypestateDOT renders the model as Graphviz DOT.
 //
 // A closure model is drawn as its callback typestate (mealy
-// Machine.Typestate): callins as plain arrows, callbacks as bold blue double
-// arrows, waits that timed out but changed state as dashed grey "quiet"
-// arrows; the error sink and err transitions are left out unless
-// opts.ShowErrors. A plain Mealy model is drawn with every transition
-// labelled "input / output". Transitions of the same kind between the same
-// two states are merged into one edge with one label per line. Edges are in
-// the order of their source state in the document, then of the inputs;
-// the initial state has an arrow from an invisible point node.
+// Machine.Typestate): callins as plain black arrows, callbacks as blue
+// double arrows (two lines, double arrowhead), waits that timed out but
+// changed state as dashed grey "quiet" arrows; the error sink and err
+// transitions are left out unless opts.ShowErrors. A plain Mealy model is
+// drawn with every transition labelled "input / output". Transitions of
+// the same kind between the same two states are merged into one edge with
+// one label per line. Edges are in the order of their source state in the
+// document, then of the inputs. The initial state has a bold outline and an
+// arrow from a point node.
+//
+// A state the document names is labelled by its name. An unnamed state is
+// labelled by its ID and, in small print under it, the shortest way to
+// reach it from the initial state (callbacks marked ⇒), which is what the
+// state means: "s5 / exec · ⇒postexec" is the state after exec returned
+// and postexec was delivered. The graph label is the title and a one-line
+// legend of the edge kinds shown.
 func TypestateDOT(d *model.Document, opts DOTOptions) ([]byte, error) {
 	v, err := newView(d)
 	if err != nil {
 		return nil, err
 	}
-	var states []int // drawn states, in document order
-	var raw []rawEdge
-	sink := -1
-	switch {
-	case v.closure():
-		states, raw, sink, err = v.closureEdges(opts)
-		if err != nil {
-			return nil, err
-		}
-	case d.Semantics == model.SemanticsMealy:
-		states, raw = v.mealyEdges()
-	default:
-		return nil, fmt.Errorf("model %q: semantics %q cannot be drawn", d.Name, d.Semantics)
-	}
-
-	pos := make(map[int]int, len(states))
-	for k, q := range states {
-		pos[q] = k
-	}
-	sort.SliceStable(raw, func(a, b int) bool {
-		if pa, pb := pos[raw[a].from], pos[raw[b].from]; pa != pb {
-			return pa < pb
-		}
-		return raw[a].input < raw[b].input
-	})
-	var edges []*mergedEdge
-	byKey := map[[3]int]*mergedEdge{}
-	for _, e := range raw {
-		key := [3]int{e.from, e.to, int(e.kind)}
-		me := byKey[key]
-		if me == nil {
-			me = &mergedEdge{from: e.from, to: e.to, kind: e.kind}
-			byKey[key] = me
-			edges = append(edges, me)
-		}
-		me.labels = append(me.labels, e.label)
+	gr, err := v.graph(opts)
+	if err != nil {
+		return nil, err
 	}
 
 	nodeIDs := v.nodeIDs()
@@ -126,7 +84,7 @@ func TypestateDOT(d *model.Document, opts DOTOptions) ([]byte, error) {
 	}
 	for _, a := range [][2]string{
 		{"rankdir", "LR"},
-		{"label", dotString(title(d))},
+		{"label", gr.dotTitle()},
 		{"labelloc", "t"},
 	} {
 		if err := g.AddAttr(g.Name, a[0], a[1]); err != nil {
@@ -136,19 +94,25 @@ func TypestateDOT(d *model.Document, opts DOTOptions) ([]byte, error) {
 	if err := g.AddNode(g.Name, startNode, map[string]string{"shape": "point"}); err != nil {
 		return nil, err
 	}
-	for _, q := range states {
-		attrs := map[string]string{"shape": "circle", "label": dotString(v.names[q])}
-		if q == sink {
+	for _, n := range gr.nodes {
+		var attrs map[string]string
+		switch {
+		case n.sink:
 			attrs = map[string]string{"shape": "doublecircle", "color": "red", "fontcolor": "red", "label": dotString(mealy.Err)}
+		default:
+			attrs = map[string]string{"shape": "ellipse", "label": n.dotLabel()}
+			if n.q == gr.initial {
+				attrs["penwidth"] = "2"
+			}
 		}
-		if err := g.AddNode(g.Name, nodeIDs[q], attrs); err != nil {
+		if err := g.AddNode(g.Name, nodeIDs[n.q], attrs); err != nil {
 			return nil, err
 		}
 	}
-	if err := g.AddEdge(startNode, nodeIDs[v.m.Initial], true, nil); err != nil {
+	if err := g.AddEdge(startNode, nodeIDs[gr.initial], true, nil); err != nil {
 		return nil, err
 	}
-	for _, e := range edges {
+	for _, e := range gr.edges {
 		attrs := map[string]string{"label": dotLabel(e.labels)}
 		for k, val := range edgeStyle[e.kind] {
 			attrs[k] = val
@@ -169,72 +133,62 @@ func TypestateDOT(d *model.Document, opts DOTOptions) ([]byte, error) {
 	return []byte(out), nil
 }
 
-// closureEdges is the typestate of a closure model, plus the err
-// transitions (and the sink) when they are shown.
-func (v *view) closureEdges(opts DOTOptions) (states []int, raw []rawEdge, sink int, err error) {
-	ts, err := v.m.Typestate()
-	if err != nil {
-		return nil, nil, -1, fmt.Errorf("model %q: %w", v.d.Name, err)
+// dotTitle is the graph label: the title and, for a typestate, a one-line
+// legend of the edge kinds it shows.
+func (g *graph) dotTitle() string {
+	if !g.closure {
+		return dotString(g.title)
 	}
-	errOut, _ := v.m.Outputs.Index(mealy.Err)
-	states = append(states, ts.States...)
-	for _, e := range ts.Edges {
-		re := rawEdge{from: e.From, to: e.To, input: e.Input, label: e.Label}
-		switch e.Kind {
-		case mealy.Callin:
-			re.kind = kindCallin
-		case mealy.Callback:
-			re.kind = kindCallback
-		default:
-			re.kind = kindQuiet
-		}
-		raw = append(raw, re)
+	legend := []string{"→ callin"}
+	if g.kinds[kindCallback] {
+		legend = append(legend, "⇒ callback (blue)")
 	}
-	if !opts.ShowErrors {
-		return states, raw, -1, nil
+	if g.kinds[kindQuiet] {
+		legend = append(legend, "⇢ quiet (grey)")
 	}
-	shown := make(map[int]bool, len(states))
-	for _, q := range states {
-		shown[q] = true
+	if g.kinds[kindErr] {
+		legend = append(legend, "⇢ err (red)")
 	}
-	for _, q := range ts.States {
-		for i := 0; i < v.m.Inputs.Size(); i++ {
-			if v.m.Out[q][i] != errOut {
-				continue
-			}
-			to := v.m.Next[q][i]
-			label := v.m.Inputs.Name(i)
-			if v.errKind(q, i) == model.ErrExcluded {
-				label += " (excluded)"
-			}
-			raw = append(raw, rawEdge{from: q, to: to, input: i, kind: kindErr, label: label})
-			if !shown[to] {
-				// The sink (or, in a machine whose errors are not
-				// prefix-closed, some other state) is drawn last.
-				shown[to] = true
-				states = append(states, to)
-			}
-		}
-	}
-	return states, raw, ts.Sink, nil
+	return "<" + escapeHTML(g.title) + `<br/><font point-size="10">` + escapeHTML(strings.Join(legend, "   ")) + "</font>>"
 }
 
-// mealyEdges is every transition of a plain Mealy machine's reachable states.
-func (v *view) mealyEdges() (states []int, raw []rawEdge) {
-	_, reachable := v.m.AccessWords()
-	for q := 0; q < v.m.NumStates(); q++ {
-		if !reachable[q] {
-			continue
-		}
-		states = append(states, q)
-		for i := 0; i < v.m.Inputs.Size(); i++ {
-			raw = append(raw, rawEdge{
-				from: q, to: v.m.Next[q][i], input: i, kind: kindMealy,
-				label: v.m.Inputs.Name(i) + " / " + v.m.Outputs.Name(v.m.Out[q][i]),
-			})
+// dotLabel is a node's DOT label: the name alone for a named state or the
+// initial state, else an HTML-like label with the ID over the path in
+// small print. Each line is one run of text in one font, so that the SVG
+// looks right whatever font the viewer substitutes.
+func (n node) dotLabel() string {
+	if n.named || len(n.path) == 0 {
+		return dotString(n.name)
+	}
+	return "<" + escapeHTML(n.name) + `<br/><font point-size="10">` + escapeHTML(pathText(n.path)) + "</font>>"
+}
+
+// escapeHTML escapes text for an HTML-like Graphviz label. Characters
+// beyond Latin-1 become numeric entities, which Graphviz reads and
+// gographviz's parser needs.
+func escapeHTML(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '"':
+			b.WriteString("&quot;")
+		case r == '\n':
+			b.WriteString("<br/>")
+		case r < ' ' || r == 0x7f:
+			// other control characters are left out
+		case r > 0xff:
+			fmt.Fprintf(&b, "&#%d;", r)
+		default:
+			b.WriteRune(r)
 		}
 	}
-	return states, raw
+	return b.String()
 }
 
 // nodeIDs gives every machine state a distinct DOT node ID derived from its
@@ -250,20 +204,6 @@ func (v *view) nodeIDs() []string {
 		ids[q] = dotID(id)
 	}
 	return ids
-}
-
-// title is the graph label: the model name, with the class when it adds
-// something.
-func title(d *model.Document) string {
-	t := d.Name
-	if d.Purpose != nil && d.Purpose.Class != "" && d.Purpose.Class != d.Name {
-		if t == "" {
-			t = d.Purpose.Class
-		} else {
-			t += " (" + d.Purpose.Class + ")"
-		}
-	}
-	return t
 }
 
 var (

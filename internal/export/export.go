@@ -1,7 +1,8 @@
 // Package export renders a learned model document: droidstar's JSON, the
-// callback typestate as Graphviz DOT, DroidStar's own DOT dialect, and a
-// one-screen text summary with the statistics in the columns of the DroidStar
-// paper's Table 1.
+// callback typestate as Graphviz DOT and as SVG drawn from that DOT, as a
+// Mermaid state diagram, DroidStar's own DOT dialect, the typestate as
+// Lifestate rules (text and JSON), and a one-screen text summary with the
+// statistics in the columns of the DroidStar paper's Table 1.
 //
 // Every writer takes a *model.Document and works on the machine the document
 // describes (Document.Machine), so a model learned now, a model read from
@@ -19,19 +20,41 @@ import (
 
 // The output formats Write knows.
 const (
-	FormatJSON      = "json"
-	FormatDOT       = "dot"
-	FormatLegacyDOT = "legacy-dot"
-	FormatSummary   = "summary"
+	FormatJSON          = "json"
+	FormatDOT           = "dot"
+	FormatSVG           = "svg"
+	FormatMermaid       = "mermaid"
+	FormatLegacyDOT     = "legacy-dot"
+	FormatLifestate     = "lifestate"
+	FormatLifestateJSON = "lifestate-json"
+	FormatSummary       = "summary"
 )
 
-var formats = []string{FormatJSON, FormatDOT, FormatLegacyDOT, FormatSummary}
+var formats = []string{
+	FormatJSON, FormatDOT, FormatSVG, FormatMermaid, FormatLegacyDOT,
+	FormatLifestate, FormatLifestateJSON, FormatSummary,
+}
 
 var extensions = map[string]string{
-	FormatJSON:      ".json",
-	FormatDOT:       ".dot",
-	FormatLegacyDOT: ".gv", // DroidStar's own files were *-diagram.gv
-	FormatSummary:   ".txt",
+	FormatJSON:          ".json",
+	FormatDOT:           ".dot",
+	FormatSVG:           ".svg",
+	FormatMermaid:       ".mmd",
+	FormatLegacyDOT:     ".gv", // DroidStar's own files were *-diagram.gv
+	FormatLifestate:     ".lifestate.txt",
+	FormatLifestateJSON: ".lifestate.json",
+	FormatSummary:       ".txt",
+}
+
+var descriptions = map[string]string{
+	FormatJSON:          "the model document (droidstar-model, version 1)",
+	FormatDOT:           "the typestate as Graphviz DOT",
+	FormatSVG:           "the typestate drawn from the DOT (needs the droidstar-render helper, not Graphviz)",
+	FormatMermaid:       "the typestate as a Mermaid stateDiagram-v2 (renders in GitHub and GitLab Markdown)",
+	FormatLegacyDOT:     "DroidStar's own DOT dialect (closure models only)",
+	FormatLifestate:     "the typestate as Lifestate enable/disable/allow/disallow rules (closure models only)",
+	FormatLifestateJSON: "the Lifestate rules as JSON",
+	FormatSummary:       "the one-screen text summary learn prints",
 }
 
 // Formats lists the formats Write knows, in a stable order.
@@ -43,6 +66,9 @@ func IsFormat(format string) bool {
 	return ok
 }
 
+// Description is a one-line description of a format, for help texts.
+func Description(format string) string { return descriptions[format] }
+
 // Extension is the file-name extension (with its dot) for a format, or ""
 // for an unknown one.
 func Extension(format string) string { return extensions[format] }
@@ -51,15 +77,24 @@ func Extension(format string) string { return extensions[format] }
 // format is reachable from this package.
 func JSON(d *model.Document) ([]byte, error) { return d.Marshal() }
 
-// Write renders d in the named format. opts only matter to "dot".
+// Write renders d in the named format. opts only matter to the pictures
+// (dot, svg, mermaid); svg needs opts.Render.
 func Write(d *model.Document, format string, opts DOTOptions) ([]byte, error) {
 	switch format {
 	case FormatJSON:
 		return JSON(d)
 	case FormatDOT:
 		return TypestateDOT(d, opts)
+	case FormatSVG:
+		return SVG(d, opts)
+	case FormatMermaid:
+		return Mermaid(d, opts)
 	case FormatLegacyDOT:
 		return LegacyDOT(d)
+	case FormatLifestate:
+		return LifestateText(d)
+	case FormatLifestateJSON:
+		return LifestateJSON(d)
 	case FormatSummary:
 		return []byte(Summary(d)), nil
 	}
@@ -72,6 +107,7 @@ type view struct {
 	m     *mealy.Machine
 	ids   []string // machine state -> document state ID ("sink" for an added sink)
 	names []string // machine state -> display name (State.Name, else ID)
+	named []bool   // machine state -> the document gives it a State.Name
 	// errs explains err transitions, by machine state and input.
 	errs map[[2]int]*model.ErrInfo
 }
@@ -84,7 +120,7 @@ func newView(d *model.Document) (*view, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model %q: %w", d.Name, err)
 	}
-	v := &view{d: d, m: m, ids: ids, names: make([]string, len(ids)), errs: map[[2]int]*model.ErrInfo{}}
+	v := &view{d: d, m: m, ids: ids, names: make([]string, len(ids)), named: make([]bool, len(ids)), errs: map[[2]int]*model.ErrInfo{}}
 	index := make(map[string]int, len(ids))
 	for q, id := range ids {
 		index[id] = q
@@ -92,7 +128,7 @@ func newView(d *model.Document) (*view, error) {
 	}
 	for q, s := range d.States {
 		if s.Name != "" {
-			v.names[q] = s.Name
+			v.names[q], v.named[q] = s.Name, true
 		}
 	}
 	for _, t := range d.Transitions {

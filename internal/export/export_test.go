@@ -259,6 +259,12 @@ func TestTypestateDOTContent(t *testing.T) {
 	if got := g.Nodes.Lookup["s0"].Attrs["label"]; got != `"created"` {
 		t.Errorf("s0 is labelled %s, want created", got)
 	}
+	if got := g.Nodes.Lookup["s0"].Attrs["penwidth"]; got != "2" {
+		t.Errorf("the initial state's outline is not bold: penwidth %q", got)
+	}
+	if got := g.Nodes.Lookup["s1"].Attrs["penwidth"]; got != "" {
+		t.Errorf("a state other than the initial one has penwidth %q", got)
+	}
 	if g.Nodes.Lookup["s3"] != nil {
 		t.Errorf("the error sink is drawn without ShowErrors")
 	}
@@ -266,16 +272,16 @@ func TestTypestateDOTContent(t *testing.T) {
 		t.Errorf("the initial state has no start arrow")
 	}
 	cb := edgesBetween(g, "s1", "s4")
-	if len(cb) != 1 || cb[0]["label"] != `"postexec"` || cb[0]["arrowhead"] != "normalnormal" || cb[0]["color"] != "blue" {
+	if len(cb) != 1 || cb[0]["label"] != `"postexec"` || cb[0]["arrowhead"] != "normalnormal" || cb[0]["color"] != `"blue:invis:blue"` {
 		t.Errorf("callback edge running -> done: %v", cb)
 	}
-	if ci := edgesBetween(g, "s0", "s1"); len(ci) != 1 || ci[0]["label"] != `"exec"` || ci[0]["style"] != "" {
+	if ci := edgesBetween(g, "s0", "s1"); len(ci) != 1 || ci[0]["label"] != `"exec"` || ci[0]["style"] != "" || ci[0]["color"] != "" || ci[0]["arrowhead"] != "" {
 		t.Errorf("callin edge created -> running: %v", ci)
 	}
 	if self := edgesBetween(g, "s0", "s0"); len(self) != 0 {
 		t.Errorf("wait/quiet self-loop drawn: %v", self)
 	}
-	if g.Attrs["rankdir"] != "LR" || !strings.Contains(g.Attrs["label"], "AsyncTask") {
+	if g.Attrs["rankdir"] != "LR" || !strings.Contains(g.Attrs["label"], "AsyncTask") || !strings.Contains(g.Attrs["label"], "callback (blue)") {
 		t.Errorf("graph attributes %v", g.Attrs)
 	}
 
@@ -408,10 +414,13 @@ func TestJSONAndWrite(t *testing.T) {
 				if !IsFormat(f) || !strings.HasPrefix(Extension(f), ".") {
 					t.Errorf("format %q: IsFormat %v, extension %q", f, IsFormat(f), Extension(f))
 				}
-				out, err := Write(d, f, DOTOptions{})
-				if f == FormatLegacyDOT && d.Semantics != model.SemanticsClosure {
+				if Description(f) == "" {
+					t.Errorf("format %q has no description", f)
+				}
+				out, err := Write(d, f, DOTOptions{Render: renderSVG})
+				if (f == FormatLegacyDOT || f == FormatLifestate || f == FormatLifestateJSON) && d.Semantics != model.SemanticsClosure {
 					if err == nil {
-						t.Errorf("legacy-dot of a plain Mealy model: no error")
+						t.Errorf("%s of a plain Mealy model: no error", f)
 					}
 					continue
 				}
@@ -421,12 +430,15 @@ func TestJSONAndWrite(t *testing.T) {
 			}
 		})
 	}
-	_, err := Write(asyncTask(t), "svg", DOTOptions{})
-	if err == nil || !strings.Contains(err.Error(), "json, dot, legacy-dot, summary") {
+	_, err := Write(asyncTask(t), "png", DOTOptions{})
+	if err == nil || !strings.Contains(err.Error(), "json, dot, svg, mermaid, legacy-dot, lifestate, lifestate-json, summary") {
 		t.Errorf("unknown format: %v", err)
 	}
-	if IsFormat("svg") || Extension("svg") != "" {
-		t.Errorf("svg is not a format of this package")
+	if IsFormat("png") || Extension("png") != "" {
+		t.Errorf("png is not a format of this package")
+	}
+	if _, err := Write(asyncTask(t), FormatSVG, DOTOptions{}); err == nil || !strings.Contains(err.Error(), "no renderer") {
+		t.Errorf("svg without a renderer: %v", err)
 	}
 	if _, err := TypestateDOT(nil, DOTOptions{}); err == nil {
 		t.Errorf("nil document: no error")

@@ -256,7 +256,11 @@ func deviceDesc(dev model.DeviceInfo) string {
 		about = append(about, dev.Model)
 	}
 	if dev.Release != "" {
-		about = append(about, "Android "+dev.Release)
+		if dev.Platform == "jvm" {
+			about = append(about, "Java "+dev.Release)
+		} else {
+			about = append(about, "Android "+dev.Release)
+		}
 	}
 	if dev.SDK > 0 {
 		about = append(about, fmt.Sprintf("API %d", dev.SDK))

@@ -112,10 +112,13 @@ type BackendInfo struct {
 
 // DeviceInfo describes one device (or simulated lane) that ran queries.
 type DeviceInfo struct {
-	Serial  string `json:"serial"`
-	Model   string `json:"model,omitempty"`
-	Release string `json:"release,omitempty"`
-	SDK     int    `json:"sdk,omitempty"`
+	Serial string `json:"serial"`
+	// Platform is "android" or "jvm" for a harness (as its hello says),
+	// empty for the simulator.
+	Platform string `json:"platform,omitempty"`
+	Model    string `json:"model,omitempty"`
+	Release  string `json:"release,omitempty"`
+	SDK      int    `json:"sdk,omitempty"`
 }
 
 // PhaseStats counts the membership queries of one phase.

@@ -113,7 +113,8 @@ func (d *decoder) target(p *Purpose, v value) *Target {
 		if fm != nil {
 			d.where(p, factF.value)
 			c := &Call{}
-			if f := d.req(fm, "class"); f != nil {
+			// The factory's class defaults to the target class.
+			if f := fm.opt("class"); f != nil {
 				c.Class = d.javaName(p, f.value, "class")
 			}
 			if f := d.req(fm, "method"); f != nil {
@@ -456,11 +457,13 @@ func (d *decoder) callinCall(p *Purpose, c *Callin, m *mapping) {
 	if f := m.opt("do"); f != nil {
 		c.Do = d.actions(p, f.value)
 	}
-	if c.Call == "" && (c.On != nil || c.Args != nil) {
+	// Without call the method is named like the symbol, unless the callin
+	// only runs actions; then args and on have nothing to go to.
+	if c.Call == "" && len(c.Do) > 0 && (c.On != nil || c.Args != nil) {
 		if f := m.get("args"); f != nil {
-			d.errAt(f.keyPos, f.path, "args need a call: add call: METHOD")
+			d.errAt(f.keyPos, f.path, "a callin with do calls no method unless it says which: add call: METHOD")
 		} else if f := m.get("on"); f != nil {
-			d.errAt(f.keyPos, f.path, "on needs a call: add call: METHOD")
+			d.errAt(f.keyPos, f.path, "a callin with do calls no method unless it says which: add call: METHOD")
 		}
 	}
 }

@@ -1,13 +1,16 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
@@ -17,12 +20,15 @@ import (
 // ReadFunc reads a file a purpose refers to (the OS, or embedded examples).
 type ReadFunc func(name string) ([]byte, error)
 
-// SimOptions tune the simulated device.
-type SimOptions struct {
-	// Lanes is the number of simulated devices running queries in parallel.
+// BackendOptions tune the backends.
+type BackendOptions struct {
+	// Lanes is the number of executors running queries in parallel:
+	// simulated devices, or harness JVMs.
 	Lanes int
-	// Realtime sleeps instead of advancing a virtual clock.
+	// Realtime makes the simulator sleep instead of advancing a virtual clock.
 	Realtime bool
+	// JVM configures the jvm backend (the harness jar, the java command).
+	JVM jvm.Options
 }
 
 // Plan is everything needed to run a session.
@@ -47,7 +53,9 @@ func (p *Plan) Close() error {
 // FromPurpose prepares a run of a parsed purpose; read fetches the files it
 // names (the sim model, at Backend.Sim.ModelPath), from disk or from the
 // embedded examples.
-func FromPurpose(p *purpose.Purpose, read ReadFunc, o SimOptions) (*Plan, error) {
+// Backends that run the harness are started here, and a purpose the
+// harness cannot resolve fails here, before any query runs.
+func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions) (*Plan, error) {
 	inputs, outputs, err := p.Alphabets()
 	if err != nil {
 		return nil, err
@@ -84,9 +92,62 @@ func FromPurpose(p *purpose.Purpose, read ReadFunc, o SimOptions) (*Plan, error)
 			"quiescence": p.Timeouts.Quiescence.String(), "reset": timing.Reset.String(),
 		}}
 		return &Plan{Target: t, Executors: simLanes(m, timing, o.Lanes), Model: m, Virtual: !timing.Realtime}, nil
+	case purpose.BackendJVM:
+		j := o.JVM
+		if p.Backend.JVM != nil {
+			if p.Backend.JVM.Java != "" {
+				j.Java = p.Backend.JVM.Java
+			}
+			j.JVMOptions = append(append([]string{}, j.JVMOptions...), p.Backend.JVM.Options...)
+		}
+		execs, err := startJVMs(ctx, p, j, o.Lanes)
+		if err != nil {
+			return nil, err
+		}
+		t.Backend = model.BackendInfo{Kind: purpose.BackendJVM, Options: map[string]string{
+			"quiescence": p.Timeouts.Quiescence.String(), "settle": p.Timeouts.Settle.String(), "post_reset": p.Timeouts.PostReset.String(),
+		}}
+		return &Plan{Target: t, Executors: execs}, nil
+	case purpose.BackendADB:
+		return nil, fmt.Errorf("%s: backend adb: this droidstar cannot reach devices yet; run the purpose's other backends with --backend (it configures: %s)", p.File, strings.Join(p.Backend.Kinds, ", "))
 	default:
 		return nil, fmt.Errorf("%s: backend %q is not available", p.File, p.Backend.Kind)
 	}
+}
+
+// startJVMs starts one harness JVM per lane, in parallel (each takes a
+// JVM start-up), and closes them all if one fails.
+func startJVMs(ctx context.Context, p *purpose.Purpose, o jvm.Options, lanes int) ([]backend.Executor, error) {
+	if lanes < 1 {
+		lanes = 1
+	}
+	execs := make([]backend.Executor, lanes)
+	errs := make([]error, lanes)
+	var wg sync.WaitGroup
+	for i := range execs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e, err := jvm.Start(ctx, p, fmt.Sprintf("jvm-%d", i+1), o)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			execs[i] = e
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			for _, e := range execs {
+				if e != nil {
+					e.Close()
+				}
+			}
+			return nil, err
+		}
+	}
+	return execs, nil
 }
 
 // checkSimModel makes sure the model can answer the purpose's queries: it
@@ -148,7 +209,7 @@ type ModelOptions struct {
 	// model never shows throws everywhere (DroidStar's diagrams omit such
 	// inputs, e.g. SQLiteOpenHelper's openHV).
 	Callins []string
-	Sim     SimOptions
+	Sim     BackendOptions
 }
 
 // FromModel prepares learning a model file the way AALpy and LearnLib users

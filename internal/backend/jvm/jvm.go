@@ -1,0 +1,322 @@
+// Package jvm runs queries through the Java harness on the host JVM: the
+// same query runner the Android app uses, against JVM classes. Each
+// executor is one java process speaking the wire protocol on its pipes.
+package jvm
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/harness"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/purpose"
+)
+
+// MainClass is the harness's JVM entry point.
+const MainClass = "org.droidstar.harness.jvm.Main"
+
+// Options configure the JVM executors.
+type Options struct {
+	// Jar is the harness jar's content (the one embedded in droidstar).
+	Jar []byte
+	// Java is the java command; empty: $JAVA_HOME/bin/java, then PATH.
+	Java string
+	// JVMOptions are extra flags before the class name.
+	JVMOptions []string
+	// CacheDir holds the unpacked jar; empty: the user's cache directory.
+	CacheDir string
+	// Host identifies droidstar in the hello.
+	Host string
+}
+
+// Executor is one harness JVM.
+type Executor struct {
+	name    string
+	cmd     *exec.Cmd
+	client  *harness.Client
+	hello   harness.Hello
+	dir     string // the harness's files directory, removed on Close
+	stderr  *tail
+	done    chan struct{} // closed when the process has exited
+	waitErr error
+}
+
+// FindJava resolves the java command.
+func FindJava(java string) (string, error) {
+	if java != "" {
+		p, err := exec.LookPath(java)
+		if err != nil {
+			return "", fmt.Errorf("backend jvm: java command %q: %w", java, err)
+		}
+		return p, nil
+	}
+	if home := os.Getenv("JAVA_HOME"); home != "" {
+		p := filepath.Join(home, "bin", "java")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("java")
+	if err != nil {
+		return "", errors.New("backend jvm needs Java 8 or later, but there is no java on PATH and JAVA_HOME is not set (install a JRE, e.g. apt-get install default-jre-headless, or set backend.jvm.java)")
+	}
+	return p, nil
+}
+
+// Start launches one harness JVM for a purpose and configures it. A
+// purpose the harness cannot resolve (unknown class, method, listener,
+// argument type) fails here, as a purpose error at the offending line,
+// before any query runs.
+func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *Executor, err error) {
+	java, err := FindJava(o.Java)
+	if err != nil {
+		return nil, err
+	}
+	jar, err := unpackJar(o.Jar, o.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "droidstar-jvm-")
+	if err != nil {
+		return nil, fmt.Errorf("backend jvm: files directory: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dir)
+		}
+	}()
+	if err := stageFiles(p, dir); err != nil {
+		return nil, err
+	}
+
+	// The protocol owns stdout: the JVM's own warnings go to stderr, and
+	// no hsperfdata file (whose warnings it would print) is written.
+	args := append([]string{"-XX:+DisplayVMOutputToStderr", "-XX:-UsePerfData"}, o.JVMOptions...)
+	args = append(args, "-cp", jar, MainClass, "--files", dir)
+	cmd := exec.Command(java, args...)
+	cmd.Dir = dir
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	e := &Executor{name: name, cmd: cmd, dir: dir, stderr: &tail{max: 40}, done: make(chan struct{})}
+	cmd.Stderr = e.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("backend jvm: start %s: %w", java, err)
+	}
+	go func() {
+		e.waitErr = cmd.Wait()
+		close(e.done)
+	}()
+	e.client = harness.NewClient(pipe{stdout, stdin}, "harness "+name)
+	defer func() {
+		if err != nil {
+			e.kill()
+		}
+	}()
+	if e.hello, err = e.client.Hello(ctx, o.Host); err != nil {
+		return nil, e.explain(err)
+	}
+	if _, err := e.client.Configure(ctx, harness.Configure(p, dir)); err != nil {
+		var perr purpose.ErrorList
+		if errors.As(err, &perr) {
+			return nil, err
+		}
+		return nil, e.explain(err)
+	}
+	return e, nil
+}
+
+// Execute runs one query on a fresh instance.
+func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+	rs, err := e.client.Run(ctx, [][]string{inputs})
+	if err != nil {
+		return backend.Result{}, e.explain(err)
+	}
+	return harness.ToResult(inputs, rs[0])
+}
+
+// Describe reports the JVM the harness runs on.
+func (e *Executor) Describe() model.DeviceInfo {
+	return model.DeviceInfo{Serial: e.name, Platform: e.hello.Platform, Model: strings.TrimSpace(e.hello.Model), Release: e.hello.Release, SDK: e.hello.SDK}
+}
+
+// Hello is what the harness said about itself.
+func (e *Executor) Hello() harness.Hello { return e.hello }
+
+// Close asks the harness to end, waits for it briefly, and cleans up.
+func (e *Executor) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	byeErr := e.client.Bye(ctx)
+	e.client.Close()
+	select {
+	case <-e.done:
+	case <-ctx.Done():
+		e.kill()
+	}
+	os.RemoveAll(e.dir)
+	if byeErr != nil && !errors.Is(byeErr, harness.ErrClosed) {
+		return e.explain(byeErr)
+	}
+	return nil
+}
+
+func (e *Executor) kill() {
+	e.client.Close()
+	if e.cmd.Process != nil {
+		e.cmd.Process.Kill()
+	}
+	<-e.done
+}
+
+// explain adds what the JVM said on stderr when the harness went away, so
+// that a crash shows its stack trace instead of only "connection closed".
+func (e *Executor) explain(err error) error {
+	var re *harness.RemoteError
+	if errors.As(err, &re) {
+		return err
+	}
+	select {
+	case <-e.done:
+	case <-time.After(2 * time.Second):
+	}
+	msg := e.stderr.String()
+	select {
+	case <-e.done:
+		status := "exited"
+		if e.waitErr != nil {
+			status = e.waitErr.Error()
+		}
+		if msg == "" {
+			return fmt.Errorf("%w (the harness JVM %s)", err, status)
+		}
+		return fmt.Errorf("%w (the harness JVM %s; its last output:\n%s)", err, status, msg)
+	default:
+		return err
+	}
+}
+
+// unpackJar writes the embedded harness jar once per content into the cache
+// directory, where java can read it.
+func unpackJar(jar []byte, cacheDir string) (string, error) {
+	if len(jar) == 0 {
+		return "", errors.New("backend jvm: this droidstar was built without the harness jar")
+	}
+	if cacheDir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			base = os.TempDir()
+		}
+		cacheDir = filepath.Join(base, "droidstar")
+	}
+	sum := sha256.Sum256(jar)
+	path := filepath.Join(cacheDir, "droidstar-harness-"+hex.EncodeToString(sum[:6])+".jar")
+	if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, jar) {
+		return path, nil
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("backend jvm: harness cache: %w", err)
+	}
+	tmp, err := os.CreateTemp(cacheDir, ".harness-*.jar")
+	if err != nil {
+		return "", fmt.Errorf("backend jvm: harness cache: %w", err)
+	}
+	_, werr := tmp.Write(jar)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("backend jvm: write %s: %w", tmp.Name(), errors.Join(werr, cerr))
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("backend jvm: harness cache: %w", err)
+	}
+	return path, nil
+}
+
+// stageFiles copies the purpose's files and adapter jar into the harness's
+// files directory, as the adb backend pushes them to a device.
+func stageFiles(p *purpose.Purpose, dir string) error {
+	copyFile := func(from purpose.File, name, field string) error {
+		data, err := os.ReadFile(from.Path)
+		if err != nil {
+			return purpose.ErrorList{{File: p.File, Line: from.Pos.Line, Col: from.Pos.Col, Field: field, Msg: fmt.Sprintf("cannot stage it for the harness: %v", err)}}
+		}
+		to := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(to, data, 0o644)
+	}
+	for i, f := range p.Files {
+		if err := copyFile(f, f.Name, fmt.Sprintf("files[%d]", i)); err != nil {
+			return err
+		}
+	}
+	for i, j := range p.Jars {
+		if err := copyFile(j, harness.JarDir+"/"+j.Name, fmt.Sprintf("jars[%d]", i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pipe joins the JVM's stdout and stdin into one stream.
+type pipe struct {
+	io.ReadCloser
+	w io.WriteCloser
+}
+
+func (p pipe) Write(b []byte) (int, error) { return p.w.Write(b) }
+
+func (p pipe) Close() error {
+	return errors.Join(p.w.Close(), p.ReadCloser.Close())
+}
+
+// tail keeps the last lines written to it.
+type tail struct {
+	mu    sync.Mutex
+	max   int
+	lines []string
+	part  string
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.part + string(b)
+	parts := strings.Split(s, "\n")
+	t.part = parts[len(parts)-1]
+	t.lines = append(t.lines, parts[:len(parts)-1]...)
+	if len(t.lines) > t.max {
+		t.lines = t.lines[len(t.lines)-t.max:]
+	}
+	return len(b), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := append([]string(nil), t.lines...)
+	if t.part != "" {
+		lines = append(lines, t.part)
+	}
+	return strings.Join(lines, "\n")
+}

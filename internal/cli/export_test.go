@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/export"
+	"github.com/droidstar/droidstar/internal/render"
+	"github.com/droidstar/droidstar/internal/render/rendertest"
+)
+
+// learnAsyncTask learns the AsyncTask example into dir and returns the
+// model file.
+func learnAsyncTask(t *testing.T, dir string) string {
+	t.Helper()
+	if code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json"); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	return filepath.Join(dir, "AsyncTask.json")
+}
+
+// export --format svg runs the droidstar-render helper; the picture is the
+// one internal/export's golden file holds for the example.
+func TestExportSVG(t *testing.T) {
+	t.Setenv(render.EnvHelper, rendertest.Helper(t))
+	dir := t.TempDir()
+	file := learnAsyncTask(t, dir)
+	code, stdout, stderr := run(t, "export", file, "--format", "svg")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want, err := os.ReadFile(repoPath("testdata", "export", "examples", "asynctask.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout != string(want) {
+		t.Fatalf("SVG differs from testdata/export/examples/asynctask.svg:\n%s", stdout)
+	}
+	// -o picks the format from the extension.
+	out := filepath.Join(dir, "pic.svg")
+	if code, _, stderr := run(t, "export", file, "-o", out); code != ExitOK || stderr != "wrote "+out+"\n" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if data, _ := os.ReadFile(out); !bytes.Equal(data, want) {
+		t.Fatalf("-o pic.svg did not write the SVG")
+	}
+}
+
+func TestExportFormatFromExtension(t *testing.T) {
+	dir := t.TempDir()
+	file := learnAsyncTask(t, dir)
+	for name, prefix := range map[string]string{
+		"a.mmd":            "%% AsyncTask (android.os.AsyncTask) callback typestate",
+		"a.lifestate.txt":  "# Lifestate rules of android.os.AsyncTask",
+		"a.lifestate.json": "{\n  \"format\": \"droidstar-lifestate\"",
+		"a.gv":             "digraph {\n  0 -> 1[label=exec];",
+		"a.txt":            "AsyncTask: callback typestate",
+		"a.json":           "{\n  \"format\": \"droidstar-model\"",
+		"a.dot":            "digraph AsyncTask {",
+		"a.unknown":        "digraph AsyncTask {", // the default format
+	} {
+		out := filepath.Join(dir, name)
+		if code, _, stderr := run(t, "export", file, "-o", out); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", name, code, stderr)
+		}
+		if data, _ := os.ReadFile(out); !strings.HasPrefix(string(data), prefix) {
+			t.Errorf("%s starts:\n%.80s\nwant %q", name, data, prefix)
+		}
+	}
+	// An explicit --format wins over the extension.
+	out := filepath.Join(dir, "b.txt")
+	if code, _, _ := run(t, "export", file, "-f", "lifestate", "-o", out); code != ExitOK {
+		t.Fatal("exit")
+	}
+	if data, _ := os.ReadFile(out); !strings.HasPrefix(string(data), "# Lifestate rules") {
+		t.Errorf("--format lifestate -o b.txt:\n%.80s", data)
+	}
+	code, stdout, _ := run(t, "export", file, "-f", "mermaid")
+	want, _ := os.ReadFile(repoPath("testdata", "export", "examples", "asynctask.mmd"))
+	if code != ExitOK || stdout != string(want) {
+		t.Errorf("mermaid differs from the golden file:\n%s", stdout)
+	}
+	code, stdout, _ = run(t, "export", file, "-f", "lifestate")
+	want, _ = os.ReadFile(repoPath("testdata", "export", "examples", "asynctask.lifestate.txt"))
+	if code != ExitOK || stdout != string(want) {
+		t.Errorf("lifestate differs from the golden file:\n%s", stdout)
+	}
+}
+
+func TestLearnWritesSVG(t *testing.T) {
+	t.Setenv(render.EnvHelper, rendertest.Helper(t))
+	dir := t.TempDir()
+	code, _, stderr := run(t, "learn", "--example", "speechrecognizer", "-o", dir, "-q", "--svg", "--write", "json,mermaid,lifestate,lifestate-json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"json", "mermaid", "lifestate", "lifestate-json", "svg"} {
+		file := filepath.Join(dir, "SpeechRecognizer"+export.Extension(f))
+		if !strings.Contains(stderr, "wrote "+file+"\n") {
+			t.Errorf("stderr does not report %s:\n%s", file, stderr)
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "SpeechRecognizer.svg"))
+	want, _ := os.ReadFile(repoPath("testdata", "export", "examples", "speechrecognizer.svg"))
+	if !bytes.Equal(svg, want) {
+		t.Errorf("SpeechRecognizer.svg differs from the golden file")
+	}
+}
+
+// Without the helper, SVG fails at once with what to do, and learn does
+// not start.
+func TestSVGWithoutHelper(t *testing.T) {
+	t.Setenv(render.EnvHelper, "")
+	t.Setenv("PATH", t.TempDir())
+	dir := t.TempDir()
+	code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", dir, "--svg")
+	if code != ExitFail || !strings.Contains(stderr, "droidstar-render not found") || !strings.Contains(stderr, "make build") {
+		t.Fatalf("learn --svg without the helper: exit %d: %s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("learn ran anyway: %v", entries)
+	}
+	file := learnAsyncTask(t, dir)
+	code, stdout, stderr := run(t, "export", file, "-f", "svg")
+	if code != ExitFail || stdout != "" || !strings.Contains(stderr, "droidstar-render not found") {
+		t.Fatalf("export -f svg without the helper: exit %d: %s", code, stderr)
+	}
+}
+
+func TestExportHelpListsFormats(t *testing.T) {
+	code, stdout, _ := run(t, "export", "--help")
+	if code != ExitOK {
+		t.Fatal(code)
+	}
+	for _, f := range export.Formats() {
+		if !strings.Contains(stdout, "  "+f+" ") || !strings.Contains(stdout, export.Description(f)) {
+			t.Errorf("export --help does not describe %s:\n%s", f, stdout)
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// needJava skips when there is no JVM: the real harness cannot run. CI
+// installs Java, so there these tests always run.
+func needJava(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("java"); err != nil && os.Getenv("JAVA_HOME") == "" {
+		t.Skip("java is not on PATH and JAVA_HOME is unset: the jvm harness tests need Java 8 or later")
+	}
+}
+
+// TestLearnJVMExamples learns every examples/jvm purpose through the real
+// Java harness (the jar embedded in the binary, on a real JVM, against the
+// real java.util classes) and compares the typestate with the one worked
+// out by hand from the Java SE documentation.
+func TestLearnJVMExamples(t *testing.T) {
+	needJava(t)
+	cases := map[string]struct {
+		states int
+		edges  string
+	}{
+		// Timer: schedule works once, on a fresh timer and task; after the
+		// task ran, or either was cancelled, only the cancels are left.
+		"timer": {3, `
+s0 --schedule--> s1
+s0 --cancel--> s2
+s0 --taskcancel--> s2
+s1 --cancel--> s2
+s1 --taskcancel--> s2
+s1 ==run==> s2
+s2 --cancel--> s2
+s2 --taskcancel--> s2`},
+		// FutureTask: done() comes once, completed after start unless a
+		// cancel came first; start again or late cancels change nothing.
+		"futuretask": {4, `
+s0 --start--> s1
+s0 --cancel--> s2
+s1 --start--> s1
+s1 --cancel--> s2
+s1 ==completed==> s3
+s2 --start--> s2
+s2 --cancel--> s2
+s2 ==cancelled==> s3
+s3 --start--> s3
+s3 --cancel--> s3`},
+		// CompletableFuture: the first completion wins and is delivered
+		// once; a second timeout is excluded by the purpose (at most one),
+		// which doubles the states that still may time out. (s7 is the error
+		// sink, which the typestate leaves out.)
+		"completablefuture": {8, `
+s0 --complete--> s1
+s0 --cancel--> s2
+s0 --timeout--> s3
+s1 --complete--> s1
+s1 --cancel--> s1
+s1 --timeout--> s4
+s1 ==completed==> s5
+s2 --complete--> s2
+s2 --cancel--> s2
+s2 --timeout--> s6
+s2 ==cancelled==> s5
+s3 --complete--> s4
+s3 --cancel--> s6
+s3 ==timedout==> s8
+s4 --complete--> s4
+s4 --cancel--> s4
+s4 ==completed==> s8
+s5 --complete--> s5
+s5 --cancel--> s5
+s5 --timeout--> s8
+s6 --complete--> s6
+s6 --cancel--> s6
+s6 ==cancelled==> s8
+s8 --complete--> s8
+s8 --cancel--> s8`},
+	}
+	files, _ := filepath.Glob(repoPath("examples", "jvm", "*.yaml"))
+	if len(files) != len(cases) {
+		t.Errorf("%d jvm examples, %d cases: add a case for each", len(files), len(cases))
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		want, ok := cases[name]
+		if !ok {
+			continue
+		}
+		// One at a time: the purposes' timing margins (callbacks 200 ms
+		// after a callin, quiet after 600 ms) hold on a loaded machine, but
+		// need not with eight harness JVMs sharing two cores.
+		t.Run(name, func(t *testing.T) {
+			out := t.TempDir()
+			code, stdout, stderr := run(t, "learn", file, "-o", out, "--lanes", "4", "--write", "json")
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			files, _ := filepath.Glob(filepath.Join(out, "*.json"))
+			if len(files) != 1 {
+				t.Fatalf("wrote %v", files)
+			}
+			data, err := os.ReadFile(files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := model.Unmarshal(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotText := typestateLines(stdout)
+			states := regexp.MustCompile(`\n  (\d+) states`).FindStringSubmatch(stdout)
+			if states == nil || states[1] != strconv.Itoa(want.states) || gotText != strings.TrimSpace(want.edges) {
+				t.Errorf("summary:\n%s\nwant %d states:\n%s", stdout, want.states, strings.TrimSpace(want.edges))
+			}
+			if doc.Backend.Kind != "jvm" || len(doc.Backend.Devices) != 4 {
+				t.Fatalf("backend = %+v", doc.Backend)
+			}
+			for _, d := range doc.Backend.Devices {
+				if d.Platform != "jvm" || d.Release == "" || d.Model == "" || !strings.HasPrefix(d.Serial, "jvm-") {
+					t.Errorf("device = %+v", d)
+				}
+			}
+			if len(doc.Warnings) != 0 {
+				t.Errorf("warnings: %v", doc.Warnings)
+			}
+		})
+	}
+}
+
+// TestJVMPurposeErrors: a target the harness cannot resolve fails once,
+// at the purpose's line, before any query runs (so nothing is written).
+func TestJVMPurposeErrors(t *testing.T) {
+	needJava(t)
+	files, _ := filepath.Glob(repoPath("testdata", "purposes", "jvm-bad", "*.yaml"))
+	if len(files) < 6 {
+		t.Fatalf("found %d jvm-bad purposes", len(files))
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := strings.Cut(string(data), "\n")
+			want, ok := strings.CutPrefix(first, "# want: ")
+			if !ok {
+				t.Fatal("no '# want:' first line")
+			}
+			want = strings.ReplaceAll(want, "FILE", file)
+			out := t.TempDir()
+			code, stdout, stderr := run(t, "learn", file, "-o", out)
+			if code != ExitFail || stdout != "" || stderr != "droidstar: "+want+"\n" {
+				t.Errorf("exit %d, stdout %q\nstderr %s\nwant   droidstar: %s", code, stdout, stderr, want)
+			}
+			if entries, _ := os.ReadDir(out); len(entries) != 0 {
+				t.Errorf("wrote %d files before failing", len(entries))
+			}
+			code, _, stderr = run(t, "check", file)
+			if code != ExitFail || !strings.HasPrefix(stderr, want+"\n") {
+				t.Errorf("check: exit %d, stderr %s", code, stderr)
+			}
+		})
+	}
+}
+
+// typestateLines is the typestate part of the summary, one edge per line
+// with single spaces.
+func typestateLines(summary string) string {
+	_, rest, _ := strings.Cut(summary, "typestate from s0")
+	_, rest, _ = strings.Cut(rest, "\n")
+	rest, _, _ = strings.Cut(rest, "statistics")
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(rest), "\n") {
+		lines = append(lines, strings.Join(strings.Fields(l), " "))
+	}
+	return strings.Join(lines, "\n")
+}

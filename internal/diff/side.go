@@ -1,0 +1,124 @@
+package diff
+
+import (
+	"fmt"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// side is one of the two models: the document, the machine it describes
+// and the typestate edges the structural view and the picture use.
+type side struct {
+	which string // "old" or "new"
+	file  string
+	doc   *model.Document
+	m     *mealy.Machine
+	ids   []string // machine state -> document state ID
+	names []string // machine state -> display name (State.Name, else the ID)
+	errs  map[[2]int]*model.ErrInfo
+	// states are the states of the typestate view (reachable, the error
+	// sink left out), in machine order; edges are its edges, by source
+	// state in that order, then input.
+	states []int
+	edges  []edge
+	sink   int // the error sink, -1 if none
+	// access are the shortest access words over the machine's own inputs.
+	access []mealy.Word
+}
+
+// edge is one typestate edge (closure) or one transition (plain Mealy).
+type edge struct {
+	from, to int
+	input    int // machine input index
+	output   int // machine output index
+}
+
+func newSide(which, file string, d *model.Document) (*side, error) {
+	if d == nil {
+		return nil, fmt.Errorf("%s: no model document", which)
+	}
+	m, ids, err := d.Machine()
+	if err != nil {
+		return nil, err
+	}
+	s := &side{which: which, file: file, doc: d, m: m, ids: ids, names: append([]string(nil), ids...),
+		errs: map[[2]int]*model.ErrInfo{}, sink: -1}
+	for q, st := range d.States {
+		if st.Name != "" {
+			s.names[q] = st.Name
+		}
+	}
+	index := make(map[string]int, len(ids))
+	for q, id := range ids {
+		index[id] = q
+	}
+	for _, t := range d.Transitions {
+		if t.Err == nil {
+			continue
+		}
+		q, ok1 := index[t.From]
+		i, ok2 := m.Inputs.Index(t.Input)
+		if ok1 && ok2 {
+			s.errs[[2]int{q, i}] = t.Err
+		}
+	}
+	s.access, _ = m.AccessWords()
+	if s.closure() {
+		ts, err := m.Typestate()
+		if err != nil {
+			return nil, err
+		}
+		s.states, s.sink = ts.States, ts.Sink
+		for _, e := range ts.Edges {
+			s.edges = append(s.edges, edge{from: e.From, to: e.To, input: e.Input, output: m.Out[e.From][e.Input]})
+		}
+		return s, nil
+	}
+	_, reachable := m.AccessWords()
+	for q := 0; q < m.NumStates(); q++ {
+		if !reachable[q] {
+			continue
+		}
+		s.states = append(s.states, q)
+		for i := 0; i < m.Inputs.Size(); i++ {
+			s.edges = append(s.edges, edge{from: q, to: m.Next[q][i], input: i, output: m.Out[q][i]})
+		}
+	}
+	return s, nil
+}
+
+func (s *side) closure() bool { return s.doc.Semantics == model.SemanticsClosure }
+
+// answer is the side's transition from state q on the input named in,
+// with the recorded reason for an err; ok is false when the input is not
+// in the side's alphabet.
+func (s *side) answer(q int, in string) (Transition, bool) {
+	i, ok := s.m.Inputs.Index(in)
+	if !ok {
+		return Transition{}, false
+	}
+	return Transition{From: s.ids[q], Output: s.m.Outputs.Name(s.m.Out[q][i]), To: s.ids[s.m.Next[q][i]], Err: s.errs[[2]int{q, i}]}, true
+}
+
+// callins are the side's inputs without wait (all inputs of a plain Mealy
+// model); callbacks its outputs without ok, quiet and err.
+func (s *side) callins() []string {
+	var out []string
+	for _, n := range s.m.Inputs.Names() {
+		if !s.closure() || n != mealy.Wait {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (s *side) callbacks() []string {
+	var out []string
+	for _, n := range s.m.Outputs.Names() {
+		if !s.closure() || (n != mealy.OK && n != mealy.Quiet && n != mealy.Err) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

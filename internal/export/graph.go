@@ -1,0 +1,251 @@
+package export
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// graph is the one description of a model's picture: the DOT writer (and,
+// through the DOT, the SVG) and the Mermaid writer both draw it, so the
+// pictures cannot drift apart.
+type graph struct {
+	title   string
+	closure bool   // a callback typestate, not a plain Mealy machine
+	nodes   []node // in document order; a shown error sink last
+	edges   []*mergedEdge
+	initial int // machine state
+	kinds   map[edgeKind]bool
+}
+
+// node is one drawn state.
+type node struct {
+	q int // machine state
+	// name is what the state is called: the document's State.Name when it
+	// has one (named is then true), else the state's ID.
+	name  string
+	named bool
+	// path is the shortest way to the state from the initial state, as the
+	// messages the typestate shows (callins, callbacks, quiet): it says
+	// what an unnamed state means. Empty for the initial state and the sink.
+	path []step
+	sink bool
+}
+
+// step is one message on a node's path.
+type step struct {
+	label string
+	kind  edgeKind
+}
+
+type edgeKind int
+
+const (
+	kindCallin edgeKind = iota
+	kindCallback
+	kindQuiet
+	kindErr
+	kindMealy
+)
+
+// rawEdge is one machine transition as drawn; input orders the edges.
+type rawEdge struct {
+	from, to, input int
+	kind            edgeKind
+	label           string
+}
+
+// mergedEdge is one drawn edge: the transitions of one kind between the
+// same two states.
+type mergedEdge struct {
+	from, to int
+	kind     edgeKind
+	labels   []string
+}
+
+// graph builds the picture of the document's model. A closure model is
+// drawn as its callback typestate (mealy Machine.Typestate), with the error
+// sink and the err transitions only when opts.ShowErrors; a plain Mealy
+// model with every transition labelled "input / output". Transitions of
+// the same kind between the same two states are merged. Edges are in the
+// order of their source state in the document, then of the inputs.
+func (v *view) graph(opts DOTOptions) (*graph, error) {
+	var states []int // drawn states, in document order
+	var raw []rawEdge
+	sink := -1
+	var err error
+	switch {
+	case v.closure():
+		states, raw, sink, err = v.closureEdges(opts)
+		if err != nil {
+			return nil, err
+		}
+	case v.d.Semantics == model.SemanticsMealy:
+		states, raw = v.mealyEdges()
+	default:
+		return nil, fmt.Errorf("model %q: semantics %q cannot be drawn", v.d.Name, v.d.Semantics)
+	}
+
+	pos := make(map[int]int, len(states))
+	for k, q := range states {
+		pos[q] = k
+	}
+	sort.SliceStable(raw, func(a, b int) bool {
+		if pa, pb := pos[raw[a].from], pos[raw[b].from]; pa != pb {
+			return pa < pb
+		}
+		return raw[a].input < raw[b].input
+	})
+	g := &graph{title: title(v.d), closure: v.closure(), initial: v.m.Initial, kinds: map[edgeKind]bool{}}
+	byKey := map[[3]int]*mergedEdge{}
+	for _, e := range raw {
+		g.kinds[e.kind] = true
+		key := [3]int{e.from, e.to, int(e.kind)}
+		me := byKey[key]
+		if me == nil {
+			me = &mergedEdge{from: e.from, to: e.to, kind: e.kind}
+			byKey[key] = me
+			g.edges = append(g.edges, me)
+		}
+		me.labels = append(me.labels, e.label)
+	}
+
+	access, _ := v.m.AccessWords()
+	for _, q := range states {
+		n := node{q: q, name: v.names[q], named: v.named[q], sink: q == sink}
+		if !n.sink {
+			n.path = v.path(access[q])
+		}
+		g.nodes = append(g.nodes, n)
+	}
+	return g, nil
+}
+
+// path is an access word as the messages the picture shows: a callin by
+// its name, a wait by the callback it delivered (or quiet); in a plain
+// Mealy machine, the inputs.
+func (v *view) path(w mealy.Word) []step {
+	out, _ := v.m.Run(w)
+	wait, hasWait := v.m.Inputs.Index(mealy.Wait)
+	steps := make([]step, len(w))
+	for k, i := range w {
+		o := v.m.Outputs.Name(out[k])
+		switch {
+		case !v.closure():
+			steps[k] = step{v.m.Inputs.Name(i), kindMealy}
+		case o == mealy.Err:
+			steps[k] = step{v.m.Inputs.Name(i), kindErr}
+		case hasWait && i == wait && o == mealy.Quiet:
+			steps[k] = step{mealy.Quiet, kindQuiet}
+		case hasWait && i == wait:
+			steps[k] = step{o, kindCallback}
+		default:
+			steps[k] = step{v.m.Inputs.Name(i), kindCallin}
+		}
+	}
+	return steps
+}
+
+// pathText writes a path as the pictures show it: messages joined by
+// " · ", callbacks marked ⇒, quiet timeouts as "(quiet)", err as ✗.
+func pathText(path []step) string {
+	parts := make([]string, len(path))
+	for k, s := range path {
+		switch s.kind {
+		case kindCallback:
+			parts[k] = "⇒" + s.label
+		case kindQuiet:
+			parts[k] = "(quiet)"
+		case kindErr:
+			parts[k] = "✗" + s.label
+		default:
+			parts[k] = s.label
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// closureEdges is the typestate of a closure model, plus the err
+// transitions (and the sink) when they are shown.
+func (v *view) closureEdges(opts DOTOptions) (states []int, raw []rawEdge, sink int, err error) {
+	ts, err := v.m.Typestate()
+	if err != nil {
+		return nil, nil, -1, fmt.Errorf("model %q: %w", v.d.Name, err)
+	}
+	errOut, _ := v.m.Outputs.Index(mealy.Err)
+	states = append(states, ts.States...)
+	for _, e := range ts.Edges {
+		re := rawEdge{from: e.From, to: e.To, input: e.Input, label: e.Label}
+		switch e.Kind {
+		case mealy.Callin:
+			re.kind = kindCallin
+		case mealy.Callback:
+			re.kind = kindCallback
+		default:
+			re.kind = kindQuiet
+		}
+		raw = append(raw, re)
+	}
+	if !opts.ShowErrors {
+		return states, raw, -1, nil
+	}
+	shown := make(map[int]bool, len(states))
+	for _, q := range states {
+		shown[q] = true
+	}
+	for _, q := range ts.States {
+		for i := 0; i < v.m.Inputs.Size(); i++ {
+			if v.m.Out[q][i] != errOut {
+				continue
+			}
+			to := v.m.Next[q][i]
+			label := v.m.Inputs.Name(i)
+			if v.errKind(q, i) == model.ErrExcluded {
+				label += " (excluded)"
+			}
+			raw = append(raw, rawEdge{from: q, to: to, input: i, kind: kindErr, label: label})
+			if !shown[to] {
+				// The sink (or, in a machine whose errors are not
+				// prefix-closed, some other state) is drawn last.
+				shown[to] = true
+				states = append(states, to)
+			}
+		}
+	}
+	return states, raw, ts.Sink, nil
+}
+
+// mealyEdges is every transition of a plain Mealy machine's reachable states.
+func (v *view) mealyEdges() (states []int, raw []rawEdge) {
+	_, reachable := v.m.AccessWords()
+	for q := 0; q < v.m.NumStates(); q++ {
+		if !reachable[q] {
+			continue
+		}
+		states = append(states, q)
+		for i := 0; i < v.m.Inputs.Size(); i++ {
+			raw = append(raw, rawEdge{
+				from: q, to: v.m.Next[q][i], input: i, kind: kindMealy,
+				label: v.m.Inputs.Name(i) + " / " + v.m.Outputs.Name(v.m.Out[q][i]),
+			})
+		}
+	}
+	return states, raw
+}
+
+// title is the graph label: the model name, with the class when it adds
+// something.
+func title(d *model.Document) string {
+	t := d.Name
+	if d.Purpose != nil && d.Purpose.Class != "" && d.Purpose.Class != d.Name {
+		if t == "" {
+			t = d.Purpose.Class
+		} else {
+			t += " (" + d.Purpose.Class + ")"
+		}
+	}
+	return t
+}

@@ -1,0 +1,172 @@
+package harness
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// maxLine caps a reply line: a run of a large batch answers in one line.
+const maxLine = 64 << 20
+
+// Client speaks the protocol over one stream. It is not safe for
+// concurrent use: the protocol is one request, one reply.
+type Client struct {
+	conn   io.ReadWriteCloser
+	rd     *bufio.Reader
+	nextID int64
+	// describe names the other end in errors ("harness on jvm-1").
+	describe string
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// NewClient wraps a connected stream; name identifies the harness in errors.
+func NewClient(conn io.ReadWriteCloser, name string) *Client {
+	return &Client{conn: conn, rd: bufio.NewReaderSize(conn, 64<<10), describe: name}
+}
+
+// ErrClosed is returned when the harness closed the stream (it crashed or
+// exited), wrapped with what was being asked.
+var ErrClosed = errors.New("the harness closed the connection")
+
+type envelope struct {
+	ID    int64        `json:"id"`
+	OK    bool         `json:"ok"`
+	Error *RemoteError `json:"error"`
+}
+
+// call sends one request and decodes the reply into reply. A cancelled
+// context closes the stream, the only way to interrupt a blocked read; the
+// client is unusable afterwards.
+func (c *Client) call(ctx context.Context, op string, req map[string]any, reply any) error {
+	c.nextID++
+	id := c.nextID
+	req["id"], req["op"] = id, op
+	line, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("%s: encode %s: %w", c.describe, op, err)
+	}
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+
+	if _, err := c.conn.Write(append(line, '\n')); err != nil {
+		return c.ioError(ctx, op, err)
+	}
+	data, err := c.readLine()
+	if err != nil {
+		return c.ioError(ctx, op, err)
+	}
+	var env envelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return fmt.Errorf("%s: %s: reply is not protocol JSON: %w: %s", c.describe, op, err, clip(data))
+	}
+	if env.ID != id {
+		return fmt.Errorf("%s: %s: reply has id %d, want %d: %s", c.describe, op, env.ID, id, clip(data))
+	}
+	if !env.OK {
+		if env.Error == nil {
+			return fmt.Errorf("%s: %s: error reply without an error: %s", c.describe, op, clip(data))
+		}
+		env.Error.Op = op
+		return env.Error
+	}
+	if reply != nil {
+		if err := json.Unmarshal(data, reply); err != nil {
+			return fmt.Errorf("%s: %s: unexpected reply: %w: %s", c.describe, op, err, clip(data))
+		}
+	}
+	return nil
+}
+
+func (c *Client) readLine() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, isPrefix, err := c.rd.ReadLine()
+		if err != nil {
+			return nil, err
+		}
+		line = append(line, chunk...)
+		if len(line) > maxLine {
+			return nil, fmt.Errorf("reply line longer than %d bytes", maxLine)
+		}
+		if !isPrefix {
+			return line, nil
+		}
+	}
+}
+
+func (c *Client) ioError(ctx context.Context, op string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %s: %w", c.describe, op, ctx.Err())
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+		return fmt.Errorf("%s: %s: %w", c.describe, op, ErrClosed)
+	}
+	return fmt.Errorf("%s: %s: %w", c.describe, op, err)
+}
+
+func clip(b []byte) string {
+	const max = 300
+	if len(b) > max {
+		return string(b[:max]) + "..."
+	}
+	return string(b)
+}
+
+// Hello checks that the harness speaks our protocol and says what it runs on.
+func (c *Client) Hello(ctx context.Context, host string) (Hello, error) {
+	var h Hello
+	err := c.call(ctx, "hello", map[string]any{"protocol": ProtocolVersion, "host": host}, &h)
+	if err == nil && h.Protocol != ProtocolVersion {
+		err = fmt.Errorf("%s: the harness speaks protocol %d, this droidstar speaks %d: install the harness that comes with it", c.describe, h.Protocol, ProtocolVersion)
+	}
+	return h, err
+}
+
+// Configure sends a purpose. An error the harness attributes to a purpose
+// field comes back as a purpose error at that field's line.
+func (c *Client) Configure(ctx context.Context, cfg *Configuration) (Configured, error) {
+	var r Configured
+	err := c.call(ctx, "configure", map[string]any{"purpose": cfg.Config}, &r)
+	var re *RemoteError
+	if errors.As(err, &re) && re.Code != "bad-request" && re.Code != "internal" {
+		return r, cfg.PurposeError(re)
+	}
+	return r, err
+}
+
+// Run runs a batch of queries and returns one result per query.
+func (c *Client) Run(ctx context.Context, queries [][]string) ([]QueryResult, error) {
+	var r struct {
+		Results []QueryResult `json:"results"`
+	}
+	if err := c.call(ctx, "run", map[string]any{"queries": queries}, &r); err != nil {
+		return nil, err
+	}
+	if len(r.Results) != len(queries) {
+		return nil, fmt.Errorf("%s: run: %d results for %d queries", c.describe, len(r.Results), len(queries))
+	}
+	for i, res := range r.Results {
+		if len(res.Outputs) > len(queries[i]) || len(res.Outputs) == 0 && len(queries[i]) > 0 {
+			return nil, fmt.Errorf("%s: run: %d outputs for query of %d symbols", c.describe, len(res.Outputs), len(queries[i]))
+		}
+	}
+	return r.Results, nil
+}
+
+// Bye asks the harness to close the stream and end.
+func (c *Client) Bye(ctx context.Context) error {
+	return c.call(ctx, "bye", map[string]any{}, nil)
+}
+
+// Close closes the stream.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() { c.closeErr = c.conn.Close() })
+	return c.closeErr
+}

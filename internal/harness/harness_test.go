@@ -1,0 +1,263 @@
+package harness
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/purpose"
+)
+
+func loadTimer(t *testing.T) *purpose.Purpose {
+	t.Helper()
+	p, err := purpose.Load(filepath.Join("..", "..", "testdata", "purposes", "harness", "timer.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestConfigure pins the configure request a purpose becomes: it is the
+// contract with the Java harness (PROTOCOL.md), so every byte matters.
+func TestConfigure(t *testing.T) {
+	p := loadTimer(t)
+	data, err := json.Marshal(Configure(p, "/files").Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"Timer","class":"java.util.Timer","new":[true],"shim":{"fail":"false","sleep_ms":"200"},` +
+		`"listeners":[{"type":"java.util.TimerTask"}],"init":[{"method":"purge","args":[]}],"dispose":{"method":"cancel","args":[]},` +
+		`"setup":[{"action":"delete","file":"watched.txt"},{"action":"sqlite","file":"db/app.db","version":2}],` +
+		`"callins":[` +
+		`{"symbol":"schedule","method":"schedule","on":null,"args":[{"listener":"java.util.TimerTask"},100],"actions":[]},` +
+		`{"symbol":"cancel","method":"cancel","on":null,"args":[],"actions":[]},` +
+		`{"symbol":"taskcancel","method":"cancel","on":{"listener":"java.util.TimerTask"},"args":[],"actions":[]},` +
+		`{"symbol":"touch","method":null,"on":null,"args":[],"actions":[{"action":"write","file":"watched.txt","content":"hello"},{"action":"sleep","ms":10}]},` +
+		`{"symbol":"flags","method":"schedule","on":null,"args":[{"constant":["a.B.C","a.B.D"]},{"long":5},{"double":1},2.5,null,"s",{"file":"other.bin"},{"target":true}],"actions":[]}],` +
+		`"callbacks":[{"name":"run","error":false},{"name":"onError/IO","error":true},{"name":"onError/TIMEOUT","error":true}],` +
+		`"timeouts":{"quiescence_ms":300,"settle_ms":100,"post_reset_ms":50},` +
+		`"jars":["/files/jars/extra.jar"],"adapters":["org.example.Adapter"]}`
+	if string(data) != want {
+		t.Errorf("configure request:\n got %s\nwant %s", data, want)
+	}
+}
+
+// TestPurposeError checks that a complaint about a field of the configure
+// request lands on the purpose line that wrote the field.
+func TestPurposeError(t *testing.T) {
+	p := loadTimer(t)
+	c := Configure(p, "/files")
+	file := p.File
+	cases := []struct{ where, want string }{
+		{"class", file + ":3:8: class: boom"},
+		{"new[0]", file + ":5:9: target.new[0]: boom"},
+		{"new", file + ":5:8: target.new: boom"},
+		{"listeners[0].type", file + ":8:13: target.listeners[0].type: boom"},
+		{"init[0].method", file + ":10:7: target.init[0].call: boom"},
+		{"dispose.method", file + ":11:19: target.dispose.call: boom"},
+		{"setup[1]", file + ":14:5: setup[1]: boom"},
+		{"callins[0].method", file + ":23:11: callins[0].call: boom"},
+		{"callins[0].args[1]", file + ":24:45: callins[0].args[1]: boom"},
+		{"callins[1].method", file + ":25:5: callins[1].call: boom"},
+		{"callins[2].on", file + ":28:9: callins[2].on: boom"},
+		{"callins[3].actions[0]", file + ":31:9: callins[3].do[0]: boom"},
+		{"callins[4].args[0]", file + ":35:12: callins[4].args[0]: boom"},
+		{"callbacks[0]", file + ":38:12: callbacks[0].from[0]: boom"},
+		{"callbacks[2]", file + ":40:24: callbacks[1].from[1]: boom"},
+		{"adapters[0]", file + ":20:12: adapters[0]: boom"},
+		{"", file + ":1:1: boom"},
+	}
+	for _, tc := range cases {
+		err := c.PurposeError(&RemoteError{Code: "unknown-method", Where: tc.where, Message: "boom"})
+		if err.Error() != tc.want {
+			t.Errorf("where %q:\n got %s\nwant %s", tc.where, err, tc.want)
+		}
+	}
+}
+
+// fakeHarness answers requests from script, one reply line per request,
+// and records the requests.
+type fakeHarness struct {
+	conn     net.Conn
+	requests []map[string]any
+}
+
+func startFake(t *testing.T, replies ...func(req map[string]any) string) (*Client, *fakeHarness) {
+	t.Helper()
+	host, dev := net.Pipe()
+	f := &fakeHarness{conn: dev}
+	go func() {
+		defer dev.Close()
+		rd := bufio.NewReader(dev)
+		for _, reply := range replies {
+			line, err := rd.ReadBytes('\n')
+			if err != nil {
+				return
+			}
+			var req map[string]any
+			if err := json.Unmarshal(line, &req); err != nil {
+				return
+			}
+			f.requests = append(f.requests, req)
+			out := reply(req)
+			if out == "" {
+				return // hang up
+			}
+			if _, err := io.WriteString(dev, out+"\n"); err != nil {
+				return
+			}
+		}
+	}()
+	c := NewClient(host, "harness test")
+	t.Cleanup(func() { c.Close() })
+	return c, f
+}
+
+func reply(format string) func(map[string]any) string {
+	return func(req map[string]any) string {
+		return fmt.Sprintf(format, int64(req["id"].(float64)))
+	}
+}
+
+func TestClientConversation(t *testing.T) {
+	ctx := context.Background()
+	c, f := startFake(t,
+		reply(`{"id":%d,"ok":true,"protocol":1,"harness":"0.1.0","platform":"jvm","sdk":0,"release":"17.0.15","model":"OpenJDK 64-Bit Server VM","manufacturer":"Debian"}`),
+		reply(`{"id":%d,"ok":true,"callins":["schedule"],"callbacks":["run"],"shims":[]}`),
+		reply(`{"id":%d,"ok":true,"results":[{"outputs":["ok","run"],"ms":[0.1,100],"device_ms":250.5,"stragglers":0,"ignored":0,"violations":[]},`+
+			`{"outputs":["ok","err"],"ms":[0.1,0.2],"device_ms":150,"stragglers":1,"ignored":0,"violations":[{"kind":"between-callins","at":1,"callback":"run"}],"err":{"at":1,"kind":"thrown","exception":"java.lang.IllegalStateException","message":"Task already scheduled or cancelled"}}]}`),
+		reply(`{"id":%d,"ok":true}`),
+	)
+	h, err := c.Hello(ctx, "droidstar test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Platform != "jvm" || h.Release != "17.0.15" || h.Protocol != 1 {
+		t.Errorf("hello = %+v", h)
+	}
+	if _, err := c.Configure(ctx, Configure(loadTimer(t), "/f")); err != nil {
+		t.Fatal(err)
+	}
+	queries := [][]string{{"schedule", "wait"}, {"schedule", "schedule", "wait"}}
+	rs, err := c.Run(ctx, queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r0, err := ToResult(queries[0], rs[0])
+	if err != nil || strings.Join(r0.Outputs, " ") != "ok run" || r0.Device.Milliseconds() != 250 || r0.Err != nil || len(r0.Warnings) != 0 {
+		t.Errorf("result 0 = %+v, %v", r0, err)
+	}
+	r1, err := ToResult(queries[1], rs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantWarnings := []string{
+		"timing: callback run arrived between callins schedule and schedule with no wait between them (bounded asynchrony does not hold)",
+		"callbacks of an earlier query's instance arrived during a later query (dropped as stragglers): consider a longer timeouts.settle",
+	}
+	if strings.Join(r1.Outputs, " ") != "ok err" || r1.Err == nil || r1.Err.Kind != "thrown" ||
+		r1.Err.Detail != "java.lang.IllegalStateException: Task already scheduled or cancelled" ||
+		strings.Join(r1.Warnings, "\n") != strings.Join(wantWarnings, "\n") {
+		t.Errorf("result 1 = %+v (err %+v)", r1, r1.Err)
+	}
+	if err := c.Bye(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ops := []string{}
+	for _, r := range f.requests {
+		ops = append(ops, fmt.Sprintf("%v %v", r["id"], r["op"]))
+	}
+	if got := strings.Join(ops, ","); got != "1 hello,2 configure,3 run,4 bye" {
+		t.Errorf("requests = %s", got)
+	}
+	if q := f.requests[2]["queries"]; fmt.Sprint(q) != "[[schedule wait] [schedule schedule wait]]" {
+		t.Errorf("run queries = %v", q)
+	}
+}
+
+func TestClientErrors(t *testing.T) {
+	ctx := context.Background()
+	t.Run("configure error at the purpose line", func(t *testing.T) {
+		c, _ := startFake(t, reply(`{"id":%d,"ok":false,"error":{"code":"unknown-method","where":"callins[0].method","message":"class java.util.Timer has no method schedule(TimerTask, int, int)"}}`))
+		p := loadTimer(t)
+		_, err := c.Configure(ctx, Configure(p, "/f"))
+		want := p.File + ":23:11: callins[0].call: class java.util.Timer has no method schedule(TimerTask, int, int)"
+		var list purpose.ErrorList
+		if !errors.As(err, &list) || err.Error() != want {
+			t.Errorf("got %v\nwant %s", err, want)
+		}
+	})
+	t.Run("run error names the op", func(t *testing.T) {
+		c, _ := startFake(t, reply(`{"id":%d,"ok":false,"error":{"code":"unknown-symbol","message":"no callin \"x\""}}`))
+		_, err := c.Run(ctx, [][]string{{"x"}})
+		if err == nil || err.Error() != `harness refused run: no callin "x" (unknown-symbol)` {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("harness hangs up", func(t *testing.T) {
+		c, _ := startFake(t, func(map[string]any) string { return "" })
+		_, err := c.Run(ctx, [][]string{{"x"}})
+		if !errors.Is(err, ErrClosed) || err.Error() != "harness test: run: the harness closed the connection" {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("reply with another id", func(t *testing.T) {
+		c, _ := startFake(t, func(map[string]any) string { return `{"id":99,"ok":true}` })
+		err := c.Bye(ctx)
+		if err == nil || err.Error() != `harness test: bye: reply has id 99, want 1: {"id":99,"ok":true}` {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("not JSON", func(t *testing.T) {
+		c, _ := startFake(t, func(map[string]any) string { return `Exception in thread "main"` })
+		err := c.Bye(ctx)
+		if err == nil || !strings.HasPrefix(err.Error(), "harness test: bye: reply is not protocol JSON: ") {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("wrong protocol", func(t *testing.T) {
+		c, _ := startFake(t, reply(`{"id":%d,"ok":true,"protocol":2,"harness":"9.0"}`))
+		_, err := c.Hello(ctx, "t")
+		if err == nil || err.Error() != "harness test: the harness speaks protocol 2, this droidstar speaks 1: install the harness that comes with it" {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("too few outputs", func(t *testing.T) {
+		c, _ := startFake(t, reply(`{"id":%d,"ok":true,"results":[{"outputs":[]}]}`))
+		_, err := c.Run(ctx, [][]string{{"a", "b"}})
+		if err == nil || err.Error() != "harness test: run: 0 outputs for query of 2 symbols" {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("cancelled while waiting", func(t *testing.T) {
+		block := make(chan struct{})
+		c, _ := startFake(t, func(map[string]any) string { <-block; return "" })
+		defer close(block)
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		_, err := c.Run(cctx, [][]string{{"a"}})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("reset failure stops learning", func(t *testing.T) {
+		_, err := ToResult([]string{"a"}, QueryResult{Outputs: []string{"err"}, Err: &QueryErr{At: 0, Kind: "reset", Exception: "java.lang.InstantiationException", Message: "abstract"}})
+		var re *ResetError
+		if !errors.As(err, &re) || err.Error() != "the reset failed (making or wiring a fresh instance): java.lang.InstantiationException: abstract" {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("error callback keeps its name", func(t *testing.T) {
+		r, err := ToResult([]string{"a", "wait"}, QueryResult{Outputs: []string{"ok", "err"}, Err: &QueryErr{At: 1, Kind: "error-callback", Callback: "onError/IO"}})
+		if err != nil || strings.Join(r.Outputs, " ") != "ok onError/IO" || r.Err != nil {
+			t.Errorf("got %+v, %v", r, err)
+		}
+	})
+}

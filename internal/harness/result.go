@@ -1,0 +1,73 @@
+package harness
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// ResetError is a query whose reset failed: the instance could not be made
+// or wired. No answer of such a query means anything, so learning stops.
+type ResetError struct {
+	Exception, Message string
+}
+
+func (e *ResetError) Error() string {
+	return fmt.Sprintf("the reset failed (making or wiring a fresh instance): %s: %s", e.Exception, e.Message)
+}
+
+// ToResult turns the harness's answer to query into the pipeline's form.
+// An error callback is handed on as its name, for the pipeline to map to
+// err like any other backend's; broken assumptions become warnings.
+func ToResult(query []string, r QueryResult) (backend.Result, error) {
+	res := backend.Result{
+		Outputs: append([]string(nil), r.Outputs...),
+		Device:  time.Duration(r.DeviceMs * float64(time.Millisecond)),
+	}
+	if e := r.Err; e != nil {
+		switch e.Kind {
+		case "reset":
+			return res, &ResetError{Exception: e.Exception, Message: e.Message}
+		case "error-callback":
+			if e.At >= 0 && e.At < len(res.Outputs) {
+				res.Outputs[e.At] = e.Callback
+			}
+		case "thrown":
+			res.Err = &model.ErrInfo{Kind: model.ErrThrown, Detail: thrownDetail(e)}
+		default:
+			res.Err = &model.ErrInfo{Kind: model.ErrUnknown, Detail: e.Kind + ": " + e.Message}
+		}
+	}
+	for _, v := range r.Violations {
+		res.Warnings = append(res.Warnings, violationWarning(query, v))
+	}
+	if r.Stragglers > 0 {
+		res.Warnings = append(res.Warnings, "callbacks of an earlier query's instance arrived during a later query (dropped as stragglers): consider a longer timeouts.settle")
+	}
+	return res, nil
+}
+
+func thrownDetail(e *QueryErr) string {
+	if e.Message == "" {
+		return e.Exception
+	}
+	return e.Exception + ": " + e.Message
+}
+
+func violationWarning(query []string, v Violation) string {
+	sym := func(i int) string {
+		if i >= 0 && i < len(query) {
+			return query[i]
+		}
+		return fmt.Sprintf("#%d", i)
+	}
+	switch v.Kind {
+	case "between-callins":
+		return fmt.Sprintf("timing: callback %s arrived between callins %s and %s with no wait between them (bounded asynchrony does not hold)", v.Callback, sym(v.At-1), sym(v.At))
+	case "late":
+		return fmt.Sprintf("timing: callback %s arrived after a wait had answered quiet: timeouts.quiescence is too short for it", v.Callback)
+	}
+	return fmt.Sprintf("timing: %s violation by callback %s at symbol %d", v.Kind, v.Callback, v.At)
+}
