@@ -1,25 +1,36 @@
 # droidstar: build, demo, test and benchmark targets. Only Go is required
-# for build and demo; test also needs gcc for the race detector.
+# for build and demo; test also needs gcc for the race detector, Java 8+
+# and junit4 for the harness, and Debian's aapt, zipalign, apksigner and
+# dexdump to rebuild and inspect the APK (.ci/run installs them all).
 GO      ?= go
 BIN     ?= bin/droidstar
+# The SVG helper (Graphviz compiled to WebAssembly); droidstar finds it next
+# to itself.
+RENDER  ?= $(dir $(BIN))droidstar-render
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
 LDFLAGS := -X github.com/droidstar/droidstar/internal/cli.Version=$(VERSION)
 
-.PHONY: all build demo test vet fmt-check check-examples bench bench-go clean
+.PHONY: all build demo test vet fmt-check check-examples harness-test bench bench-go clean
 
 all: build
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/droidstar
+	$(GO) build -o $(RENDER) ./cmd/droidstar-render
 
-# Learn the MediaPlayer example on the simulated device (no phone needed).
-demo:
-	$(GO) run ./cmd/droidstar learn --example mediaplayer -o out --write json,dot,legacy-dot
+# Learn the MediaPlayer example on the simulated device (no phone needed),
+# writing out/MediaPlayer.svg among the rest (no Graphviz needed).
+demo: build
+	$(BIN) learn --example mediaplayer -o out --write json,dot,legacy-dot,mermaid,lifestate --svg
 
-# Every test: formatting, vet, example purposes, and the Go tests with the
-# race detector. The last line printed is go test's own.
-test: fmt-check vet check-examples
+# Every test: formatting, vet, example purposes, the harness (JUnit, and the
+# committed jar and APK rebuilt byte for byte and inspected), and the Go
+# tests with the race detector. The last line printed is go test's own.
+test: fmt-check vet check-examples harness-test
 	$(GO) test -race -count=1 ./...
+
+harness-test:
+	$(MAKE) -C harness-apk junit jar-check apk-check apk-inspect-check
 
 vet:
 	$(GO) vet ./...
@@ -28,7 +39,7 @@ fmt-check:
 	@out="$$(gofmt -l cmd internal examples)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 check-examples:
-	$(GO) run ./cmd/droidstar check examples/*/purpose.yaml
+	$(GO) run ./cmd/droidstar check examples/*/purpose.yaml examples/jvm/*.yaml
 
 # The comparison tables against DroidStar and AALpy (reads ../shared).
 bench:
