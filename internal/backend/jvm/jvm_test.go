@@ -1,0 +1,97 @@
+package jvm
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	"github.com/droidstar/droidstar/internal/purpose"
+)
+
+func needJava(t *testing.T) {
+	t.Helper()
+	if _, err := FindJava(""); err != nil {
+		t.Skip("no JVM here: " + err.Error())
+	}
+}
+
+func load(t *testing.T, name string) *purpose.Purpose {
+	t.Helper()
+	p, err := purpose.Load(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func options(t *testing.T) Options {
+	return Options{Jar: harnessapk.JVMJar, CacheDir: t.TempDir(), Host: "droidstar test"}
+}
+
+func TestFindJavaNamesTheProblem(t *testing.T) {
+	_, err := FindJava("no-such-java-command")
+	if err == nil || !strings.HasPrefix(err.Error(), `backend jvm: java command "no-such-java-command": `) {
+		t.Errorf("got %v", err)
+	}
+}
+
+// A harness JVM that dies in the middle of a query is reported with its
+// exit status, not as a bare broken pipe, and the executor says so on
+// every later call instead of hanging.
+func TestHarnessCrashIsExplained(t *testing.T) {
+	needJava(t)
+	ctx := context.Background()
+	e, err := Start(ctx, load(t, "halt.yaml"), "jvm-1", options(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Execute(ctx, []string{"gc", "gc"})
+	if err != nil || strings.Join(res.Outputs, " ") != "ok ok" {
+		t.Fatalf("gc gc = %+v, %v", res, err)
+	}
+	_, err = e.Execute(ctx, []string{"gc", "halt", "gc"})
+	want := "harness jvm-1: run: the harness closed the connection (the harness JVM exit status 3"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("got %v\nwant prefix %s", err, want)
+	}
+	if _, err := e.Execute(ctx, []string{"gc"}); err == nil {
+		t.Error("a dead harness answered a query")
+	}
+	if d := e.Describe(); d.Serial != "jvm-1" || d.Platform != "jvm" || d.Release == "" {
+		t.Errorf("describe = %+v", d)
+	}
+}
+
+// A JVM that does not start shows what java said.
+func TestBadJVMOptionShowsJavasMessage(t *testing.T) {
+	needJava(t)
+	o := options(t)
+	o.JVMOptions = []string{"-Xno-such-option"}
+	_, err := Start(context.Background(), load(t, "halt.yaml"), "jvm-1", o)
+	if err == nil || !strings.Contains(err.Error(), "harness jvm-1: hello: the harness closed the connection (the harness JVM exit status 1; its last output:") ||
+		!strings.Contains(err.Error(), "-Xno-such-option") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestJarIsUnpackedOncePerContent(t *testing.T) {
+	dir := t.TempDir()
+	a, err := unpackJar([]byte("one"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := unpackJar([]byte("one"), dir)
+	if err != nil || a != b {
+		t.Errorf("second unpack: %s, %v (first %s)", b, err, a)
+	}
+	c, err := unpackJar([]byte("two"), dir)
+	if err != nil || c == a {
+		t.Errorf("different content shares %s", c)
+	}
+	if _, err := unpackJar(nil, dir); err == nil || err.Error() != "backend jvm: this droidstar was built without the harness jar" {
+		t.Errorf("empty jar: %v", err)
+	}
+}
