@@ -2,11 +2,11 @@ package diff
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/awalterschulze/gographviz"
 
+	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/mealy"
 )
 
@@ -63,7 +63,7 @@ func (r *Report) DOT() ([]byte, error) {
 			id += "_"
 		}
 		taken[id] = true
-		return dotID(id)
+		return export.DOTID(id)
 	}
 	for _, p := range o.states {
 		q, matched := st.toNew[p]
@@ -71,7 +71,7 @@ func (r *Report) DOT() ([]byte, error) {
 			id := fresh("old_" + o.ids[p])
 			oldNode[p] = id
 			nodes = append(nodes, node{id, map[string]string{"shape": "ellipse", "style": "dashed", "color": colourRemoved,
-				"fontcolor": colourRemoved, "label": dotString(o.names[p])}})
+				"fontcolor": colourRemoved, "label": export.DOTString(o.names[p])}})
 			continue
 		}
 		label := o.names[p]
@@ -80,7 +80,7 @@ func (r *Report) DOT() ([]byte, error) {
 		}
 		id := fresh(o.ids[p])
 		oldNode[p], newNode[q] = id, id
-		nodes = append(nodes, node{id, map[string]string{"shape": "ellipse", "label": dotString(label)}})
+		nodes = append(nodes, node{id, map[string]string{"shape": "ellipse", "label": export.DOTString(label)}})
 	}
 	for _, q := range n.states {
 		if _, matched := st.toOld[q]; matched {
@@ -89,7 +89,7 @@ func (r *Report) DOT() ([]byte, error) {
 		id := fresh("new_" + n.ids[q])
 		newNode[q] = id
 		nodes = append(nodes, node{id, map[string]string{"shape": "ellipse", "color": colourAdded,
-			"fontcolor": colourAdded, "label": dotString(n.names[q])}})
+			"fontcolor": colourAdded, "label": export.DOTString(n.names[q])}})
 	}
 
 	var edges []*overlayEdge
@@ -132,7 +132,7 @@ func (r *Report) DOT() ([]byte, error) {
 	}
 	title += ": " + name(r.Old.File, "old") + " → " + name(r.New.File, "new") +
 		"\nred dashed: only in old; green: only in new"
-	for _, a := range [][2]string{{"rankdir", "LR"}, {"label", dotString(title)}, {"labelloc", "t"}} {
+	for _, a := range [][2]string{{"rankdir", "LR"}, {"label", export.DOTString(title)}, {"labelloc", "t"}} {
 		if err := g.AddAttr(g.Name, a[0], a[1]); err != nil {
 			return nil, err
 		}
@@ -165,7 +165,7 @@ func (r *Report) DOT() ([]byte, error) {
 		}
 	}
 	for _, e := range edges {
-		attrs := map[string]string{"label": dotLabel(e.labels)}
+		attrs := map[string]string{"label": export.DOTLabel(e.labels)}
 		for k, v := range kindStyle[e.kind] {
 			attrs[k] = v
 		}
@@ -223,34 +223,4 @@ func edgeKindLabel(s *side, e edge) (kind, label string) {
 		return "quiet", mealy.Quiet
 	}
 	return "callback", out
-}
-
-var (
-	bareID     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	bareNumber = regexp.MustCompile(`^-?(\.[0-9]+|[0-9]+(\.[0-9]*)?)$`)
-	dotKeyword = map[string]bool{"node": true, "edge": true, "graph": true, "digraph": true, "subgraph": true, "strict": true}
-)
-
-// dotID is s as a DOT ID: bare when DOT allows it, else a quoted string.
-func dotID(s string) string {
-	if (bareID.MatchString(s) && !dotKeyword[strings.ToLower(s)]) || bareNumber.MatchString(s) {
-		return s
-	}
-	return dotString(s)
-}
-
-// dotString is s as a quoted DOT string.
-func dotString(s string) string { return `"` + escapeDOT(s) + `"` }
-
-// dotLabel joins labels into one quoted DOT label, one per line.
-func dotLabel(labels []string) string {
-	esc := make([]string, len(labels))
-	for k, l := range labels {
-		esc[k] = escapeDOT(l)
-	}
-	return `"` + strings.Join(esc, `\n`) + `"`
-}
-
-func escapeDOT(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "").Replace(s)
 }

@@ -79,7 +79,7 @@ func TypestateDOT(d *model.Document, opts DOTOptions) ([]byte, error) {
 	if graphName == "" {
 		graphName = "typestate"
 	}
-	if err := g.SetName(dotID(graphName)); err != nil {
+	if err := g.SetName(DOTID(graphName)); err != nil {
 		return nil, err
 	}
 	for _, a := range [][2]string{
@@ -98,9 +98,9 @@ func TypestateDOT(d *model.Document, opts DOTOptions) ([]byte, error) {
 		var attrs map[string]string
 		switch {
 		case n.sink:
-			attrs = map[string]string{"shape": "doublecircle", "color": "red", "fontcolor": "red", "label": dotString(mealy.Err)}
+			attrs = map[string]string{"shape": "doublecircle", "color": "red", "fontcolor": "red", "label": DOTString(mealy.Err)}
 		default:
-			attrs = map[string]string{"shape": "ellipse", "label": n.dotLabel()}
+			attrs = map[string]string{"shape": "ellipse", "label": n.DOTLabel()}
 			if n.q == gr.initial {
 				attrs["penwidth"] = "2"
 			}
@@ -113,7 +113,7 @@ func TypestateDOT(d *model.Document, opts DOTOptions) ([]byte, error) {
 		return nil, err
 	}
 	for _, e := range gr.edges {
-		attrs := map[string]string{"label": dotLabel(e.labels)}
+		attrs := map[string]string{"label": DOTLabel(e.labels)}
 		for k, val := range edgeStyle[e.kind] {
 			attrs[k] = val
 		}
@@ -137,7 +137,7 @@ func TypestateDOT(d *model.Document, opts DOTOptions) ([]byte, error) {
 // legend of the edge kinds it shows.
 func (g *graph) dotTitle() string {
 	if !g.closure {
-		return dotString(g.title)
+		return DOTString(g.title)
 	}
 	legend := []string{"→ callin"}
 	if g.kinds[kindCallback] {
@@ -156,9 +156,9 @@ func (g *graph) dotTitle() string {
 // initial state, else an HTML-like label with the ID over the path in
 // small print. Each line is one run of text in one font, so that the SVG
 // looks right whatever font the viewer substitutes.
-func (n node) dotLabel() string {
+func (n node) DOTLabel() string {
 	if n.named || len(n.path) == 0 {
-		return dotString(n.name)
+		return DOTString(n.name)
 	}
 	return "<" + escapeHTML(n.name) + `<br/><font point-size="10">` + escapeHTML(pathText(n.path)) + "</font>>"
 }
@@ -201,7 +201,7 @@ func (v *view) nodeIDs() []string {
 			id += "_"
 		}
 		taken[id] = true
-		ids[q] = dotID(id)
+		ids[q] = DOTID(id)
 	}
 	return ids
 }
@@ -212,19 +212,19 @@ var (
 	dotKeyword = map[string]bool{"node": true, "edge": true, "graph": true, "digraph": true, "subgraph": true, "strict": true}
 )
 
-// dotID is s as a DOT ID: bare when DOT allows it, else a quoted string.
-func dotID(s string) string {
+// DOTID is s as a DOT ID: bare when DOT allows it, else a quoted string.
+func DOTID(s string) string {
 	if (bareID.MatchString(s) && !dotKeyword[strings.ToLower(s)]) || bareNumber.MatchString(s) {
 		return s
 	}
 	return `"` + escapeDOT(s) + `"`
 }
 
-// dotString is s as a quoted DOT string (always quoted, for labels).
-func dotString(s string) string { return `"` + escapeDOT(s) + `"` }
+// DOTString is s as a quoted DOT string (always quoted, for labels).
+func DOTString(s string) string { return `"` + escapeDOT(s) + `"` }
 
-// dotLabel joins labels into one quoted DOT label, one per line.
-func dotLabel(labels []string) string {
+// DOTLabel joins labels into one quoted DOT label, one per line.
+func DOTLabel(labels []string) string {
 	esc := make([]string, len(labels))
 	for k, l := range labels {
 		esc[k] = escapeDOT(l)

@@ -326,8 +326,8 @@ func TestDOTQuotesAwkwardNames(t *testing.T) {
 		t.Errorf("label %s", got)
 	}
 	for _, id := range []string{"graph", "1x", "a-b", "__start"} {
-		if got := dotID(id); got == id && id != "__start" {
-			t.Errorf("dotID(%q) left bare", id)
+		if got := DOTID(id); got == id && id != "__start" {
+			t.Errorf("DOTID(%q) left bare", id)
 		}
 	}
 }

@@ -111,7 +111,7 @@ func LegacyDOT(d *model.Document) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			fmt.Fprintf(&b, "  %d -> %d[label=%s];\n", num[q], num[m.Next[q][i]], dotID(l))
+			fmt.Fprintf(&b, "  %d -> %d[label=%s];\n", num[q], num[m.Next[q][i]], DOTID(l))
 		}
 	}
 	b.WriteString("}\n")

@@ -46,7 +46,7 @@ func TestDOTLabelsUnnamedStatesByPath(t *testing.T) {
 	}
 	// Awkward names are escaped in HTML-like labels.
 	n := node{name: `a<b>&"c"`, path: []step{{"x→y", kindCallin}, {"z", kindCallback}, {"q", kindQuiet}, {"e", kindErr}}}
-	if got, want := n.dotLabel(), `<a&lt;b&gt;&amp;&quot;c&quot;<br/><font point-size="10">x&#8594;y · &#8658;z · (quiet) · &#10007;e</font>>`; got != want {
+	if got, want := n.DOTLabel(), `<a&lt;b&gt;&amp;&quot;c&quot;<br/><font point-size="10">x&#8594;y · &#8658;z · (quiet) · &#10007;e</font>>`; got != want {
 		t.Errorf("label %s, want %s", got, want)
 	}
 }
