@@ -77,6 +77,7 @@ a learning purpose file names: a simulated device answering from a model
 	})
 	root.AddCommand(newLearnCmd(e), newCheckCmd(e), newExportCmd(e), newBenchCmd(e),
 		newExamplesCmd(e), newVersionCmd(e), newDiffCmd(e))
+	root.AddCommand(newReportCmd(e))
 	return root
 }
 

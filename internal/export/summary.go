@@ -181,23 +181,10 @@ func writeRows(b *strings.Builder, rows [][3]string) {
 
 func statsSummary(b *strings.Builder, s *model.Stats, bound *model.Bound) {
 	tot := s.Total()
-	perEQ, perEQExec := "–", "–"
-	if s.EQs > 0 {
-		perEQ = fmt.Sprint(ceilDiv(s.Equivalence.Asked, s.EQs))
-		perEQExec = fmt.Sprint(ceilDiv(s.Equivalence.Executed, s.EQs))
-	}
-	boundCol := "–"
-	if bound != nil {
-		boundCol = fmt.Sprintf("%d (%d)", bound.Used, bound.Needed)
-	}
-	header := []string{"states", "time (s)", "MQ asked (executed)", "EQ", "MQ per EQ asked (executed)", "bound used (needed)"}
-	values := []string{
-		fmt.Sprint(s.States),
-		seconds(s.WallSecs),
-		fmt.Sprintf("%d (%d)", tot.Asked, tot.Executed),
-		fmt.Sprint(s.EQs),
-		fmt.Sprintf("%s (%s)", perEQ, perEQExec),
-		boundCol,
+	cols := StatsColumns(s, bound)[:table1Columns]
+	header, values := make([]string, len(cols)), make([]string, len(cols))
+	for k, c := range cols {
+		header[k], values[k] = c.Name, c.Value
 	}
 	b.WriteString("statistics (columns of DroidStar's Table 1):\n")
 	hs, vs := make([]string, len(header)), make([]string, len(header))

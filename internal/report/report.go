@@ -1,0 +1,267 @@
+// Package report writes a learned model as one self-contained HTML page:
+// what was learned and where, the typestate picture (the export package's
+// typestate DOT, rendered to SVG and inlined), the statistics in the
+// columns of the DroidStar paper's Table 1, the warnings, every
+// transition with the reason behind its err answer, and the statistics of
+// the two query phases. The page loads nothing: its CSS, its SVG and its
+// one small script are inline. The same document gives the same bytes.
+package report
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"sort"
+	"strings"
+
+	"github.com/droidstar/droidstar/internal/export"
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+//go:embed report.html.tmpl
+var files embed.FS
+
+var page = template.Must(template.New("report.html.tmpl").ParseFS(files, "report.html.tmpl"))
+
+// Options are the options of HTML.
+type Options struct {
+	// Render turns the typestate DOT into SVG (droidstar passes
+	// render.SVG). When it is nil or fails, the page says why instead of
+	// showing the picture; HTML does not fail.
+	Render func(dot []byte) ([]byte, error)
+}
+
+// HTML renders the report page of d. It fails only when d does not
+// describe a machine.
+func HTML(d *model.Document, opts Options) ([]byte, error) {
+	if d == nil {
+		return nil, fmt.Errorf("no model document")
+	}
+	m, _, err := d.Machine()
+	if err != nil {
+		return nil, fmt.Errorf("model %q: %w", d.Name, err)
+	}
+	p := pageData{
+		Title:    titleOf(d),
+		Name:     d.Name,
+		Kind:     "plain Mealy model",
+		Complete: d.Complete,
+		Shown:    m.NumStates(),
+	}
+	if d.Semantics == model.SemanticsClosure {
+		p.Kind = "callback typestate (synchronous closure)"
+		ts, err := m.Typestate()
+		if err != nil {
+			return nil, fmt.Errorf("model %q: %w", d.Name, err)
+		}
+		p.Shown = len(ts.States)
+	}
+	p.Header = header(d)
+	p.Picture, p.NoPicture = picture(d, opts)
+	if d.Stats != nil {
+		p.Stats = export.StatsColumns(d.Stats, d.Bound)
+		p.Phases = phases(d.Stats)
+	}
+	p.Warnings = warnings(d)
+	p.Transitions = transitions(d)
+	var buf bytes.Buffer
+	if err := page.Execute(&buf, p); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// pageData is what the template shows.
+type pageData struct {
+	Title, Name, Kind string
+	Complete          bool
+	Header            []field
+	// Picture is the inline SVG; NoPicture says why there is none.
+	Picture     template.HTML
+	NoPicture   string
+	Shown       int // states the picture shows
+	Stats       []export.Column
+	Phases      []phase
+	Warnings    []string
+	Transitions []transition
+}
+
+type field struct {
+	Name  string
+	Value string
+	List  []string
+}
+
+type phase struct {
+	Name                                       string
+	Asked, Executed, CacheHits, Excluded, Syms int
+	Device                                     string
+}
+
+type transition struct {
+	From, Input, Output, To string
+	ErrKind, ErrDetail      string
+	Err                     bool
+}
+
+func titleOf(d *model.Document) string {
+	t := d.Name
+	if t == "" {
+		t = "(unnamed model)"
+	}
+	if d.Purpose != nil && d.Purpose.Class != "" && d.Purpose.Class != d.Name {
+		t += " (" + d.Purpose.Class + ")"
+	}
+	return t
+}
+
+// header is the table of what was learned, where, when and by what.
+func header(d *model.Document) []field {
+	var f []field
+	if p := d.Purpose; p != nil {
+		if p.Class != "" {
+			f = append(f, field{Name: "class", Value: p.Class})
+		}
+		pur := p.Name
+		if p.File != "" {
+			pur = strings.TrimSpace(pur + " (" + p.File + ")")
+		}
+		if pur != "" {
+			f = append(f, field{Name: "purpose", Value: pur})
+		}
+	}
+	if be := d.Backend; be != nil {
+		kind := be.Kind
+		if be.Model != "" {
+			kind += " (model " + be.Model + ")"
+		}
+		f = append(f, field{Name: "backend", Value: kind})
+		if len(be.Devices) > 0 {
+			devs := make([]string, len(be.Devices))
+			for k, dev := range be.Devices {
+				devs[k] = device(dev)
+			}
+			f = append(f, field{Name: "devices", List: devs})
+		}
+	}
+	if d.Learned != nil {
+		f = append(f, field{Name: "learned at", Value: d.Learned.UTC().Format("2006-01-02 15:04:05 UTC")})
+	}
+	if t := d.Tool; t != nil {
+		f = append(f, field{Name: "tool", Value: strings.TrimSpace(t.Name + " " + t.Version)})
+	}
+	return f
+}
+
+func device(dev model.DeviceInfo) string {
+	var about []string
+	for _, s := range []string{dev.Platform, dev.Model} {
+		if s != "" {
+			about = append(about, s)
+		}
+	}
+	if dev.Release != "" {
+		if dev.Platform == "jvm" {
+			about = append(about, "Java "+dev.Release)
+		} else {
+			about = append(about, "Android "+dev.Release)
+		}
+	}
+	if dev.SDK > 0 {
+		about = append(about, fmt.Sprintf("API %d", dev.SDK))
+	}
+	if len(about) == 0 {
+		return dev.Serial
+	}
+	return dev.Serial + " (" + strings.Join(about, ", ") + ")"
+}
+
+// picture is the typestate as inline SVG, or why there is none.
+func picture(d *model.Document, opts Options) (template.HTML, string) {
+	if opts.Render == nil {
+		return "", "no SVG renderer was given"
+	}
+	svg, err := export.SVG(d, export.DOTOptions{Render: opts.Render})
+	if err != nil {
+		return "", err.Error()
+	}
+	// Inline, the SVG starts at its element: drop the XML declaration,
+	// doctype and comments before it.
+	k := bytes.Index(svg, []byte("<svg"))
+	if k < 0 {
+		return "", "the renderer's output has no <svg> element"
+	}
+	return template.HTML(bytes.TrimSpace(svg[k:])), ""
+}
+
+func phases(s *model.Stats) []phase {
+	row := func(name string, p model.PhaseStats) phase {
+		return phase{Name: name, Asked: p.Asked, Executed: p.Executed, CacheHits: p.CacheHits,
+			Excluded: p.Excluded, Syms: p.Symbols, Device: export.Seconds(p.DeviceSecs)}
+	}
+	return []phase{row("learning", s.Learning), row("equivalence", s.Equivalence), row("total", s.Total())}
+}
+
+// warnings are the document's warnings (timing violations,
+// non-determinism, a partial model), a bound that was too small, and the
+// err transitions that are not what the class does: queries the purpose
+// excluded and errors of unknown cause.
+func warnings(d *model.Document) []string {
+	w := append([]string(nil), d.Warnings...)
+	if b := d.Bound; b != nil && b.Needed > b.Used {
+		w = append(w, fmt.Sprintf("the model needs a distinguisher bound of %d, the run assumed %d: states are told apart by words longer than the bound", b.Needed, b.Used))
+	}
+	kinds := map[model.ErrKind][]string{}
+	for _, t := range d.Transitions {
+		if t.Err == nil {
+			continue
+		}
+		what := stateName(d, t.From) + " · " + t.Input
+		if t.Err.Detail != "" {
+			what += ": " + t.Err.Detail
+		}
+		kinds[t.Err.Kind] = append(kinds[t.Err.Kind], what)
+	}
+	for _, k := range []model.ErrKind{model.ErrExcluded, model.ErrUnknown} {
+		for _, what := range kinds[k] {
+			switch k {
+			case model.ErrExcluded:
+				w = append(w, "excluded query (never ran, answered err): "+what)
+			default:
+				w = append(w, "err of unknown cause: "+what)
+			}
+		}
+	}
+	var other []string
+	for k, list := range kinds {
+		if k != model.ErrExcluded && k != model.ErrUnknown && k != model.ErrThrown && k != model.ErrErrorCallback {
+			other = append(other, fmt.Sprintf("%d err transitions of unrecognised kind %q", len(list), k))
+		}
+	}
+	sort.Strings(other)
+	return append(w, other...)
+}
+
+func transitions(d *model.Document) []transition {
+	out := make([]transition, len(d.Transitions))
+	for k, t := range d.Transitions {
+		out[k] = transition{From: stateName(d, t.From), Input: t.Input, Output: t.Output, To: stateName(d, t.To),
+			Err: t.Output == mealy.Err}
+		if t.Err != nil {
+			out[k].ErrKind, out[k].ErrDetail = string(t.Err.Kind), t.Err.Detail
+		}
+	}
+	return out
+}
+
+// stateName is a state's name, with its ID when they differ.
+func stateName(d *model.Document, id string) string {
+	for _, s := range d.States {
+		if s.ID == id && s.Name != "" && s.Name != id {
+			return s.Name + " (" + id + ")"
+		}
+	}
+	return id
+}
