@@ -77,7 +77,7 @@ a learning purpose file names: a simulated device answering from a model
 	})
 	root.AddCommand(newLearnCmd(e), newCheckCmd(e), newExportCmd(e), newBenchCmd(e),
 		newExamplesCmd(e), newVersionCmd(e), newDiffCmd(e))
-	root.AddCommand(newReportCmd(e))
+	root.AddCommand(newReportCmd(e), newMatrixCmd(e))
 	return root
 }
 

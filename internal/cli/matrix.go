@@ -1,0 +1,325 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/droidstar/droidstar/internal/diff"
+	"github.com/droidstar/droidstar/internal/export"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/session"
+)
+
+type matrixFlags struct {
+	out     string
+	models  []string
+	devices string
+	backend string
+	lanes   int
+}
+
+func newMatrixCmd(e *env) *cobra.Command {
+	f := &matrixFlags{}
+	c := &cobra.Command{
+		Use:   "matrix purpose.yaml",
+		Short: "Learn one purpose on several targets and diff them against the first",
+		Long: `Matrix is the nightly-CI job in one command: it learns the purpose on each
+target, writes each model (NAME.json, NAME.dot), compares every target with the
+first one (the baseline) as 'droidstar diff' does, and writes matrix.md and
+matrix.json. A target that fails to learn leaves NAME.partial.json and the
+others still run.
+
+Targets: with the sim backend, each --model NAME=FILE stands in for one
+Android version (the purpose's own model when there is none); with the jvm
+backend, the purpose as it is. Devices (--devices) need the adb backend,
+which this droidstar cannot reach yet.
+
+Exit code: 0 when every target learned and all behave like the baseline, 1
+when one differs or failed, 2 on a usage error.`,
+		Example: `  droidstar matrix examples/mediaplayer/purpose.yaml \
+      --model api23=models/mediaplayer-23.dot --model api34=models/mediaplayer-34.dot -o out/
+  droidstar matrix examples/jvm/timer.yaml -o out/`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("matrix needs exactly one purpose file\nRun '%s --help' for usage.", c.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error { return runMatrix(c, e, f, args[0]) },
+	}
+	fl := c.Flags()
+	fl.StringVarP(&f.out, "out", "o", ".", "directory for the models and the matrix report")
+	fl.StringArrayVar(&f.models, "model", nil, "a target NAME=FILE: the sim model standing in for one version (repeatable)")
+	fl.StringVar(&f.devices, "devices", "", "devices to learn on (all or SERIAL,...): needs the adb backend")
+	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
+	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
+	return c
+}
+
+// matrixTarget is one column of the matrix.
+type matrixTarget struct {
+	Name  string `json:"name"`
+	Model string `json:"model,omitempty"`
+	// Learned is false when learning failed; Error says why.
+	Learned     bool         `json:"learned"`
+	Error       string       `json:"error,omitempty"`
+	File        string       `json:"file,omitempty"`
+	States      int          `json:"states,omitempty"`
+	Transitions int          `json:"transitions,omitempty"`
+	Same        *bool        `json:"same_as_baseline,omitempty"`
+	Diff        *diff.Report `json:"diff,omitempty"`
+
+	doc *model.Document
+}
+
+// matrixReport is matrix.json: format "droidstar-matrix", version 1.
+type matrixReport struct {
+	Format   string          `json:"format"`
+	Version  int             `json:"version"`
+	Purpose  string          `json:"purpose"`
+	Baseline string          `json:"baseline"`
+	Targets  []*matrixTarget `json:"targets"`
+}
+
+var targetName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+
+func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
+	if f.devices != "" {
+		return usageError("--devices: learning on devices needs the adb backend, which this droidstar cannot reach yet")
+	}
+	if f.lanes < 1 {
+		return usageError("--lanes must be at least 1, got %d", f.lanes)
+	}
+	p, err := purpose.Load(file)
+	if err != nil {
+		return err
+	}
+	if f.backend != "" {
+		if err := p.Backend.Use(f.backend); err != nil {
+			return usageError("--backend: %v", err)
+		}
+	}
+	targets, err := matrixTargets(p, f.models)
+	if err != nil {
+		return err
+	}
+	rep := &matrixReport{Format: "droidstar-matrix", Version: 1, Purpose: file, Baseline: targets[0].Name, Targets: targets}
+	failed := false
+	for _, t := range targets {
+		q := *p
+		if t.Model != "" {
+			sim := *p.Backend.Sim
+			sim.Model, sim.ModelPath, sim.Format = t.Model, t.Model, "auto"
+			q.Backend.Sim = &sim
+		}
+		if err := learnTarget(c, e, f, &q, t); err != nil {
+			t.Error = err.Error()
+			failed = true
+			fmt.Fprintf(e.stderr, "%s: %v\n", t.Name, err)
+		}
+	}
+	base := targets[0]
+	for _, t := range targets[1:] {
+		if base.doc == nil || t.doc == nil {
+			continue
+		}
+		r, err := diff.Compare(base.doc, t.doc, diff.Options{OldFile: base.File, NewFile: t.File})
+		if err != nil {
+			t.Error = fmt.Sprintf("compare with %s: %v", base.Name, err)
+			failed = true
+			continue
+		}
+		same := r.Same
+		t.Same, t.Diff = &same, r
+	}
+	if base.doc != nil {
+		yes := true
+		base.Same = &yes
+	}
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(f.out, "matrix.json"), append(data, '\n')); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(f.out, "matrix.md"), []byte(rep.markdown())); err != nil {
+		return err
+	}
+	fmt.Fprint(e.stdout, rep.table())
+	fmt.Fprintf(e.stderr, "wrote %s and %s\n", filepath.Join(f.out, "matrix.md"), filepath.Join(f.out, "matrix.json"))
+	switch {
+	case failed:
+		return fmt.Errorf("not every target learned")
+	case !rep.allSame():
+		return fmt.Errorf("the targets differ from the baseline %s", base.Name)
+	}
+	return nil
+}
+
+// matrixTargets reads the --model flags.
+func matrixTargets(p *purpose.Purpose, models []string) ([]*matrixTarget, error) {
+	if len(models) == 0 {
+		return []*matrixTarget{{Name: p.Backend.Kind}}, nil
+	}
+	if p.Backend.Kind != purpose.BackendSim {
+		return nil, usageError("--model replaces the sim model, but the purpose runs on backend %s (use --backend sim if it lists one)", p.Backend.Kind)
+	}
+	var out []*matrixTarget
+	seen := map[string]bool{}
+	for _, m := range models {
+		name, path, ok := strings.Cut(m, "=")
+		if !ok || path == "" {
+			return nil, usageError("--model %q: want NAME=FILE, e.g. api23=models/api23.dot", m)
+		}
+		if !targetName.MatchString(name) {
+			return nil, usageError("--model %q: the name %q must use letters, digits, '_', '-' and '.'", m, name)
+		}
+		if seen[name] {
+			return nil, usageError("--model %q: target %s is given twice", m, name)
+		}
+		seen[name] = true
+		out = append(out, &matrixTarget{Name: name, Model: path})
+	}
+	return out, nil
+}
+
+// learnTarget learns one target and writes NAME.json and NAME.dot (or
+// NAME.partial.json when learning fails part-way).
+func learnTarget(c *cobra.Command, e *env, f *matrixFlags, p *purpose.Purpose, t *matrixTarget) error {
+	plan, err := session.FromPurpose(c.Context(), p, os.ReadFile, backendOptions(f.lanes, false))
+	if err != nil {
+		return err
+	}
+	defer plan.Close()
+	res, err := session.Run(c.Context(), plan.Target, session.Options{
+		Executors: plan.Executors, VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now,
+	})
+	if err != nil {
+		if res != nil {
+			if file, werr := writeModelFile(f.out, t.Name+".partial.json", res.Document); werr == nil {
+				return fmt.Errorf("%w (the last hypothesis is in %s)", err, file)
+			}
+		}
+		return err
+	}
+	doc := res.Document
+	file, err := writeModelFile(f.out, t.Name+".json", doc)
+	if err != nil {
+		return err
+	}
+	dot, err := export.Write(doc, export.FormatDOT, export.DOTOptions{})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(f.out, t.Name+".dot"), dot); err != nil {
+		return err
+	}
+	m, _, err := doc.Machine()
+	if err != nil {
+		return err
+	}
+	ts, err := m.Typestate()
+	if err != nil {
+		return err
+	}
+	t.Learned, t.File, t.doc = true, file, doc
+	t.States, t.Transitions = len(ts.States), len(ts.Edges)
+	return nil
+}
+
+func (r *matrixReport) allSame() bool {
+	for _, t := range r.Targets {
+		if t.Same == nil || !*t.Same {
+			return false
+		}
+	}
+	return true
+}
+
+// row is one target's line: name, states, transitions, verdict.
+func (t *matrixTarget) row(baseline string) []string {
+	if !t.Learned {
+		return []string{t.Name, "-", "-", "failed: " + t.Error}
+	}
+	verdict := "baseline"
+	switch {
+	case t.Name == baseline:
+	case t.Same == nil:
+		verdict = "not compared: " + t.Error
+	case *t.Same:
+		verdict = "same"
+	default:
+		verdict = "different"
+		if w := firstWitness(t.Diff); w != "" {
+			verdict += ": " + w
+		}
+	}
+	return []string{t.Name, fmt.Sprint(t.States), fmt.Sprint(t.Transitions), verdict}
+}
+
+// firstWitness is the first differing trace, as the diff's text shows it.
+func firstWitness(r *diff.Report) string {
+	for _, ws := range []diff.Witnesses{r.OldOnly, r.NewOnly} {
+		if len(ws.Traces) > 0 {
+			var steps []string
+			for _, s := range ws.Traces[0].Trace {
+				if s.Input == "wait" {
+					steps = append(steps, "wait/"+s.Output)
+				} else {
+					steps = append(steps, s.Input)
+				}
+			}
+			return strings.Join(steps, " · ")
+		}
+	}
+	if !r.Alphabet.Same() {
+		return "the alphabets differ"
+	}
+	return ""
+}
+
+func (r *matrixReport) table() string {
+	rows := [][]string{{"target", "states", "transitions", "vs " + r.Baseline}}
+	for _, t := range r.Targets {
+		rows = append(rows, t.row(r.Baseline))
+	}
+	width := make([]int, 3)
+	for _, row := range rows {
+		for i := range width {
+			width[i] = max(width[i], len(row[i]))
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		fmt.Fprintf(&b, "%-*s  %*s  %*s  %s\n", width[0], row[0], width[1], row[1], width[2], row[2], row[3])
+	}
+	return b.String()
+}
+
+func (r *matrixReport) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Typestate matrix: %s\n\nBaseline: %s.\n\n", r.Purpose, r.Baseline)
+	b.WriteString("| target | states | transitions | vs " + r.Baseline + " |\n|---|---|---|---|\n")
+	for _, t := range r.Targets {
+		row := t.row(r.Baseline)
+		for i, cell := range row {
+			row[i] = strings.ReplaceAll(cell, "|", `\|`)
+		}
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	for _, t := range r.Targets {
+		if t.Diff != nil && !t.Diff.Same {
+			fmt.Fprintf(&b, "\n## %s against %s\n\n%s", t.Name, r.Baseline, t.Diff.Markdown())
+		}
+	}
+	return b.String()
+}
