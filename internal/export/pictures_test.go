@@ -9,14 +9,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
-	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/render/gvwasm"
-	"github.com/droidstar/droidstar/internal/session"
+	"github.com/droidstar/droidstar/internal/session/sessiontest"
 )
 
 // renderSVG renders in-process, as the droidstar-render helper does
@@ -362,32 +360,11 @@ func equal(a, b []string) bool { return strings.Join(a, ",") == strings.Join(b, 
 var exampleDocs = sync.OnceValues(func() (map[string]*model.Document, error) {
 	docs := map[string]*model.Document{}
 	for _, name := range examples.Names() {
-		p, err := examples.Purpose(name)
+		d, err := sessiontest.LearnExample(name)
 		if err != nil {
 			return nil, err
 		}
-		if !p.Backend.Has(purpose.BackendSim) {
-			continue // only the simulated examples learn anywhere
-		}
-		if err := p.Backend.Use(purpose.BackendSim); err != nil {
-			return nil, err
-		}
-		ctx := context.Background()
-		plan, err := session.FromPurpose(ctx, p, examples.ReadFile, session.BackendOptions{})
-		if err != nil {
-			return nil, err
-		}
-		res, err := session.Run(ctx, plan.Target, session.Options{
-			Executors: plan.Executors, VirtualClock: true, ToolVersion: "test",
-			Now: func() time.Time { return time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC) },
-		})
-		plan.Close()
-		if err != nil {
-			return nil, err
-		}
-		d := res.Document
 		d.Stats, d.Warnings = nil, nil
-		d.Purpose.Fingerprint = "sha256:(the purpose's)" // changes with every edit of the purpose
 		docs[name] = d
 	}
 	return docs, nil

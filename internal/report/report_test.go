@@ -14,11 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/model"
-	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/render/gvwasm"
-	"github.com/droidstar/droidstar/internal/session"
+	"github.com/droidstar/droidstar/internal/session/sessiontest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/report")
@@ -32,29 +30,11 @@ func renderSVG(dot []byte) ([]byte, error) { return gvwasm.SVG(context.Backgroun
 var learned = sync.OnceValues(func() (map[string]*model.Document, error) {
 	docs := map[string]*model.Document{}
 	for _, name := range []string{"asynctask", "mediaplayer"} {
-		p, err := examples.Purpose(name)
+		d, err := sessiontest.LearnExample(name)
 		if err != nil {
 			return nil, err
 		}
-		if err := p.Backend.Use(purpose.BackendSim); err != nil {
-			return nil, err
-		}
-		ctx := context.Background()
-		plan, err := session.FromPurpose(ctx, p, examples.ReadFile, session.BackendOptions{})
-		if err != nil {
-			return nil, err
-		}
-		res, err := session.Run(ctx, plan.Target, session.Options{
-			Executors: plan.Executors, VirtualClock: true, ToolVersion: "test",
-			Now: func() time.Time { return time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC) },
-		})
-		plan.Close()
-		if err != nil {
-			return nil, err
-		}
-		d := res.Document
 		d.Stats.WallSecs = 1.25
-		d.Purpose.Fingerprint = "sha256:(the purpose's)"
 		docs[name] = d
 	}
 	return docs, nil
