@@ -109,7 +109,10 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 		}}
 		return &Plan{Target: t, Executors: execs}, nil
 	case purpose.BackendADB:
-		return nil, fmt.Errorf("%s: backend adb: this droidstar cannot reach devices yet; run the purpose's other backends with --backend (it configures: %s)", p.File, strings.Join(p.Backend.Kinds, ", "))
+		if len(p.Backend.Kinds) == 1 {
+			return nil, fmt.Errorf("%s: backend adb: this droidstar cannot reach devices yet, and the purpose configures no other backend (add sim with a model, or jvm for a JVM class)", p.File)
+		}
+		return nil, fmt.Errorf("%s: backend adb: this droidstar cannot reach devices yet; pick another of the purpose's backends with --backend (it configures: %s)", p.File, strings.Join(p.Backend.Kinds, ", "))
 	default:
 		return nil, fmt.Errorf("%s: backend %q is not available", p.File, p.Backend.Kind)
 	}
