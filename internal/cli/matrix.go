@@ -21,6 +21,7 @@ import (
 type matrixFlags struct {
 	out     string
 	models  []string
+	java    []string
 	devices string
 	backend string
 	lanes   int
@@ -37,16 +38,26 @@ first one (the baseline) as 'droidstar diff' does, and writes matrix.md and
 matrix.json. A target that fails to learn leaves NAME.partial.json and the
 others still run.
 
-Targets: with the sim backend, each --model NAME=FILE stands in for one
-Android version (the purpose's own model when there is none); with the jvm
-backend, the purpose as it is. Devices (--devices) need the adb backend,
-which this droidstar cannot reach yet.
+Targets: with the sim backend, each --model NAME=FILE (FILE relative to the
+current directory) replaces the purpose's sim model and stands in for one
+Android version; with the jvm backend, each --java NAME=PATH runs the harness
+with another java command (two JDKs, say). Without either, the purpose as it
+is is the only target, named after its backend. NAMEs use letters, digits,
+'_', '-' and '.'. Devices (--devices) need the adb backend, which this
+droidstar cannot reach yet.
 
 Exit code: 0 when every target learned and all behave like the baseline, 1
 when one differs or failed, 2 on a usage error.`,
 		Example: `  droidstar matrix examples/mediaplayer/purpose.yaml \
       --model api23=models/mediaplayer-23.dot --model api34=models/mediaplayer-34.dot -o out/
-  droidstar matrix examples/jvm/timer.yaml -o out/`,
+
+  # the README's example: one model identical to the baseline, one with a change
+  cd testdata/matrix
+  droidstar matrix purpose.yaml --model api23=api23.dot --model same=api23.dot --model api34=api34.dot -o out
+
+  # the real harness on two JDKs
+  droidstar matrix examples/jvm/timer.yaml -o out/ \
+      --java jdk17=/usr/lib/jvm/java-17-openjdk-amd64/bin/java --java jdk21=/usr/lib/jvm/java-21-openjdk-amd64/bin/java`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("matrix needs exactly one purpose file\nRun '%s --help' for usage.", c.CommandPath())
@@ -58,6 +69,7 @@ when one differs or failed, 2 on a usage error.`,
 	fl := c.Flags()
 	fl.StringVarP(&f.out, "out", "o", ".", "directory for the models and the matrix report")
 	fl.StringArrayVar(&f.models, "model", nil, "a target NAME=FILE: the sim model standing in for one version (repeatable)")
+	fl.StringArrayVar(&f.java, "java", nil, "a target NAME=PATH: the java command running the harness, for the jvm backend (repeatable)")
 	fl.StringVar(&f.devices, "devices", "", "devices to learn on (all or SERIAL,...): needs the adb backend")
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
@@ -68,14 +80,17 @@ when one differs or failed, 2 on a usage error.`,
 type matrixTarget struct {
 	Name  string `json:"name"`
 	Model string `json:"model,omitempty"`
+	Java  string `json:"java,omitempty"`
 	// Learned is false when learning failed; Error says why.
-	Learned     bool         `json:"learned"`
-	Error       string       `json:"error,omitempty"`
-	File        string       `json:"file,omitempty"`
-	States      int          `json:"states,omitempty"`
-	Transitions int          `json:"transitions,omitempty"`
-	Same        *bool        `json:"same_as_baseline,omitempty"`
-	Diff        *diff.Report `json:"diff,omitempty"`
+	Learned     bool   `json:"learned"`
+	Error       string `json:"error,omitempty"`
+	File        string `json:"file,omitempty"`
+	States      int    `json:"states,omitempty"`
+	Transitions int    `json:"transitions,omitempty"`
+	Same        *bool  `json:"same_as_baseline,omitempty"`
+	// FirstDifference is the first differing trace, as the table shows it.
+	FirstDifference string       `json:"first_difference,omitempty"`
+	Diff            *diff.Report `json:"diff,omitempty"`
 
 	doc *model.Document
 }
@@ -92,8 +107,8 @@ type matrixReport struct {
 var targetName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 
 func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
-	if f.devices != "" {
-		return usageError("--devices: learning on devices needs the adb backend, which this droidstar cannot reach yet")
+	if c.Flags().Changed("devices") {
+		return usageError("--devices: learning on devices needs the adb backend, which this droidstar cannot reach yet (use --model with the sim backend or --java with the jvm backend)")
 	}
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
@@ -107,7 +122,10 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 			return usageError("--backend: %v", err)
 		}
 	}
-	targets, err := matrixTargets(p, f.models)
+	if p.Backend.Kind == purpose.BackendADB {
+		return usageError("%s: backend adb: this droidstar cannot reach devices yet; pick another backend the purpose configures with --backend (it configures: %s)", file, strings.Join(p.Backend.Kinds, ", "))
+	}
+	targets, err := matrixTargets(p, f.models, f.java)
 	if err != nil {
 		return err
 	}
@@ -119,6 +137,14 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 			sim := *p.Backend.Sim
 			sim.Model, sim.ModelPath, sim.Format = t.Model, t.Model, "auto"
 			q.Backend.Sim = &sim
+		}
+		if t.Java != "" {
+			jvm := purpose.JVMBackend{}
+			if p.Backend.JVM != nil {
+				jvm = *p.Backend.JVM
+			}
+			jvm.Java = t.Java
+			q.Backend.JVM = &jvm
 		}
 		if err := learnTarget(c, e, f, &q, t); err != nil {
 			t.Error = err.Error()
@@ -139,6 +165,9 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 		}
 		same := r.Same
 		t.Same, t.Diff = &same, r
+		if !same {
+			t.FirstDifference = firstWitness(r)
+		}
 	}
 	if base.doc != nil {
 		yes := true
@@ -165,29 +194,44 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	return nil
 }
 
-// matrixTargets reads the --model flags.
-func matrixTargets(p *purpose.Purpose, models []string) ([]*matrixTarget, error) {
-	if len(models) == 0 {
+// matrixTargets reads the --model and --java flags.
+func matrixTargets(p *purpose.Purpose, models, javas []string) ([]*matrixTarget, error) {
+	switch {
+	case len(models) > 0 && len(javas) > 0:
+		return nil, usageError("--model and --java do not mix: --model is for the sim backend, --java for the jvm backend")
+	case len(models) > 0 && p.Backend.Kind != purpose.BackendSim:
+		return nil, usageError("--model replaces the sim model, but the purpose runs on backend %s (use --backend sim if it lists one)", p.Backend.Kind)
+	case len(javas) > 0 && p.Backend.Kind != purpose.BackendJVM:
+		return nil, usageError("--java picks the java command of the jvm backend, but the purpose runs on backend %s (use --backend jvm if it lists one)", p.Backend.Kind)
+	case len(models)+len(javas) == 0:
 		return []*matrixTarget{{Name: p.Backend.Kind}}, nil
 	}
-	if p.Backend.Kind != purpose.BackendSim {
-		return nil, usageError("--model replaces the sim model, but the purpose runs on backend %s (use --backend sim if it lists one)", p.Backend.Kind)
+	flag, what, example, specs := "--model", "FILE", "api23=models/api23.dot", models
+	if len(javas) > 0 {
+		flag, what, example, specs = "--java", "PATH", "jdk21=/usr/lib/jvm/java-21-openjdk-amd64/bin/java", javas
 	}
 	var out []*matrixTarget
 	seen := map[string]bool{}
-	for _, m := range models {
+	for _, m := range specs {
 		name, path, ok := strings.Cut(m, "=")
 		if !ok || path == "" {
-			return nil, usageError("--model %q: want NAME=FILE, e.g. api23=models/api23.dot", m)
+			return nil, usageError("%s %q: want NAME=%s, e.g. %s", flag, m, what, example)
 		}
 		if !targetName.MatchString(name) {
-			return nil, usageError("--model %q: the name %q must use letters, digits, '_', '-' and '.'", m, name)
+			return nil, usageError("%s %q: the name %q must use letters, digits, '_', '-' and '.'", flag, m, name)
+		}
+		if name == "matrix" {
+			return nil, usageError("%s %q: the name matrix is taken by the report (matrix.json, matrix.md)", flag, m)
 		}
 		if seen[name] {
-			return nil, usageError("--model %q: target %s is given twice", m, name)
+			return nil, usageError("%s %q: target %s is given twice", flag, m, name)
 		}
 		seen[name] = true
-		out = append(out, &matrixTarget{Name: name, Model: path})
+		t := &matrixTarget{Name: name, Model: path}
+		if flag == "--java" {
+			t.Model, t.Java = "", path
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }
@@ -308,17 +352,35 @@ func (r *matrixReport) table() string {
 func (r *matrixReport) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Typestate matrix: %s\n\nBaseline: %s.\n\n", r.Purpose, r.Baseline)
-	b.WriteString("| target | states | transitions | vs " + r.Baseline + " |\n|---|---|---|---|\n")
+	b.WriteString("| target | states | transitions | same as " + r.Baseline + " | first differing trace |\n|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
-		row := t.row(r.Baseline)
+		row := []string{t.Name, "-", "-", "failed", t.Error}
+		if t.Learned {
+			row[1], row[2], row[3], row[4] = fmt.Sprint(t.States), fmt.Sprint(t.Transitions), "", ""
+			switch {
+			case t.Name == r.Baseline:
+				row[3] = "baseline"
+			case t.Same == nil:
+				row[3], row[4] = "not compared", t.Error
+			case *t.Same:
+				row[3] = "yes"
+			default:
+				row[3], row[4] = "no", t.FirstDifference
+			}
+		}
 		for i, cell := range row {
 			row[i] = strings.ReplaceAll(cell, "|", `\|`)
+		}
+		if row[4] != "" && row[3] == "no" {
+			row[4] = "`" + row[4] + "`"
 		}
 		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 	}
 	for _, t := range r.Targets {
 		if t.Diff != nil && !t.Diff.Same {
-			fmt.Fprintf(&b, "\n## %s against %s\n\n%s", t.Name, r.Baseline, t.Diff.Markdown())
+			// The diff's headings, one level down, under the target's.
+			md := strings.ReplaceAll("\n"+t.Diff.Markdown(), "\n#", "\n##")[1:]
+			fmt.Fprintf(&b, "\n## %s against %s\n\n%s", t.Name, r.Baseline, md)
 		}
 	}
 	return b.String()

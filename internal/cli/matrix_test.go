@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -47,6 +48,7 @@ func TestMatrixAcrossModels(t *testing.T) {
 			Name    string `json:"name"`
 			Learned bool   `json:"learned"`
 			Same    *bool  `json:"same_as_baseline"`
+			First   string `json:"first_difference"`
 			Diff    *struct {
 				Same    bool `json:"same"`
 				OldOnly struct {
@@ -62,14 +64,19 @@ func TestMatrixAcrossModels(t *testing.T) {
 		t.Fatalf("matrix.json = %+v", rep)
 	}
 	api34 := rep.Targets[2]
-	if !api34.Learned || api34.Same == nil || *api34.Same || api34.Diff == nil || api34.Diff.OldOnly.Total == 0 {
+	if !api34.Learned || api34.Same == nil || *api34.Same || api34.First != "cancel" || api34.Diff == nil || api34.Diff.OldOnly.Total == 0 {
 		t.Errorf("api34 = %+v", api34)
 	}
 	if s := rep.Targets[1]; s.Same == nil || !*s.Same || s.Diff == nil || !s.Diff.Same {
 		t.Errorf("same = %+v", s)
 	}
 	md, _ := os.ReadFile(filepath.Join(out, "matrix.md"))
-	if !strings.Contains(string(md), "| api34 | 3 | 4 | different: cancel |\n") || !strings.Contains(string(md), "\n## api34 against api23\n") {
+	wantTable = "| target | states | transitions | same as api23 | first differing trace |\n|---|---|---|---|---|\n" +
+		"| api23 | 3 | 5 | baseline |  |\n" +
+		"| same | 3 | 5 | yes |  |\n" +
+		"| api34 | 3 | 4 | no | `cancel` |\n"
+	if !strings.Contains(string(md), wantTable) || !strings.Contains(string(md), "\n## api34 against api23\n\n### droidstar diff: CountDownTimer\n") ||
+		strings.Contains(string(md), "same against") {
 		t.Errorf("matrix.md:\n%s", md)
 	}
 }
@@ -93,7 +100,15 @@ func TestMatrixUsageErrors(t *testing.T) {
 		{[]string{"--model", "api23"}, `droidstar: --model "api23": want NAME=FILE, e.g. api23=models/api23.dot`},
 		{[]string{"--model", "a b=x.dot"}, `droidstar: --model "a b=x.dot": the name "a b" must use letters, digits, '_', '-' and '.'`},
 		{[]string{"--model", "a=x.dot", "--model", "a=y.dot"}, `droidstar: --model "a=y.dot": target a is given twice`},
-		{[]string{"--devices", "all"}, "droidstar: --devices: learning on devices needs the adb backend, which this droidstar cannot reach yet"},
+		{[]string{"--devices", "all"}, "droidstar: --devices: learning on devices needs the adb backend, which this droidstar cannot reach yet (use --model with the sim backend or --java with the jvm backend)"},
+		{[]string{"--devices", ""}, "droidstar: --devices: learning on devices needs the adb backend, which this droidstar cannot reach yet (use --model with the sim backend or --java with the jvm backend)"},
+		{[]string{"--model", "matrix=x.dot"}, `droidstar: --model "matrix=x.dot": the name matrix is taken by the report (matrix.json, matrix.md)`},
+		{[]string{"--model", "-x=x.dot"}, `droidstar: --model "-x=x.dot": the name "-x" must use letters, digits, '_', '-' and '.'`},
+		{[]string{"--model", "=x.dot"}, `droidstar: --model "=x.dot": the name "" must use letters, digits, '_', '-' and '.'`},
+		{[]string{"--java", "jdk=java"}, "droidstar: --java picks the java command of the jvm backend, but the purpose runs on backend sim (use --backend jvm if it lists one)"},
+		{[]string{"--java", "jdk=java", "--model", "a=x.dot"}, "droidstar: --model and --java do not mix: --model is for the sim backend, --java for the jvm backend"},
+		{[]string{"--backend", "jvm"}, `droidstar: --backend: backend "jvm" is not configured by the purpose (it configures: sim)`},
+		{[]string{"--lanes", "0"}, "droidstar: --lanes must be at least 1, got 0"},
 	}
 	for _, tc := range cases {
 		code, _, stderr := run(t, append([]string{"matrix", purposeFile, "-o", t.TempDir()}, tc.args...)...)
@@ -101,9 +116,28 @@ func TestMatrixUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %s\nwant %s", tc.args, code, stderr, tc.want)
 		}
 	}
-	code, _, stderr := run(t, "matrix", repoPath("examples", "jvm", "timer.yaml"), "--model", "a=x.dot")
-	if code != ExitUsage || strings.TrimSpace(stderr) != "droidstar: --model replaces the sim model, but the purpose runs on backend jvm (use --backend sim if it lists one)" {
-		t.Errorf("jvm purpose: exit %d, %s", code, stderr)
+	jvmPurpose := repoPath("examples", "jvm", "timer.yaml")
+	asynctask := repoPath("examples", "asynctask", "purpose.yaml")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{jvmPurpose, "--model", "a=x.dot"}, "droidstar: --model replaces the sim model, but the purpose runs on backend jvm (use --backend sim if it lists one)"},
+		{[]string{jvmPurpose, "--java", "jdk"}, `droidstar: --java "jdk": want NAME=PATH, e.g. jdk21=/usr/lib/jvm/java-21-openjdk-amd64/bin/java`},
+		{[]string{jvmPurpose, "--java", "a=java", "--java", "a=java"}, `droidstar: --java "a=java": target a is given twice`},
+		{[]string{asynctask, "--backend", "adb"}, "droidstar: " + asynctask + ": backend adb: this droidstar cannot reach devices yet; pick another backend the purpose configures with --backend (it configures: sim, adb)"},
+		{[]string{purposeFile, "other.yaml"}, "droidstar: matrix needs exactly one purpose file\nRun 'droidstar matrix --help' for usage."},
+	} {
+		code, stdout, stderr := run(t, append([]string{"matrix", "-o", t.TempDir()}, tc.args...)...)
+		if code != ExitUsage || stdout != "" || strings.TrimSpace(stderr) != tc.want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %s\nwant %s", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	// Nothing is learned or written before the command line is checked.
+	out := t.TempDir()
+	run(t, "matrix", purposeFile, "-o", out, "--model", "a="+filepath.Join(dir, "api23.dot"), "--model", "a=x.dot")
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("a usage error wrote %d files", len(entries))
 	}
 }
 
@@ -118,5 +152,47 @@ func TestMatrixFailedTargetKeepsGoing(t *testing.T) {
 		"gone         -            -  failed: " + filepath.Join(dir, "purpose.yaml") + ": backend.sim.model: open " + missing + ": no such file or directory\n"
 	if code != ExitFail || stdout != want || !strings.HasSuffix(stderr, "droidstar: not every target learned\n") {
 		t.Errorf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %s", code, stdout, want, stderr)
+	}
+}
+
+// Without --model the purpose's own sim model is the only target: a
+// one-column matrix, named after the backend.
+func TestMatrixOneTarget(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := run(t, "matrix", filepath.Join(repoPath("testdata", "matrix"), "purpose.yaml"), "-o", out)
+	want := "target  states  transitions  vs sim\n" +
+		"sim          3            5  baseline\n"
+	if code != ExitOK || stdout != want {
+		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %s", code, stdout, want, stderr)
+	}
+	for _, f := range []string{"sim.json", "sim.dot", "matrix.json", "matrix.md"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// With the jvm backend, --java runs the real harness with the java command
+// it names. (One target: a JVM learning run takes tens of seconds.)
+func TestMatrixJava(t *testing.T) {
+	needJava(t)
+	if testing.Short() {
+		t.Skip("learning on the real JVM takes tens of seconds")
+	}
+	java, err := exec.LookPath("java")
+	if err != nil {
+		java = filepath.Join(os.Getenv("JAVA_HOME"), "bin", "java")
+	}
+	out := t.TempDir()
+	code, stdout, stderr := run(t, "matrix", repoPath("examples", "jvm", "timer.yaml"), "-o", out,
+		"--lanes", "4", "--java", "jdk="+java)
+	want := "target  states  transitions  vs jdk\n" +
+		"jdk          3            8  baseline\n"
+	if code != ExitOK || stdout != want {
+		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %s", code, stdout, want, stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "matrix.json"))
+	if !strings.Contains(string(data), `"java": "`+java+`"`) {
+		t.Errorf("matrix.json does not record the java command:\n%s", data)
 	}
 }
