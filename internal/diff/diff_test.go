@@ -1,9 +1,7 @@
 package diff
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,11 +10,10 @@ import (
 	"testing"
 
 	"github.com/droidstar/droidstar/internal/backend/sim"
+	goldenfile "github.com/droidstar/droidstar/internal/golden"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/diff")
 
 func repoPath(parts ...string) string {
 	return filepath.Join(append([]string{"..", ".."}, parts...)...)
@@ -25,20 +22,7 @@ func repoPath(parts ...string) string {
 // golden compares got with testdata/diff/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := repoPath("testdata", "diff", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/diff -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./internal/diff -update rewrites it)\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	goldenfile.Check(t, "diff", name, got, "./internal/diff")
 }
 
 var exampleNames = []string{"asynctask", "countdowntimer", "fileobserver", "mediaplayer", "speechrecognizer", "spellcheckersession", "sqliteopenhelper"}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,12 +13,11 @@ import (
 	"testing"
 	"time"
 
+	goldenfile "github.com/droidstar/droidstar/internal/golden"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/render/gvwasm"
 	"github.com/droidstar/droidstar/internal/session/sessiontest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/report")
 
 // renderSVG renders in-process, as the helper does.
 func renderSVG(dot []byte) ([]byte, error) { return gvwasm.SVG(context.Background(), dot) }
@@ -52,23 +50,7 @@ func example(t *testing.T, name string) *model.Document {
 // golden compares got with testdata/report/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "report", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/report -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./internal/report -update rewrites it)", name)
-	}
+	goldenfile.Check(t, "report", name, got, "./internal/report")
 }
 
 func TestGolden(t *testing.T) {
