@@ -30,18 +30,31 @@ type node struct {
 	children []*node // by input; nil until the first child
 	out      int     // output on the edge into this node
 	err      *model.ErrInfo
+	device   string // who first answered the edge
 }
 
-// NondeterminismError reports two different answers to the same query.
+// NondeterminismError reports two different answers to the same query:
+// one device answering differently than before, or two devices that
+// disagree.
 type NondeterminismError struct {
 	Query          mealy.Word
 	Before, Now    mealy.Word // the outputs up to and including the disagreement
 	Inputs, Output *mealy.Alphabet
+	// BeforeDevice and NowDevice ran the two answers, when known.
+	BeforeDevice, NowDevice string
 }
 
 func (e *NondeterminismError) Error() string {
-	return fmt.Sprintf("non-deterministic answer to %s: earlier %s, now %s",
-		e.Inputs.Format(e.Query), e.Output.Format(e.Before), e.Output.Format(e.Now))
+	q, before, now := e.Inputs.Format(e.Query), e.Output.Format(e.Before), e.Output.Format(e.Now)
+	switch {
+	case e.BeforeDevice != "" && e.NowDevice != "" && e.BeforeDevice != e.NowDevice:
+		return fmt.Sprintf("devices disagree on %s: %s answered %s, %s answered %s (all devices must run the same Android build and behave alike)",
+			q, e.BeforeDevice, before, e.NowDevice, now)
+	case e.NowDevice != "":
+		return fmt.Sprintf("non-deterministic answer to %s on %s: earlier %s, now %s", q, e.NowDevice, before, now)
+	default:
+		return fmt.Sprintf("non-deterministic answer to %s: earlier %s, now %s", q, before, now)
+	}
 }
 
 // NewCache returns an empty cache in front of next.
@@ -96,7 +109,7 @@ func (c *Cache) insert(w mealy.Word, a Answer) error {
 			}
 			if in == c.Sem.Wait && n.out == c.Sem.Quiet {
 				if out != c.Sem.Quiet {
-					return c.conflict(w, k, c.Sem.Quiet, a)
+					return c.conflict(w, k, c.Sem.Quiet, n.device, a)
 				}
 				continue
 			}
@@ -106,22 +119,23 @@ func (c *Cache) insert(w mealy.Word, a Answer) error {
 		}
 		child := n.children[in]
 		if child == nil {
-			child = &node{out: out}
+			child = &node{out: out, device: a.Device}
 			if c.Sem.Closure && out == c.Sem.Err && k == a.ErrAt {
 				child.err = a.Err
 			}
 			n.children[in] = child
 		} else if child.out != out {
-			return c.conflict(w, k, child.out, a)
+			return c.conflict(w, k, child.out, child.device, a)
 		}
 		n = child
 	}
 	return nil
 }
 
-func (c *Cache) conflict(w mealy.Word, k int, earlier int, a Answer) error {
+func (c *Cache) conflict(w mealy.Word, k int, earlier int, earlierDevice string, a Answer) error {
 	before := append(append(mealy.Word(nil), a.Outputs[:k]...), earlier)
-	return &NondeterminismError{Query: w[:k+1], Before: before, Now: a.Outputs[:k+1], Inputs: c.Inputs, Output: c.Outputs}
+	return &NondeterminismError{Query: w[:k+1], Before: before, Now: a.Outputs[:k+1], Inputs: c.Inputs, Output: c.Outputs,
+		BeforeDevice: earlierDevice, NowDevice: a.Device}
 }
 
 // Ask implements Oracle.

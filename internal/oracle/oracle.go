@@ -28,6 +28,9 @@ type Answer struct {
 	ErrAt int
 	// Err explains the err at ErrAt.
 	Err *model.ErrInfo
+	// Device names the executor that ran the query (empty when it came
+	// from the cache), so a disagreement can say which devices differ.
+	Device string
 }
 
 // Oracle answers membership queries in batches. Answers are in query order.
@@ -91,8 +94,46 @@ func PhaseOf(ctx context.Context) Phase {
 // Stats counts queries per phase; every stage records what it did. It is
 // safe for concurrent use, so a progress display may read it while learning.
 type Stats struct {
-	mu     sync.Mutex
-	phases [2]model.PhaseStats
+	mu      sync.Mutex
+	phases  [2]model.PhaseStats
+	current Phase
+	devices []DeviceStats
+}
+
+// DeviceStats is what one executor has done so far.
+type DeviceStats struct {
+	Serial     string
+	Executed   int
+	Busy       bool
+	DeviceSecs float64
+}
+
+// Current is the phase of the latest query asked.
+func (s *Stats) Current() Phase {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current
+}
+
+// Devices returns the per-executor counts, in the order executors first ran.
+func (s *Stats) Devices() []DeviceStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]DeviceStats(nil), s.devices...)
+}
+
+// device updates the counts of one executor.
+func (s *Stats) device(serial string, f func(*DeviceStats)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k := range s.devices {
+		if s.devices[k].Serial == serial {
+			f(&s.devices[k])
+			return
+		}
+	}
+	s.devices = append(s.devices, DeviceStats{Serial: serial})
+	f(&s.devices[len(s.devices)-1])
 }
 
 func (s *Stats) update(ctx context.Context, f func(*model.PhaseStats)) {
@@ -117,6 +158,9 @@ type Counter struct {
 // Ask implements Oracle.
 func (c *Counter) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error) {
 	c.Stats.update(ctx, func(p *model.PhaseStats) { p.Asked += len(queries) })
+	c.Stats.mu.Lock()
+	c.Stats.current = PhaseOf(ctx)
+	c.Stats.mu.Unlock()
 	return c.Next.Ask(ctx, queries)
 }
 

@@ -183,7 +183,32 @@ func TestCacheReportsNonDeterminism(t *testing.T) {
 	if !errors.As(err, &nd) {
 		t.Fatalf("want a NondeterminismError, got %v", err)
 	}
-	if want := "non-deterministic answer to start wait: earlier ok fired, now ok quiet"; err.Error() != want {
+	if want := "non-deterministic answer to start wait on fake-0: earlier ok fired, now ok quiet"; err.Error() != want {
+		t.Fatalf("error %q, want %q", err, want)
+	}
+}
+
+// Two devices that answer the same prefix differently are reported like
+// non-determinism, naming both devices.
+func TestCacheReportsDevicesThatDisagree(t *testing.T) {
+	in, out, _ := mealy.ClosureAlphabets([]string{"start", "cancel"}, []string{"onFire"})
+	sem := ClosureSemantics(in, out)
+	stats := &Stats{}
+	good := &timerExec{serial: "emulator-5554"}
+	odd := &timerExec{serial: "emulator-5556", flipped: true, runs: 1}
+	cache := NewCache(nil, in, out, sem, stats)
+	cache.Next = &Scheduler{Executors: []backend.Executor{good}, Inputs: in, Outputs: out, Sem: sem, Stats: stats}
+	if _, err := cache.Ask(context.Background(), []mealy.Word{in.MustWord("start", "wait")}); err != nil {
+		t.Fatal(err)
+	}
+	cache.Next = &Scheduler{Executors: []backend.Executor{odd}, Inputs: in, Outputs: out, Sem: sem, Stats: stats}
+	_, err := cache.Ask(context.Background(), []mealy.Word{in.MustWord("start", "wait", "cancel")})
+	var nd *NondeterminismError
+	if !errors.As(err, &nd) {
+		t.Fatalf("want a NondeterminismError, got %v", err)
+	}
+	want := "devices disagree on start wait: emulator-5554 answered ok onFire, emulator-5556 answered ok quiet (all devices must run the same Android build and behave alike)"
+	if err.Error() != want {
 		t.Fatalf("error %q, want %q", err, want)
 	}
 }

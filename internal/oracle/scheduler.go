@@ -87,7 +87,16 @@ feed:
 }
 
 func (s *Scheduler) run(ctx context.Context, ex backend.Executor, q mealy.Word) (Answer, error) {
+	serial := ex.Describe().Serial
+	s.Stats.device(serial, func(d *DeviceStats) { d.Busy = true })
 	res, err := ex.Execute(ctx, s.Inputs.Strings(q))
+	s.Stats.device(serial, func(d *DeviceStats) {
+		d.Busy = false
+		if err == nil {
+			d.Executed++
+			d.DeviceSecs += res.Device.Seconds()
+		}
+	})
 	if err != nil {
 		dev := ex.Describe()
 		return Answer{}, fmt.Errorf("%s: query %s: %w", dev.Serial, s.Inputs.Format(q), err)
@@ -105,6 +114,7 @@ func (s *Scheduler) run(ctx context.Context, ex backend.Executor, q mealy.Word) 
 		dev := ex.Describe()
 		return Answer{}, fmt.Errorf("%s: query %s: %w", dev.Serial, s.Inputs.Format(q), err)
 	}
+	a.Device = ex.Describe().Serial
 	return a, nil
 }
 

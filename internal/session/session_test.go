@@ -122,7 +122,7 @@ func TestRunReportsNonDeterminism(t *testing.T) {
 	if !errors.As(err, &nd) {
 		t.Fatalf("want a non-determinism error, got %v (%+v)", err, res)
 	}
-	if !strings.Contains(err.Error(), "non-deterministic answer to start wait: earlier ok fired, now ok quiet") {
+	if !strings.Contains(err.Error(), "non-deterministic answer to start wait on sim-0: earlier ok fired, now ok quiet") {
 		t.Fatalf("error %q", err)
 	}
 }
