@@ -31,6 +31,9 @@ type Bound struct {
 	// 1 stops at the first counterexample with the fewest queries; more gives
 	// several devices more to run at once. 0 means 1.
 	PerBatch int
+	// OnProgress, when set, is told how many of the round's transitions
+	// have been checked, for a progress display's estimate.
+	OnProgress func(done, total int)
 }
 
 type transition struct{ q, in, to int }
@@ -62,6 +65,9 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 	}
 	suffixes := wordsOfLength(m.Inputs.Size(), b.Bound)
 	per := max(b.PerBatch, 1)
+	if b.OnProgress != nil {
+		b.OnProgress(0, len(todo))
+	}
 	for start := 0; start < len(todo); start += per {
 		chunk := todo[start:min(start+per, len(todo))]
 		queries := make([]mealy.Word, 0, 2*len(chunk)*len(suffixes))
@@ -79,6 +85,9 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 			if cex := b.compare(h, t, suffixes, queries[base:base+2*len(suffixes)], answers[base:base+2*len(suffixes)]); cex != nil {
 				return cex, nil
 			}
+		}
+		if b.OnProgress != nil {
+			b.OnProgress(start+len(chunk), len(todo))
 		}
 	}
 	return nil, nil
