@@ -22,10 +22,11 @@ type Configuration struct {
 // stages the purpose's jars.
 const JarDir = "jars"
 
-// Configure builds the configure request of a purpose. filesDir is the
-// harness's files directory as the harness sees it; the purpose's jars are
-// staged under its JarDir.
-func Configure(p *purpose.Purpose, filesDir string) *Configuration {
+// Configure builds the configure request of a purpose. The purpose's jars
+// are staged under JarDir of the harness's files directory and named
+// relative to it, so the request does not depend on where a device or the
+// host keeps that directory.
+func Configure(p *purpose.Purpose) *Configuration {
 	c := &Configuration{purpose: p}
 	cfg := Config{
 		Name: p.Name, Class: p.Class, Setup: p.Setup,
@@ -71,7 +72,7 @@ func Configure(p *purpose.Purpose, filesDir string) *Configuration {
 		}
 	}
 	for _, j := range p.Jars {
-		cfg.Jars = append(cfg.Jars, strings.TrimSuffix(filesDir, "/")+"/"+JarDir+"/"+j.Name)
+		cfg.Jars = append(cfg.Jars, JarDir+"/"+j.Name)
 	}
 	cfg.Adapters = p.Adapters
 	c.Config = cfg

@@ -28,7 +28,7 @@ func loadTimer(t *testing.T) *purpose.Purpose {
 // contract with the Java harness (PROTOCOL.md), so every byte matters.
 func TestConfigure(t *testing.T) {
 	p := loadTimer(t)
-	data, err := json.Marshal(Configure(p, "/files").Config)
+	data, err := json.Marshal(Configure(p).Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestConfigure(t *testing.T) {
 		`{"symbol":"flags","method":"schedule","on":null,"args":[{"constant":["a.B.C","a.B.D"]},{"long":5},{"double":1},2.5,null,"s",{"file":"other.bin"},{"target":true}],"actions":[]}],` +
 		`"callbacks":[{"name":"run","error":false},{"name":"onError/IO","error":true},{"name":"onError/TIMEOUT","error":true}],` +
 		`"timeouts":{"quiescence_ms":300,"settle_ms":100,"post_reset_ms":50},` +
-		`"jars":["/files/jars/extra.jar"],"adapters":["org.example.Adapter"]}`
+		`"jars":["jars/extra.jar"],"adapters":["org.example.Adapter"]}`
 	if string(data) != want {
 		t.Errorf("configure request:\n got %s\nwant %s", data, want)
 	}
@@ -53,7 +53,7 @@ func TestConfigure(t *testing.T) {
 // request lands on the purpose line that wrote the field.
 func TestPurposeError(t *testing.T) {
 	p := loadTimer(t)
-	c := Configure(p, "/files")
+	c := Configure(p)
 	file := p.File
 	cases := []struct{ where, want string }{
 		{"class", file + ":3:8: class: boom"},
@@ -142,7 +142,7 @@ func TestClientConversation(t *testing.T) {
 	if h.Platform != "jvm" || h.Release != "17.0.15" || h.Protocol != 1 {
 		t.Errorf("hello = %+v", h)
 	}
-	if _, err := c.Configure(ctx, Configure(loadTimer(t), "/f")); err != nil {
+	if _, err := c.Configure(ctx, Configure(loadTimer(t))); err != nil {
 		t.Fatal(err)
 	}
 	queries := [][]string{{"schedule", "wait"}, {"schedule", "schedule", "wait"}}
@@ -187,7 +187,7 @@ func TestClientErrors(t *testing.T) {
 	t.Run("configure error at the purpose line", func(t *testing.T) {
 		c, _ := startFake(t, reply(`{"id":%d,"ok":false,"error":{"code":"unknown-method","where":"callins[0].method","message":"class java.util.Timer has no method schedule(TimerTask, int, int)"}}`))
 		p := loadTimer(t)
-		_, err := c.Configure(ctx, Configure(p, "/f"))
+		_, err := c.Configure(ctx, Configure(p))
 		want := p.File + ":23:11: callins[0].call: class java.util.Timer has no method schedule(TimerTask, int, int)"
 		var list purpose.ErrorList
 		if !errors.As(err, &list) || err.Error() != want {

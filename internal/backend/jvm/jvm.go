@@ -133,7 +133,7 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 	if e.hello, err = e.client.Hello(ctx, o.Host); err != nil {
 		return nil, e.explain(err)
 	}
-	if _, err := e.client.Configure(ctx, harness.Configure(p, dir)); err != nil {
+	if _, err := e.client.Configure(ctx, harness.Configure(p)); err != nil {
 		var perr purpose.ErrorList
 		if errors.As(err, &perr) {
 			return nil, err
