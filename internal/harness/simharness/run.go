@@ -1,0 +1,204 @@
+package simharness
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/backend/sim"
+	"github.com/droidstar/droidstar/internal/mealy"
+)
+
+// serial names the executors in the simulator's own messages.
+const serial = "simharness"
+
+type runReply struct {
+	Results []queryResult `json:"results"`
+}
+
+// queryResult is one query's answer. Stragglers, ignored calls and
+// violations are always none: a model delivers a callback only when a
+// wait asks for one, and nothing outlives its query.
+type queryResult struct {
+	Outputs    []string   `json:"outputs"`
+	Ms         []millis   `json:"ms"`
+	DeviceMs   millis     `json:"device_ms"`
+	Stragglers int        `json:"stragglers"`
+	Ignored    int        `json:"ignored"`
+	Violations []struct{} `json:"violations"`
+	Err        any        `json:"err,omitempty"`
+}
+
+type thrownErr struct {
+	At        int     `json:"at"`
+	Kind      string  `json:"kind"`
+	Exception string  `json:"exception"`
+	Message   *string `json:"message"`
+}
+
+type callbackErr struct {
+	At       int    `json:"at"`
+	Kind     string `json:"kind"`
+	Callback string `json:"callback"`
+}
+
+// millis is a duration written as the Java harness writes one (Json.millis):
+// milliseconds rounded to microseconds, always with a fraction ("0.0",
+// "102.4").
+type millis time.Duration
+
+func (m millis) MarshalJSON() ([]byte, error) {
+	micros := max(time.Duration(m), 0).Round(time.Microsecond) / time.Microsecond
+	whole, frac := int64(micros/1000), int64(micros%1000)
+	s := strconv.FormatInt(whole, 10) + "."
+	if frac == 0 {
+		return []byte(s + "0"), nil
+	}
+	return []byte(s + strings.TrimRight(fmt.Sprintf("%03d", frac), "0")), nil
+}
+
+// run checks every symbol of every query before running any, as the Java
+// harness does, so that a bad batch runs nothing.
+func (s *server) run(ctx context.Context, req map[string]any) (any, *protoError) {
+	if s.config == nil {
+		return nil, &protoError{code: codeNotConfigured, message: "run before a successful configure"}
+	}
+	qs, ok := req["queries"].([]any)
+	if !ok {
+		if req["queries"] == nil {
+			return nil, badRequest("", `run needs "queries"`)
+		}
+		return nil, badRequest("", `"queries" must be an array of arrays of symbols, not %s`, typeName(req["queries"]))
+	}
+	queries := make([][]string, len(qs))
+	for i, rawQuery := range qs {
+		syms, ok := rawQuery.([]any)
+		if !ok {
+			return nil, badRequest("", "queries[%d] must be an array of symbols, not %s", i, typeName(rawQuery))
+		}
+		queries[i] = make([]string, len(syms))
+		for k, raw := range syms {
+			sym, ok := raw.(string)
+			if !ok {
+				return nil, badRequest("", "queries[%d][%d] must be a symbol (a string), not %s", i, k, typeName(raw))
+			}
+			if sym != mealy.Wait && !s.config.callins[sym] {
+				return nil, &protoError{code: codeUnknownSymbol, message: fmt.Sprintf("queries[%d][%d]: %q is neither a callin of %s nor wait", i, k, sym, s.config.name)}
+			}
+			queries[i][k] = sym
+		}
+	}
+	reply := runReply{Results: make([]queryResult, 0, len(queries))}
+	// One after another, as a device runs one instance at a time.
+	for _, q := range queries {
+		r, err := s.query(ctx, q)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil // handle notices ctx and drops the reply
+			}
+			return nil, &protoError{code: codeInternal, message: "internal error: " + err.Error()}
+		}
+		reply.Results = append(reply.Results, r)
+	}
+	return reply, nil
+}
+
+// query runs one query on a fresh executor. The model is walked once on
+// the virtual clock to find where the harness would stop: the Java
+// harness ends a query at an error callback, which the simulator does not
+// know about. The query is then run up to there with the real timing, so
+// that a realtime device sleeps only for what it answers.
+func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
+	virtual := s.opts.Timing
+	virtual.Realtime = false
+	res, err := sim.NewExecutor(s.opts.Model, virtual, serial).Execute(ctx, q)
+	if err != nil {
+		return queryResult{}, fmt.Errorf("simulate %s: %w", strings.Join(q, " "), err)
+	}
+	cut := -1
+	for i, out := range res.Outputs {
+		if s.config.errorCallbacks[s.reported(out)] {
+			cut = i
+			break
+		}
+	}
+	if cut >= 0 || s.opts.Timing.Realtime {
+		if cut >= 0 {
+			q = q[:cut+1]
+		}
+		if res, err = sim.NewExecutor(s.opts.Model, s.opts.Timing, serial).Execute(ctx, q); err != nil {
+			return queryResult{}, fmt.Errorf("simulate %s: %w", strings.Join(q, " "), err)
+		}
+	}
+	r := queryResult{
+		Outputs: make([]string, len(res.Outputs)), Ms: s.symbolTimes(q, res),
+		DeviceMs: millis(res.Device), Violations: []struct{}{},
+	}
+	for i, out := range res.Outputs {
+		r.Outputs[i] = s.reported(out)
+	}
+	switch n := len(res.Outputs); {
+	case cut >= 0:
+		r.Err = callbackErr{At: cut, Kind: "error-callback", Callback: r.Outputs[cut]}
+		r.Outputs[cut] = mealy.Err
+	case n > 0 && res.Outputs[n-1] == mealy.Err:
+		r.Err = thrown(n-1, res, q)
+	}
+	return r, nil
+}
+
+// reported is the name the harness reports for a model output.
+func (s *server) reported(out string) string {
+	if name, ok := s.opts.CallbackNames[out]; ok && out != mealy.OK && out != mealy.Quiet && out != mealy.Err {
+		return name
+	}
+	return out
+}
+
+// thrown describes a model's err as a thrown exception. A model names no
+// exception class, so the simulator's whole detail goes in exception (or
+// is split at ": " when it reads "Class: message"): harness.ToResult then
+// rebuilds exactly the detail the simulator gives.
+func thrown(at int, res backend.Result, q []string) thrownErr {
+	detail := fmt.Sprintf("%s answers err in the model", q[at])
+	if res.Err != nil {
+		detail = res.Err.Detail
+	}
+	e := thrownErr{At: at, Kind: "thrown", Exception: detail}
+	if exc, msg, ok := strings.Cut(detail, ": "); ok && exc != "" && msg != "" {
+		e.Exception, e.Message = exc, &msg
+	}
+	return e
+}
+
+// symbolTimes splits the device time the simulator charged among the
+// symbols, by the simulator's own rules: a callin takes no time, a wait
+// its output's latency or the quiescence, and a wait right after a quiet
+// nothing. The reset is the rest of device_ms.
+func (s *server) symbolTimes(q []string, res backend.Result) []millis {
+	t := s.opts.Timing
+	ms := make([]millis, len(res.Outputs))
+	afterQuiet := false
+	for i, out := range res.Outputs {
+		if q[i] != mealy.Wait {
+			afterQuiet = false
+			continue
+		}
+		switch {
+		case out == mealy.Quiet && afterQuiet:
+		case out == mealy.Quiet:
+			ms[i] = millis(t.Quiescence)
+		default:
+			d, ok := t.Latency[out]
+			if !ok {
+				d = t.DefaultLatency
+			}
+			ms[i] = millis(d)
+		}
+		afterQuiet = out == mealy.Quiet
+	}
+	return ms
+}
