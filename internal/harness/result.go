@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/backend"
@@ -24,7 +25,8 @@ func (e *ResetError) Error() string {
 func ToResult(query []string, r QueryResult) (backend.Result, error) {
 	res := backend.Result{
 		Outputs: append([]string(nil), r.Outputs...),
-		Device:  time.Duration(r.DeviceMs * float64(time.Millisecond)),
+		// Rounded: a float product like 1.001*1e6 lands a nanosecond short.
+		Device: time.Duration(math.Round(r.DeviceMs*1e3)) * time.Microsecond,
 	}
 	if e := r.Err; e != nil {
 		switch e.Kind {
