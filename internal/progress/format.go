@@ -1,0 +1,141 @@
+package progress
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// prefix marks plain-mode lines, which end up interleaved with other
+// tools' output in CI logs.
+const prefix = "droidstar: "
+
+// sep separates the parts of a line.
+const sep = " · "
+
+// statusLine is the plain-mode progress line without its prefix.
+func statusLine(s Snapshot, start phaseStart) string {
+	var b strings.Builder
+	b.WriteString(phaseName(s.Phase, "starting"))
+	if s.Total > 0 {
+		fmt.Fprintf(&b, " (%s, %s left)", doneOfTotal(s), clockOr(eta(s, start)))
+	}
+	b.WriteString(sep)
+	b.WriteString(counts(s))
+	b.WriteString(sep)
+	b.WriteString(clock(s.Elapsed) + " elapsed")
+	return b.String()
+}
+
+// counts is the part of a line every mode shares: hypothesis size, where
+// the answers came from and the device time they cost.
+func counts(s Snapshot) string {
+	return fmt.Sprintf("hypothesis %s%s%d executed, %d from cache, %d excluded%sdevice %.1f s",
+		plural(s.States, "state"), sep, s.Executed, s.CacheHits, s.Excluded, sep, s.DeviceSecs)
+}
+
+// summary is the closing output of plain and live mode alike, so a run
+// reads the same in a terminal scrollback as in a CI log.
+func summary(s Snapshot) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	b.WriteString(phaseName(s.Phase, "finished"))
+	b.WriteString(sep)
+	fmt.Fprintf(&b, "hypothesis %s%s%s%s",
+		plural(s.States, "state"), sep, plural(s.Round, "equivalence round"), sep)
+	fmt.Fprintf(&b, "%d asked: %d executed, %d from cache, %d excluded%sdevice %.1f s%s%s elapsed\n",
+		s.Asked, s.Executed, s.CacheHits, s.Excluded, sep, s.DeviceSecs, sep, clock(s.Elapsed))
+	if len(s.Devices) > 1 {
+		for _, line := range deviceLines(s.Devices, false) {
+			b.WriteString(prefix + line + "\n")
+		}
+	}
+	return b.String()
+}
+
+// deviceLines gives one aligned line per device, so a device that lags
+// behind the others stands out.
+func deviceLines(devs []Device, state bool) []string {
+	w := 0
+	for _, dv := range devs {
+		w = max(w, len(dv.Serial))
+	}
+	lines := make([]string, 0, len(devs))
+	for _, dv := range devs {
+		busy := ""
+		if state {
+			busy = "idle  "
+			if dv.Busy {
+				busy = "busy  "
+			}
+		}
+		lines = append(lines, fmt.Sprintf("  %-*s  %s%d executed%sdevice %.1f s",
+			w, dv.Serial, busy, dv.Executed, sep, dv.DeviceSecs))
+	}
+	return lines
+}
+
+func doneOfTotal(s Snapshot) string {
+	if s.Unit == "" {
+		return fmt.Sprintf("%d/%d", s.Done, s.Total)
+	}
+	return fmt.Sprintf("%d/%d %s", s.Done, s.Total, s.Unit)
+}
+
+// eta extrapolates the pace of the current phase so far over what is
+// left of it. The pace counts only the steps done since the phase was
+// first seen: a phase first seen half done has no known pace yet.
+func eta(s Snapshot, start phaseStart) (time.Duration, bool) {
+	if s.Total <= 0 {
+		return 0, false
+	}
+	if s.Done >= s.Total {
+		return 0, true
+	}
+	steps := s.Done - start.done
+	spent := s.Elapsed - start.elapsed
+	if start.phase != s.Phase || steps <= 0 || spent <= 0 {
+		return 0, false
+	}
+	left := float64(spent) / float64(steps) * float64(s.Total-s.Done)
+	return time.Duration(left), true
+}
+
+// clockOr formats an estimate as "about 1:10", or "?" when there is none.
+func clockOr(d time.Duration, ok bool) string {
+	if !ok {
+		return "?"
+	}
+	return "about " + clock(d)
+}
+
+// clock formats a duration as a wall clock would, m:ss or h:mm:ss:
+// readers compare it with a watch, and fractions of seconds are noise
+// next to runs of minutes.
+func clock(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d < 0 {
+		d = 0
+	}
+	h := int(d / time.Hour)
+	m := int(d % time.Hour / time.Minute)
+	sec := int(d % time.Minute / time.Second)
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, sec)
+	}
+	return fmt.Sprintf("%d:%02d", m, sec)
+}
+
+func phaseName(phase, empty string) string {
+	if phase == "" {
+		return empty
+	}
+	return phase
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
