@@ -119,6 +119,8 @@ type DeviceInfo struct {
 	Model    string `json:"model,omitempty"`
 	Release  string `json:"release,omitempty"`
 	SDK      int    `json:"sdk,omitempty"`
+	// Queries is how many queries this device ran.
+	Queries int `json:"queries,omitempty"`
 }
 
 // PhaseStats counts the membership queries of one phase.

@@ -1,6 +1,7 @@
 package purpose
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -515,7 +516,7 @@ func (d *decoder) files(p *Purpose, v value) []File {
 	return out
 }
 
-func (d *decoder) permissions(v value) []string {
+func (d *decoder) permissions(p *Purpose, v value) []string {
 	items, ok := d.list(v, "permissions")
 	if !ok {
 		return nil
@@ -531,6 +532,9 @@ func (d *decoder) permissions(v value) []string {
 			continue
 		}
 		if !slices.Contains(out, s) {
+			// Recorded by index in Permissions, so that a backend that
+			// cannot grant one points at its line.
+			d.where(p, value{path: fmt.Sprintf("permissions[%d]", len(out)), pos: item.pos})
 			out = append(out, s)
 		}
 	}

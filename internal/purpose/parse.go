@@ -535,7 +535,7 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 		p.Files = d.files(p, f.value)
 	}
 	if f := m.opt("permissions"); f != nil {
-		p.Permissions = d.permissions(f.value)
+		p.Permissions = d.permissions(p, f.value)
 	}
 	if f := m.opt("jars"); f != nil {
 		p.Jars = d.files(p, f.value)

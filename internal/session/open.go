@@ -2,14 +2,18 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	adbc "github.com/droidstar/droidstar/internal/adb"
 	"github.com/droidstar/droidstar/internal/backend"
+	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -29,6 +33,17 @@ type BackendOptions struct {
 	Realtime bool
 	// JVM configures the jvm backend (the harness jar, the java command).
 	JVM jvm.Options
+	// ADB configures the adb backend: the server, which devices, and the
+	// harness app.
+	ADB ADBOptions
+}
+
+// ADBOptions pick the adb server and devices.
+type ADBOptions struct {
+	// Client reaches the adb server; nil means the default one.
+	Client    *adbc.Client
+	Selection adbbackend.Selection
+	adbbackend.Options
 }
 
 // Plan is everything needed to run a session.
@@ -109,10 +124,14 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 		}}
 		return &Plan{Target: t, Executors: execs}, nil
 	case purpose.BackendADB:
-		if len(p.Backend.Kinds) == 1 {
-			return nil, fmt.Errorf("%s: backend adb: this droidstar cannot reach devices yet, and the purpose configures no other backend (add sim with a model, or jvm for a JVM class)", p.File)
+		execs, err := startDevices(ctx, p, o.ADB)
+		if err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("%s: backend adb: this droidstar cannot reach devices yet; pick another of the purpose's backends with --backend (it configures: %s)", p.File, strings.Join(p.Backend.Kinds, ", "))
+		t.Backend = model.BackendInfo{Kind: purpose.BackendADB, Options: map[string]string{
+			"quiescence": p.Timeouts.Quiescence.String(), "settle": p.Timeouts.Settle.String(), "post_reset": p.Timeouts.PostReset.String(),
+		}}
+		return &Plan{Target: t, Executors: execs}, nil
 	default:
 		return nil, fmt.Errorf("%s: backend %q is not available", p.File, p.Backend.Kind)
 	}
@@ -149,6 +168,58 @@ func startJVMs(ctx context.Context, p *purpose.Purpose, o jvm.Options, lanes int
 			}
 			return nil, err
 		}
+	}
+	return execs, nil
+}
+
+// startDevices prepares every selected device in parallel (installing the
+// harness can take a while on each) and closes them all if one fails.
+func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions) ([]backend.Executor, error) {
+	client := o.Client
+	if client == nil {
+		cfg, err := adbc.ConfigFromEnv("", 0, os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		client = adbc.New(cfg)
+	}
+	if err := client.Ensure(ctx); err != nil {
+		return nil, err
+	}
+	devices, err := adbbackend.Select(ctx, client, o.Selection)
+	if err != nil {
+		return nil, err
+	}
+	execs := make([]backend.Executor, len(devices))
+	errs := make([]error, len(devices))
+	var wg sync.WaitGroup
+	for i, d := range devices {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e, err := adbbackend.Start(ctx, p, client.Device(d.Serial), o.Options)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			execs[i] = e
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, e := range execs {
+			if e != nil {
+				e.Close()
+			}
+		}
+		// One purpose error is enough when every device reports the same.
+		for _, e := range errs {
+			var perr purpose.ErrorList
+			if errors.As(e, &perr) {
+				return nil, e
+			}
+		}
+		return nil, err
 	}
 	return execs, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/progress"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
 
@@ -51,6 +52,11 @@ type Options struct {
 	ToolVersion string
 	// Now stamps the document; nil leaves learned_at out.
 	Now func() time.Time
+	// Progress, when set, receives a snapshot of the run every
+	// ProgressEvery (default 200 ms) and on every hypothesis, from
+	// another goroutine; it must return quickly.
+	Progress      func(progress.Snapshot)
+	ProgressEvery time.Duration
 }
 
 // Result is a finished (or interrupted) run.
@@ -84,6 +90,8 @@ func Run(ctx context.Context, t Target, o Options) (*Result, error) {
 	}
 	mq := &oracle.Counter{Next: filter, Stats: stats}
 
+	start := time.Now()
+	watch := newWatcher(stats, start, o.Progress)
 	var eq learn.EquivalenceOracle
 	if o.Perfect != nil {
 		eq = &equivalence.Perfect{Target: o.Perfect}
@@ -92,11 +100,22 @@ func Run(ctx context.Context, t Target, o Options) (*Result, error) {
 		if per == 0 {
 			per = len(o.Executors)
 		}
-		eq = &equivalence.Bound{MQ: mq, Bound: t.Bound, Sem: sem, PerBatch: per}
+		eq = &equivalence.Bound{MQ: mq, Bound: t.Bound, Sem: sem, PerBatch: per, OnProgress: watch.roundProgress}
+	}
+	lopts := o.Learner
+	if o.Progress != nil {
+		user := lopts.OnHypothesis
+		lopts.OnHypothesis = func(round int, h *learn.Hypothesis) {
+			watch.hypothesis(round, typestateStates(h.Machine, t.Semantics))
+			if user != nil {
+				user(round, h)
+			}
+		}
+		stop := watch.run(o.ProgressEvery)
+		defer stop()
 	}
 
-	start := time.Now()
-	res, learnErr := learn.LStar(ctx, t.Inputs, t.Outputs, mq, eq, o.Learner)
+	res, learnErr := learn.LStar(ctx, t.Inputs, t.Outputs, mq, eq, lopts)
 	wall := time.Since(start)
 	if res == nil || res.Hypothesis == nil {
 		return nil, learnErr
@@ -120,8 +139,14 @@ func Run(ctx context.Context, t Target, o Options) (*Result, error) {
 	}
 	doc.Purpose = t.Purpose
 	backendInfo := t.Backend
+	ran := map[string]int{}
+	for _, d := range stats.Devices() {
+		ran[d.Serial] = d.Executed
+	}
 	for _, ex := range o.Executors {
-		backendInfo.Devices = append(backendInfo.Devices, ex.Describe())
+		info := ex.Describe()
+		info.Queries = ran[info.Serial]
+		backendInfo.Devices = append(backendInfo.Devices, info)
 	}
 	doc.Backend = &backendInfo
 	learning, equiv := stats.Snapshot()

@@ -1,0 +1,377 @@
+// Package adb runs queries on Android devices and emulators: the harness
+// app is installed when missing or different from the one droidstar
+// embeds, the purpose's files are pushed, its runtime permissions granted,
+// the harness started with am instrument, and the wire protocol spoken over
+// an ADB stream to the harness's abstract socket. Each executor is one
+// device.
+package adb
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	adbc "github.com/droidstar/droidstar/internal/adb"
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/harness"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/purpose"
+)
+
+// Options configure the device executors.
+type Options struct {
+	// APK is the harness app (the one embedded in droidstar).
+	APK []byte
+	// Host identifies droidstar in the hello.
+	Host string
+	// SocketTimeout bounds the wait for the harness to open its socket
+	// after am instrument; 0 means DefaultSocketTimeout.
+	SocketTimeout time.Duration
+	// Dir is the device folder under which each run pushes its files;
+	// empty means DefaultDir.
+	Dir string
+	// Log receives one line per setup step a person may wait on
+	// (installing the harness); nil discards them.
+	Log io.Writer
+}
+
+const (
+	// DefaultSocketTimeout covers a cold app start on a slow emulator.
+	DefaultSocketTimeout = 30 * time.Second
+	// DefaultDir is readable by the adb shell and, after a chmod, writable
+	// by the harness app, on every Android version droidstar supports.
+	DefaultDir = "/data/local/tmp/droidstar"
+	// Instrumentation is the harness's component, as am instrument wants it.
+	Instrumentation = HarnessPackage + "/.HarnessInstrumentation"
+)
+
+// Executor is the harness on one device.
+type Executor struct {
+	dev     *adbc.Device
+	info    model.DeviceInfo
+	client  *harness.Client
+	hello   harness.Hello
+	inst    *instrumentation
+	runDir  string
+	closeMu sync.Mutex
+	closed  bool
+}
+
+// Start prepares one device for a purpose and connects to its harness. A
+// purpose the harness cannot resolve fails here, as a purpose error at the
+// offending line, before any query runs.
+func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options) (_ *Executor, err error) {
+	serial := dev.Serial()
+	props, err := dev.Properties(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
+	}
+	e := &Executor{dev: dev, info: Describe(serial, props)}
+	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log); err != nil {
+		return nil, err
+	}
+	if err := checkPermissions(p); err != nil {
+		return nil, err
+	}
+	if e.info.SDK >= 23 {
+		for _, perm := range p.Permissions {
+			if !runtimePermission(perm) {
+				continue
+			}
+			if err := shellOK(ctx, dev, "pm grant "+HarnessPackage+" "+adbc.Quote(perm)); err != nil {
+				return nil, fmt.Errorf("device %s: grant %s to the harness: %w", serial, perm, err)
+			}
+		}
+	}
+	run := randomID()
+	base := o.Dir
+	if base == "" {
+		base = DefaultDir
+	}
+	e.runDir = path.Join(base, run)
+	defer func() {
+		if err != nil {
+			e.cleanup()
+		}
+	}()
+	if err := e.pushFiles(ctx, p); err != nil {
+		return nil, err
+	}
+	socket := "droidstar-" + run
+	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir)
+	if err != nil {
+		return nil, fmt.Errorf("device %s: start the harness: %w", serial, err)
+	}
+	timeout := o.SocketTimeout
+	if timeout <= 0 {
+		timeout = DefaultSocketTimeout
+	}
+	if e.client, e.hello, err = e.connect(ctx, socket, timeout, o.Host); err != nil {
+		return nil, err
+	}
+	if _, err := e.client.Configure(ctx, harness.Configure(p)); err != nil {
+		var perr purpose.ErrorList
+		if errors.As(err, &perr) {
+			return nil, err
+		}
+		return nil, e.explain(ctx, fmt.Errorf("device %s: configure the harness: %w", serial, err))
+	}
+	return e, nil
+}
+
+// Describe reads what the learned model records about a device from its
+// properties.
+func Describe(serial string, props map[string]string) model.DeviceInfo {
+	sdk, _ := strconv.Atoi(strings.TrimSpace(props["ro.build.version.sdk"]))
+	name := strings.TrimSpace(props["ro.product.model"])
+	if m := strings.TrimSpace(props["ro.product.manufacturer"]); m != "" && name != "" && !strings.HasPrefix(strings.ToLower(name), strings.ToLower(m)) {
+		name = m + " " + name
+	}
+	return model.DeviceInfo{Serial: serial, Platform: "android", Model: name, Release: strings.TrimSpace(props["ro.build.version.release"]), SDK: sdk}
+}
+
+// pushFiles copies the purpose's files and jars into the run's folder and
+// opens it to the harness app, which runs under its own uid.
+func (e *Executor) pushFiles(ctx context.Context, p *purpose.Purpose) error {
+	serial := e.dev.Serial()
+	if err := shellOK(ctx, e.dev, "mkdir -p "+adbc.Quote(e.runDir+"/"+harness.JarDir)); err != nil {
+		return fmt.Errorf("device %s: create %s: %w", serial, e.runDir, err)
+	}
+	push := func(from purpose.File, name, field string) error {
+		data, err := os.ReadFile(from.Path)
+		if err != nil {
+			return purpose.ErrorList{{File: p.File, Line: from.Pos.Line, Col: from.Pos.Col, Field: field, Msg: fmt.Sprintf("cannot push it to the device: %v", err)}}
+		}
+		to := e.runDir + "/" + name
+		if dir := path.Dir(to); dir != e.runDir && dir != e.runDir+"/"+harness.JarDir {
+			if err := shellOK(ctx, e.dev, "mkdir -p "+adbc.Quote(dir)); err != nil {
+				return fmt.Errorf("device %s: create %s: %w", serial, dir, err)
+			}
+		}
+		if err := e.dev.Push(ctx, bytes.NewReader(data), to, 0o666, time.Now()); err != nil {
+			return fmt.Errorf("device %s: push %s to %s: %w", serial, from.Path, to, err)
+		}
+		return nil
+	}
+	for i, f := range p.Files {
+		if err := push(f, f.Name, fmt.Sprintf("files[%d]", i)); err != nil {
+			return err
+		}
+	}
+	for i, j := range p.Jars {
+		if err := push(j, harness.JarDir+"/"+j.Name, fmt.Sprintf("jars[%d]", i)); err != nil {
+			return err
+		}
+	}
+	if err := shellOK(ctx, e.dev, "chmod -R 777 "+adbc.Quote(e.runDir)); err != nil {
+		return fmt.Errorf("device %s: open %s to the harness: %w", serial, e.runDir, err)
+	}
+	return nil
+}
+
+// connect waits for the harness's socket and says hello. The socket
+// appears some time after am instrument starts the app, so the stream is
+// retried until the deadline; a stream that opens but closes at once means
+// nobody listens yet.
+func (e *Executor) connect(ctx context.Context, socket string, timeout time.Duration, host string) (*harness.Client, harness.Hello, error) {
+	serial := e.dev.Serial()
+	deadline := time.Now().Add(timeout)
+	var last error
+	for attempt := 0; ; attempt++ {
+		if e.inst.exited() {
+			return nil, harness.Hello{}, e.explain(ctx, fmt.Errorf("device %s: the harness ended before it opened its socket", serial))
+		}
+		attemptCtx, cancel := context.WithTimeout(ctx, max(time.Until(deadline), time.Second))
+		stream, err := e.dev.Open(attemptCtx, "localabstract:"+socket)
+		if err == nil {
+			client := harness.NewClient(stream, "harness on "+serial)
+			hello, herr := client.Hello(attemptCtx, host)
+			if herr == nil {
+				cancel()
+				return client, hello, nil
+			}
+			client.Close()
+			var re *harness.RemoteError
+			if errors.As(herr, &re) {
+				cancel()
+				return nil, harness.Hello{}, fmt.Errorf("device %s: %w", serial, herr)
+			}
+			err = herr
+		}
+		cancel()
+		last = err
+		if ctx.Err() != nil {
+			return nil, harness.Hello{}, ctx.Err()
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		// Polling is the only way to learn that an abstract socket exists.
+		select {
+		case <-ctx.Done():
+			return nil, harness.Hello{}, ctx.Err()
+		case <-e.inst.done:
+		case <-time.After(retryDelay(attempt)):
+		}
+	}
+	return nil, harness.Hello{}, e.explain(ctx, fmt.Errorf("device %s: the harness did not open its socket localabstract:%s within %s (last attempt: %v)", serial, socket, timeout, last))
+}
+
+func retryDelay(attempt int) time.Duration {
+	return min(50*time.Millisecond<<min(attempt, 4), 500*time.Millisecond)
+}
+
+// Execute runs one query on a fresh instance.
+func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+	rs, err := e.client.Run(ctx, [][]string{inputs})
+	if err != nil {
+		if ctx.Err() != nil {
+			return backend.Result{}, err
+		}
+		return backend.Result{}, e.explain(ctx, err)
+	}
+	return harness.ToResult(inputs, rs[0])
+}
+
+// Describe reports the device for the model's metadata.
+func (e *Executor) Describe() model.DeviceInfo { return e.info }
+
+// Hello is what the harness said about itself.
+func (e *Executor) Hello() harness.Hello { return e.hello }
+
+// Close says bye, lets the instrumentation finish, and removes the run's
+// files from the device.
+func (e *Executor) Close() error {
+	e.closeMu.Lock()
+	defer e.closeMu.Unlock()
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var byeErr error
+	if e.client != nil {
+		byeErr = e.client.Bye(ctx)
+		e.client.Close()
+	}
+	e.cleanup()
+	if byeErr != nil && !errors.Is(byeErr, harness.ErrClosed) {
+		return fmt.Errorf("device %s: %w", e.dev.Serial(), byeErr)
+	}
+	return nil
+}
+
+// cleanup stops the instrumentation if it is still running and removes
+// the run's folder; it is best effort, since the device may be gone.
+func (e *Executor) cleanup() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if e.inst != nil {
+		if !e.inst.wait(ctx, 3*time.Second) {
+			e.dev.Shell(ctx, "am force-stop "+HarnessPackage)
+		}
+		e.inst.close()
+	}
+	if e.runDir != "" {
+		e.dev.Shell(ctx, "rm -rf "+adbc.Quote(e.runDir))
+	}
+}
+
+// explain adds what am instrument printed and the harness's logcat lines
+// to an error, so that a crash shows its stack trace rather than only
+// "connection closed".
+func (e *Executor) explain(ctx context.Context, err error) error {
+	var b strings.Builder
+	b.WriteString(err.Error())
+	if e.inst != nil {
+		if out := strings.TrimSpace(e.inst.output()); out != "" {
+			fmt.Fprintf(&b, "\nam instrument said:\n%s", indent(out))
+		}
+	}
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if lines := HarnessLog(lctx, e.dev, 20); len(lines) > 0 {
+		fmt.Fprintf(&b, "\nlogcat (harness and crashes, last %d lines):\n%s", len(lines), indent(strings.Join(lines, "\n")))
+	}
+	return &explained{msg: b.String(), err: err}
+}
+
+type explained struct {
+	msg string
+	err error
+}
+
+func (e *explained) Error() string { return e.msg }
+func (e *explained) Unwrap() error { return e.err }
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// HarnessLog returns the device log's last lines that concern the harness:
+// its own tag, crashes, and the activity manager's words about it.
+func HarnessLog(ctx context.Context, dev *adbc.Device, limit int) []string {
+	r, err := dev.Shell(ctx, "logcat -d -v threadtime -t 2000")
+	if err != nil || r.Exit != 0 {
+		return nil
+	}
+	var keep []string
+	for _, line := range strings.Split(r.Stdout, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if relevantLogLine(line) {
+			keep = append(keep, line)
+		}
+	}
+	if len(keep) > limit {
+		keep = keep[len(keep)-limit:]
+	}
+	return keep
+}
+
+func relevantLogLine(line string) bool {
+	switch {
+	case strings.Contains(line, " "+LogTag+":") || strings.Contains(line, " "+LogTag+" "):
+		return true
+	case strings.Contains(line, " AndroidRuntime:"):
+		return true
+	case strings.Contains(line, HarnessPackage):
+		return true
+	}
+	return false
+}
+
+// LogTag is the harness's logcat tag.
+const LogTag = "droidstar-harness"
+
+func randomID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// shellOK runs a command that prints nothing of interest and must succeed.
+func shellOK(ctx context.Context, dev *adbc.Device, cmd string) error {
+	r, err := dev.Shell(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	if r.Exit != 0 {
+		msg := strings.TrimSpace(r.Stderr + "\n" + r.Stdout)
+		if msg == "" {
+			msg = "no output"
+		}
+		return fmt.Errorf("%s: exit status %d: %s", cmd, r.Exit, msg)
+	}
+	return nil
+}

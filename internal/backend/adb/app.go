@@ -1,0 +1,151 @@
+package adb
+
+import (
+	"bytes"
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strings"
+
+	adbc "github.com/droidstar/droidstar/internal/adb"
+	"github.com/droidstar/droidstar/internal/purpose"
+)
+
+// HarnessPackage is the harness app's package name.
+const HarnessPackage = "org.droidstar.harness"
+
+// AppState says how the harness app on a device compares with the one
+// droidstar embeds.
+type AppState string
+
+const (
+	AppMissing  AppState = "missing"
+	AppCurrent  AppState = "current"
+	AppOutdated AppState = "different" // installed, but not this droidstar's build
+)
+
+// AppStatus is the harness app's state on one device.
+type AppStatus struct {
+	State AppState
+	// Path is where the installed APK lives on the device.
+	Path string
+}
+
+// HarnessStatus compares the installed harness with apk by content: a
+// rebuilt harness with an unchanged version name still counts as
+// different, so it is replaced.
+func HarnessStatus(ctx context.Context, dev *adbc.Device, apk []byte) (AppStatus, error) {
+	r, err := dev.Shell(ctx, "pm path "+HarnessPackage)
+	if err != nil {
+		return AppStatus{}, fmt.Errorf("device %s: look for the harness app: %w", dev.Serial(), err)
+	}
+	apkPath := ""
+	for _, line := range strings.Split(r.Stdout, "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(line), "package:"); ok {
+			apkPath = p
+			break
+		}
+	}
+	if apkPath == "" {
+		return AppStatus{State: AppMissing}, nil
+	}
+	sum, err := dev.Shell(ctx, "md5sum "+adbc.Quote(apkPath))
+	if err != nil {
+		return AppStatus{}, fmt.Errorf("device %s: checksum the harness app: %w", dev.Serial(), err)
+	}
+	want := md5.Sum(apk)
+	fields := strings.Fields(sum.Stdout)
+	if sum.Exit == 0 && len(fields) > 0 && strings.EqualFold(fields[0], hex.EncodeToString(want[:])) {
+		return AppStatus{State: AppCurrent, Path: apkPath}, nil
+	}
+	// No md5sum (before Android 6) also lands here: reinstalling is
+	// always safe, only slower.
+	return AppStatus{State: AppOutdated, Path: apkPath}, nil
+}
+
+// EnsureHarness installs the harness app when it is missing or differs
+// from apk, and says whether it installed.
+func EnsureHarness(ctx context.Context, dev *adbc.Device, apk []byte, log io.Writer) (bool, error) {
+	if len(apk) == 0 {
+		return false, fmt.Errorf("this droidstar was built without the harness app")
+	}
+	st, err := HarnessStatus(ctx, dev, apk)
+	if err != nil {
+		return false, err
+	}
+	if st.State == AppCurrent {
+		return false, nil
+	}
+	if log != nil {
+		verb := "installing"
+		if st.State == AppOutdated {
+			verb = "updating"
+		}
+		fmt.Fprintf(log, "droidstar: %s the harness app on %s\n", verb, dev.Serial())
+	}
+	if err := dev.Install(ctx, bytes.NewReader(apk), "droidstar-harness.apk"); err != nil {
+		return false, fmt.Errorf("cannot install the harness app: %w", err)
+	}
+	return true, nil
+}
+
+// UninstallHarness removes the harness app; a device without it is fine.
+func UninstallHarness(ctx context.Context, dev *adbc.Device) (bool, error) {
+	st, err := HarnessStatus(ctx, dev, nil)
+	if err != nil {
+		return false, err
+	}
+	if st.State == AppMissing {
+		return false, nil
+	}
+	if err := dev.Uninstall(ctx, HarnessPackage); err != nil {
+		return false, fmt.Errorf("cannot uninstall the harness app: %w", err)
+	}
+	return true, nil
+}
+
+// declaredPermissions are the permissions the harness app's manifest
+// requests (harness-apk/AndroidManifest.xml): Android grants nothing else.
+var declaredPermissions = []string{
+	"android.permission.RECORD_AUDIO",
+	"android.permission.INTERNET",
+	"android.permission.BLUETOOTH",
+	"android.permission.BLUETOOTH_ADMIN",
+	"android.permission.ACCESS_NETWORK_STATE",
+	"android.permission.WRITE_EXTERNAL_STORAGE",
+}
+
+// runtimePermission says whether pm grant must grant a permission (a
+// "dangerous" one); normal permissions are granted at install.
+func runtimePermission(p string) bool {
+	switch p {
+	case "android.permission.RECORD_AUDIO", "android.permission.WRITE_EXTERNAL_STORAGE":
+		return true
+	}
+	return false
+}
+
+// checkPermissions rejects permissions the harness app does not request,
+// at the purpose's line, since granting them cannot work.
+func checkPermissions(p *purpose.Purpose) error {
+	var errs purpose.ErrorList
+	for i, perm := range p.Permissions {
+		declared := false
+		for _, d := range declaredPermissions {
+			declared = declared || d == perm
+		}
+		if declared {
+			continue
+		}
+		field := fmt.Sprintf("permissions[%d]", i)
+		pos := p.Where[field]
+		errs = append(errs, &purpose.Error{File: p.File, Line: pos.Line, Col: pos.Col, Field: field,
+			Msg: fmt.Sprintf("the harness app does not request %s, so it cannot be granted (it requests: %s)", perm, strings.Join(declaredPermissions, ", "))})
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}

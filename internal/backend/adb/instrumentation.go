@@ -1,0 +1,88 @@
+package adb
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	adbc "github.com/droidstar/droidstar/internal/adb"
+)
+
+// instrumentation is a running `am instrument -w`: its shell stream stays
+// open while the harness runs, and what it prints explains a harness that
+// failed to start (no instrumentation info, a crash in onCreate).
+type instrumentation struct {
+	stream *adbc.ShellStream
+	done   chan struct{}
+
+	mu   sync.Mutex
+	out  strings.Builder
+	exit int
+	err  error
+}
+
+func startInstrumentation(ctx context.Context, dev *adbc.Device, socket, filesDir string) (*instrumentation, error) {
+	cmd := fmt.Sprintf("am instrument -w -e socket %s -e files %s %s", adbc.Quote(socket), adbc.Quote(filesDir), Instrumentation)
+	// The stream outlives Start's context: it lasts as long as the executor.
+	s, err := dev.ShellStream(context.WithoutCancel(ctx), cmd)
+	if err != nil {
+		return nil, err
+	}
+	in := &instrumentation{stream: s, done: make(chan struct{})}
+	go func() {
+		defer close(in.done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := s.Read(buf)
+			if n > 0 {
+				in.mu.Lock()
+				if in.out.Len() < 64<<10 {
+					in.out.Write(buf[:n])
+				}
+				in.mu.Unlock()
+			}
+			if err != nil {
+				break
+			}
+		}
+		exit, err := s.Wait()
+		in.mu.Lock()
+		in.exit, in.err = exit, err
+		in.mu.Unlock()
+	}()
+	return in, nil
+}
+
+func (in *instrumentation) exited() bool {
+	select {
+	case <-in.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func (in *instrumentation) output() string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.out.String()
+}
+
+// wait waits up to d for am instrument to end (the harness finishes after
+// bye) and says whether it did.
+func (in *instrumentation) wait(ctx context.Context, d time.Duration) bool {
+	select {
+	case <-in.done:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-time.After(d):
+		return false
+	}
+}
+
+func (in *instrumentation) close() {
+	in.stream.Close()
+}

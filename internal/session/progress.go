@@ -1,0 +1,102 @@
+package session
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/progress"
+)
+
+// watcher turns the pipeline's counters and the learner's events into
+// progress snapshots.
+type watcher struct {
+	stats *oracle.Stats
+	start time.Time
+	send  func(progress.Snapshot)
+
+	mu          sync.Mutex
+	round       int
+	states      int
+	done, total int
+}
+
+func newWatcher(stats *oracle.Stats, start time.Time, send func(progress.Snapshot)) *watcher {
+	return &watcher{stats: stats, start: start, send: send}
+}
+
+func (w *watcher) hypothesis(round, states int) {
+	w.mu.Lock()
+	w.round, w.states, w.done, w.total = round, states, 0, 0
+	w.mu.Unlock()
+	w.emit()
+}
+
+func (w *watcher) roundProgress(done, total int) {
+	w.mu.Lock()
+	w.done, w.total = done, total
+	w.mu.Unlock()
+}
+
+// Snapshot is the run as it stands.
+func (w *watcher) snapshot() progress.Snapshot {
+	learning, equiv := w.stats.Snapshot()
+	w.mu.Lock()
+	s := progress.Snapshot{Round: w.round, States: w.states, Elapsed: time.Since(w.start)}
+	done, total := w.done, w.total
+	w.mu.Unlock()
+	switch {
+	case s.Round == 0:
+		s.Phase = "table fill"
+	case w.stats.Current() == oracle.PhaseEquivalence:
+		s.Phase = fmt.Sprintf("equivalence round %d", s.Round)
+		s.Done, s.Total, s.Unit = done, total, "transitions"
+	default:
+		s.Phase = fmt.Sprintf("refining after round %d", s.Round)
+	}
+	s.Asked = learning.Asked + equiv.Asked
+	s.Executed = learning.Executed + equiv.Executed
+	s.CacheHits = learning.CacheHits + equiv.CacheHits
+	s.Excluded = learning.Excluded + equiv.Excluded
+	s.DeviceSecs = learning.DeviceSecs + equiv.DeviceSecs
+	for _, d := range w.stats.Devices() {
+		s.Devices = append(s.Devices, progress.Device{Serial: d.Serial, Executed: d.Executed, Busy: d.Busy, DeviceSecs: d.DeviceSecs})
+	}
+	return s
+}
+
+func (w *watcher) emit() {
+	if w.send != nil {
+		w.send(w.snapshot())
+	}
+}
+
+// run sends a snapshot every interval until stop is called; stop sends
+// the last one.
+func (w *watcher) run(every time.Duration) (stop func()) {
+	if every <= 0 {
+		every = 200 * time.Millisecond
+	}
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				w.emit()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		wg.Wait()
+		w.emit()
+	}
+}
