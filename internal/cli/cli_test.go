@@ -336,20 +336,3 @@ sqliteopenhelper     android.database.sqlite.SQLiteOpenHelper      5        4
 		t.Fatalf("exit %d:\n%s", code, stdout)
 	}
 }
-
-// Devices are not reachable yet: a purpose that runs on adb says so, and
-// says which other backend to pick when it has one.
-func TestAdbBackendSaysItIsNotHereYet(t *testing.T) {
-	bt := repoPath("examples", "bluetoothadapter", "purpose.yaml")
-	code, _, stderr := run(t, "learn", bt, "-o", t.TempDir())
-	want := "droidstar: " + bt + ": backend adb: this droidstar cannot reach devices yet, and the purpose configures no other backend (add sim with a model, or jvm for a JVM class)\n"
-	if code != ExitFail || stderr != want {
-		t.Errorf("exit %d\n%s\nwant %s", code, stderr, want)
-	}
-	mp := repoPath("examples", "mediaplayer", "purpose.yaml")
-	code, _, stderr = run(t, "learn", mp, "--backend", "adb", "-o", t.TempDir())
-	want = "droidstar: " + mp + ": backend adb: this droidstar cannot reach devices yet; pick another of the purpose's backends with --backend (it configures: sim, adb)\n"
-	if code != ExitFail || stderr != want {
-		t.Errorf("exit %d\n%s\nwant %s", code, stderr, want)
-	}
-}

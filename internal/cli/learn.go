@@ -13,6 +13,7 @@ import (
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/progress"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/render"
 	"github.com/droidstar/droidstar/internal/session"
@@ -35,6 +36,7 @@ type learnFlags struct {
 	svg        bool
 	quiet      bool
 	backend    string
+	adb        adbFlags
 }
 
 func newLearnCmd(e *env) *cobra.Command {
@@ -49,6 +51,18 @@ typestate (DOT) to the output directory. --write picks other formats (see
 --model it learns a model file directly, deriving the alphabet from the
 model, as AALpy and LearnLib users learn a DOT file.
 
+On devices (backend: adb) the harness app is installed when missing or
+different, the purpose's files are pushed and its runtime permissions granted.
+With one device attached nothing needs choosing; otherwise --device SERIAL (or
+ANDROID_SERIAL) picks one, and --devices all (or a list of serials) shares the
+queries of one run among several, which must all answer alike. -H/-P (or
+ADB_SERVER_SOCKET) reach a remote adb server, such as a device farm's.
+
+While learning, a live progress display on stderr shows the phase, the
+queries run and answered from the cache, the hypothesis size, device time and
+an estimate of what is left (plain periodic lines when stderr is not a
+terminal); --quiet silences it and the summary.
+
 If learning fails part-way, the last hypothesis is written as
 NAME.partial.json so nothing learned is lost.`,
 		Example: `  droidstar learn --example asynctask
@@ -57,7 +71,10 @@ NAME.partial.json so nothing learned is lost.`,
   droidstar learn --model typestate.gv --bound 2 --quiescence 2s
   droidstar learn --model server.dot --lanes 4
   droidstar learn examples/jvm/timer.yaml            # the real harness on the host JVM
-  droidstar learn examples/mediaplayer/purpose.yaml --backend sim`,
+  droidstar learn examples/mediaplayer/purpose.yaml --backend sim
+  droidstar learn examples/mediaplayer/purpose.yaml                  # the phone adb sees
+  droidstar learn examples/mediaplayer/purpose.yaml --device emulator-5554
+  droidstar learn examples/mediaplayer/purpose.yaml --devices all -H farm.example.org`,
 		Args: func(c *cobra.Command, args []string) error {
 			sources := len(args)
 			if f.example != "" {
@@ -91,7 +108,10 @@ NAME.partial.json so nothing learned is lost.`,
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel (simulated devices or harness JVMs)")
 	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated device sleep for real instead of using a virtual clock")
 	fl.BoolVar(&f.showErrors, "show-errors", false, "draw the error sink and err transitions in the pictures (dot, svg, mermaid)")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "do not print the summary")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print neither progress nor the summary")
+	f.adb.addServer(fl)
+	f.adb.addDevices(fl, "to learn on (backend adb)")
+	fl.DurationVar(&f.adb.harnessTimeout, "harness-timeout", 30*time.Second, "backend adb: how long to wait for the harness app to open its socket")
 	_ = c.RegisterFlagCompletionFunc("example", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return examples.Names(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -156,15 +176,29 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 				return usageError("--backend: %v", err)
 			}
 		}
+		if err := f.adbOptions(c, e, p.Backend.Kind, &simOpts); err != nil {
+			return err
+		}
 		plan, err = session.FromPurpose(c.Context(), p, read, simOpts)
 	}
 	if err != nil {
 		return err
 	}
 	defer plan.Close()
+	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet})
+	var last progress.Snapshot
 	res, learnErr := session.Run(c.Context(), plan.Target, session.Options{
 		Executors: plan.Executors, VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now,
+		Progress: func(s progress.Snapshot) {
+			last = s
+			display.Update(s)
+		},
 	})
+	last.Phase = "learned"
+	if learnErr != nil {
+		last.Phase = "stopped"
+	}
+	display.Finish(last)
 	if learnErr != nil {
 		if res != nil {
 			file, werr := writeModelFile(f.out, res.Document.Name+".partial.json", res.Document)
@@ -189,6 +223,35 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "wrote %s\n", file)
+	}
+	return nil
+}
+
+// adbOptions fills in the device choice for the adb backend, and rejects
+// device flags for the others.
+func (f *learnFlags) adbOptions(c *cobra.Command, e *env, kind string, o *session.BackendOptions) error {
+	deviceFlags := c.Flags().Changed("device") || c.Flags().Changed("devices")
+	if kind != purpose.BackendADB {
+		if deviceFlags {
+			return usageError("--device and --devices choose devices for backend adb, but this run uses backend %s", kind)
+		}
+		return nil
+	}
+	if c.Flags().Changed("lanes") {
+		return usageError("--lanes does not apply to backend adb: each device runs one query at a time; share the queries among devices with --devices")
+	}
+	client, err := f.adb.client(e)
+	if err != nil {
+		return err
+	}
+	sel, err := f.adb.selection(e)
+	if err != nil {
+		return err
+	}
+	o.ADB.Client, o.ADB.Selection = client, sel
+	o.ADB.SocketTimeout = f.adb.harnessTimeout
+	if !f.quiet {
+		o.ADB.Log = e.stderr
 	}
 	return nil
 }

@@ -1,16 +1,20 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/diff"
 	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/model"
@@ -22,9 +26,9 @@ type matrixFlags struct {
 	out     string
 	models  []string
 	java    []string
-	devices string
 	backend string
 	lanes   int
+	adb     adbFlags
 }
 
 func newMatrixCmd(e *env) *cobra.Command {
@@ -42,9 +46,10 @@ Targets: with the sim backend, each --model NAME=FILE (FILE relative to the
 current directory) replaces the purpose's sim model and stands in for one
 Android version; with the jvm backend, each --java NAME=PATH runs the harness
 with another java command (two JDKs, say). Without either, the purpose as it
-is is the only target, named after its backend. NAMEs use letters, digits,
-'_', '-' and '.'. Devices (--devices) need the adb backend, which this
-droidstar cannot reach yet.
+is is the only target, named after its backend; with the adb backend, each device
+of --devices (all, or SERIAL or NAME=SERIAL entries) is a target, named
+apiSDK after its Android SDK level unless named, and the devices learn in
+parallel. NAMEs use letters, digits, '_', '-' and '.'.
 
 Exit code: 0 when every target learned and all behave like the baseline, 1
 when one differs or failed, 2 on a usage error.`,
@@ -54,6 +59,10 @@ when one differs or failed, 2 on a usage error.`,
   # the README's example: one model identical to the baseline, one with a change
   cd testdata/matrix
   droidstar matrix purpose.yaml --model api23=api23.dot --model same=api23.dot --model api34=api34.dot -o out
+
+  # every attached device (one per Android version), learning in parallel
+  droidstar matrix examples/mediaplayer/purpose.yaml --devices all -o out/
+  droidstar matrix examples/mediaplayer/purpose.yaml --devices api23=emulator-5554,api34=emulator-5556
 
   # the real harness on two JDKs
   droidstar matrix examples/jvm/timer.yaml -o out/ \
@@ -70,7 +79,9 @@ when one differs or failed, 2 on a usage error.`,
 	fl.StringVarP(&f.out, "out", "o", ".", "directory for the models and the matrix report")
 	fl.StringArrayVar(&f.models, "model", nil, "a target NAME=FILE: the sim model standing in for one version (repeatable)")
 	fl.StringArrayVar(&f.java, "java", nil, "a target NAME=PATH: the java command running the harness, for the jvm backend (repeatable)")
-	fl.StringVar(&f.devices, "devices", "", "devices to learn on (all or SERIAL,...): needs the adb backend")
+	fl.StringSliceVar(&f.adb.devices, "devices", nil, "targets for the adb backend: all, or SERIAL or NAME=SERIAL entries")
+	f.adb.addServer(fl)
+	fl.DurationVar(&f.adb.harnessTimeout, "harness-timeout", 30*time.Second, "backend adb: how long to wait for the harness app to open its socket")
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
 	return c
@@ -81,6 +92,8 @@ type matrixTarget struct {
 	Name  string `json:"name"`
 	Model string `json:"model,omitempty"`
 	Java  string `json:"java,omitempty"`
+	// Device is the serial of the device the target learns on.
+	Device string `json:"device,omitempty"`
 	// Learned is false when learning failed; Error says why.
 	Learned     bool   `json:"learned"`
 	Error       string `json:"error,omitempty"`
@@ -107,9 +120,6 @@ type matrixReport struct {
 var targetName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 
 func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
-	if c.Flags().Changed("devices") {
-		return usageError("--devices: learning on devices needs the adb backend, which this droidstar cannot reach yet (use --model with the sim backend or --java with the jvm backend)")
-	}
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
 	}
@@ -122,15 +132,28 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 			return usageError("--backend: %v", err)
 		}
 	}
+	var targets []*matrixTarget
 	if p.Backend.Kind == purpose.BackendADB {
-		return usageError("%s: backend adb: this droidstar cannot reach devices yet; pick another backend the purpose configures with --backend (it configures: %s)", file, strings.Join(p.Backend.Kinds, ", "))
+		if len(f.models)+len(f.java) > 0 {
+			return usageError("--model and --java are for the sim and jvm backends; with backend adb the targets are --devices")
+		}
+		if c.Flags().Changed("lanes") {
+			return usageError("--lanes does not apply to backend adb: each device is a target and runs one query at a time")
+		}
+		targets, err = deviceTargets(c.Context(), e, &f.adb)
+	} else {
+		if c.Flags().Changed("devices") {
+			return usageError("--devices names devices for backend adb, but the purpose runs on backend %s (use --backend adb if it lists one)", p.Backend.Kind)
+		}
+		targets, err = matrixTargets(p, f.models, f.java)
 	}
-	targets, err := matrixTargets(p, f.models, f.java)
 	if err != nil {
 		return err
 	}
 	rep := &matrixReport{Format: "droidstar-matrix", Version: 1, Purpose: file, Baseline: targets[0].Name, Targets: targets}
 	failed := false
+	var mu sync.Mutex
+	var wg sync.WaitGroup
 	for _, t := range targets {
 		q := *p
 		if t.Model != "" {
@@ -146,12 +169,28 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 			jvm.Java = t.Java
 			q.Backend.JVM = &jvm
 		}
-		if err := learnTarget(c, e, f, &q, t); err != nil {
-			t.Error = err.Error()
-			failed = true
-			fmt.Fprintf(e.stderr, "%s: %v\n", t.Name, err)
+		learn := func() {
+			if err := learnTarget(c, e, f, &q, t); err != nil {
+				mu.Lock()
+				defer mu.Unlock()
+				t.Error = err.Error()
+				failed = true
+				fmt.Fprintf(e.stderr, "%s: %v\n", t.Name, err)
+			}
 		}
+		if t.Device == "" {
+			learn()
+			continue
+		}
+		// Devices are independent machines: a nightly run over several
+		// Android versions takes as long as the slowest one.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			learn()
+		}()
 	}
+	wg.Wait()
 	base := targets[0]
 	for _, t := range targets[1:] {
 		if base.doc == nil || t.doc == nil {
@@ -193,6 +232,82 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	}
 	return nil
 }
+
+// deviceTargets reads --devices: every ready device for all, else the
+// listed ones; unnamed targets are named after their SDK level.
+func deviceTargets(ctx context.Context, e *env, a *adbFlags) ([]*matrixTarget, error) {
+	client, err := a.client(e)
+	if err != nil {
+		return nil, err
+	}
+	var names, serials []string
+	seen := map[string]bool{}
+	for _, d := range a.devices {
+		name, serial, named := strings.Cut(d, "=")
+		if !named {
+			name, serial = "", d
+		}
+		if named && !targetName.MatchString(name) {
+			return nil, usageError("--devices %q: the name %q must use letters, digits, '_', '-' and '.'", d, name)
+		}
+		if name == "matrix" {
+			return nil, usageError("--devices %q: the name matrix is taken by the report (matrix.json, matrix.md)", d)
+		}
+		if name != "" && seen[name] {
+			return nil, usageError("--devices %q: target %s is given twice", d, name)
+		}
+		seen[name] = true
+		names, serials = append(names, name), append(serials, serial)
+	}
+	sel := adbbackend.Selection{Devices: serials}
+	if len(serials) == 0 {
+		sel = adbbackend.Selection{Device: e.getenv("ANDROID_SERIAL")}
+	} else if slices.Contains(serials, "all") {
+		if len(serials) > 1 || names[0] != "" {
+			return nil, usageError("--devices: all cannot be named or combined with serials")
+		}
+		names = nil
+	}
+	if err := client.Ensure(ctx); err != nil {
+		return nil, err
+	}
+	devices, err := adbbackend.Select(ctx, client, sel)
+	if err != nil {
+		return nil, err
+	}
+	targets := make([]*matrixTarget, len(devices))
+	sdkCount := map[int]int{}
+	sdks := make([]int, len(devices))
+	for i, d := range devices {
+		props, err := client.Device(d.Serial).Properties(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("device %s: %w", d.Serial, err)
+		}
+		sdks[i] = adbbackend.Describe(d.Serial, props).SDK
+		sdkCount[sdks[i]]++
+	}
+	taken := map[string]bool{}
+	for i, d := range devices {
+		name := ""
+		if i < len(names) {
+			name = names[i]
+		}
+		if name == "" {
+			name = fmt.Sprintf("api%d", sdks[i])
+			if sdkCount[sdks[i]] > 1 {
+				name += "-" + serialName.ReplaceAllString(d.Serial, "_")
+			}
+		}
+		if taken[name] {
+			return nil, usageError("--devices: two targets are named %s; name them with NAME=SERIAL", name)
+		}
+		taken[name] = true
+		targets[i] = &matrixTarget{Name: name, Device: d.Serial}
+	}
+	return targets, nil
+}
+
+var serialName = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
 
 // matrixTargets reads the --model and --java flags.
 func matrixTargets(p *purpose.Purpose, models, javas []string) ([]*matrixTarget, error) {
@@ -239,7 +354,15 @@ func matrixTargets(p *purpose.Purpose, models, javas []string) ([]*matrixTarget,
 // learnTarget learns one target and writes NAME.json and NAME.dot (or
 // NAME.partial.json when learning fails part-way).
 func learnTarget(c *cobra.Command, e *env, f *matrixFlags, p *purpose.Purpose, t *matrixTarget) error {
-	plan, err := session.FromPurpose(c.Context(), p, os.ReadFile, backendOptions(f.lanes, false))
+	o := backendOptions(f.lanes, false)
+	if t.Device != "" {
+		client, err := f.adb.client(e)
+		if err != nil {
+			return err
+		}
+		o.ADB.Client, o.ADB.Selection, o.ADB.SocketTimeout = client, adbbackend.Selection{Device: t.Device}, f.adb.harnessTimeout
+	}
+	plan, err := session.FromPurpose(c.Context(), p, os.ReadFile, o)
 	if err != nil {
 		return err
 	}

@@ -100,8 +100,8 @@ func TestMatrixUsageErrors(t *testing.T) {
 		{[]string{"--model", "api23"}, `droidstar: --model "api23": want NAME=FILE, e.g. api23=models/api23.dot`},
 		{[]string{"--model", "a b=x.dot"}, `droidstar: --model "a b=x.dot": the name "a b" must use letters, digits, '_', '-' and '.'`},
 		{[]string{"--model", "a=x.dot", "--model", "a=y.dot"}, `droidstar: --model "a=y.dot": target a is given twice`},
-		{[]string{"--devices", "all"}, "droidstar: --devices: learning on devices needs the adb backend, which this droidstar cannot reach yet (use --model with the sim backend or --java with the jvm backend)"},
-		{[]string{"--devices", ""}, "droidstar: --devices: learning on devices needs the adb backend, which this droidstar cannot reach yet (use --model with the sim backend or --java with the jvm backend)"},
+		{[]string{"--devices", "all"}, "droidstar: --devices names devices for backend adb, but the purpose runs on backend sim (use --backend adb if it lists one)"},
+		{[]string{"--devices", ""}, "droidstar: --devices names devices for backend adb, but the purpose runs on backend sim (use --backend adb if it lists one)"},
 		{[]string{"--model", "matrix=x.dot"}, `droidstar: --model "matrix=x.dot": the name matrix is taken by the report (matrix.json, matrix.md)`},
 		{[]string{"--model", "-x=x.dot"}, `droidstar: --model "-x=x.dot": the name "-x" must use letters, digits, '_', '-' and '.'`},
 		{[]string{"--model", "=x.dot"}, `droidstar: --model "=x.dot": the name "" must use letters, digits, '_', '-' and '.'`},
@@ -125,7 +125,8 @@ func TestMatrixUsageErrors(t *testing.T) {
 		{[]string{jvmPurpose, "--model", "a=x.dot"}, "droidstar: --model replaces the sim model, but the purpose runs on backend jvm (use --backend sim if it lists one)"},
 		{[]string{jvmPurpose, "--java", "jdk"}, `droidstar: --java "jdk": want NAME=PATH, e.g. jdk21=/usr/lib/jvm/java-21-openjdk-amd64/bin/java`},
 		{[]string{jvmPurpose, "--java", "a=java", "--java", "a=java"}, `droidstar: --java "a=java": target a is given twice`},
-		{[]string{asynctask, "--backend", "adb"}, "droidstar: " + asynctask + ": backend adb: this droidstar cannot reach devices yet; pick another backend the purpose configures with --backend (it configures: sim, adb)"},
+		{[]string{asynctask, "--backend", "adb", "--model", "a=x.dot"}, "droidstar: --model and --java are for the sim and jvm backends; with backend adb the targets are --devices"},
+		{[]string{asynctask, "--backend", "adb", "--lanes", "2"}, "droidstar: --lanes does not apply to backend adb: each device is a target and runs one query at a time"},
 		{[]string{purposeFile, "other.yaml"}, "droidstar: matrix needs exactly one purpose file\nRun 'droidstar matrix --help' for usage."},
 	} {
 		code, stdout, stderr := run(t, append([]string{"matrix", "-o", t.TempDir()}, tc.args...)...)

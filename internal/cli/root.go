@@ -13,7 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/jvm"
+	"github.com/droidstar/droidstar/internal/progress"
 	"github.com/droidstar/droidstar/internal/session"
 )
 
@@ -44,25 +46,39 @@ func usageError(format string, args ...any) error {
 // env is what commands need from the outside world.
 type env struct {
 	stdout, stderr io.Writer
+	// getenv reads the environment (ANDROID_SERIAL, ADB_SERVER_SOCKET);
+	// tests give each run its own.
+	getenv func(string) string
+	// stderrTerminal says whether stderr is a terminal a live progress
+	// display can redraw.
+	stderrTerminal bool
 }
 
 // NewRoot builds the command tree.
 func NewRoot(stdout, stderr io.Writer) *cobra.Command {
-	e := &env{stdout: stdout, stderr: stderr}
+	return newRoot(&env{stdout: stdout, stderr: stderr, getenv: os.Getenv, stderrTerminal: isTerminal(stderr)})
+}
+
+func newRoot(e *env) *cobra.Command {
+	stdout, stderr := e.stdout, e.stderr
 	root := &cobra.Command{
 		Use:   "droidstar",
 		Short: "Learn callback typestates of Android classes by active automata learning",
 		Long: `droidstar learns the callback typestate of a class: which callins (methods the
 app calls) are allowed in which state, and which callbacks (methods the
 framework calls back) follow. It runs L* membership queries against the backend
-a learning purpose file names: a simulated device answering from a model
-(backend: sim), or the Java harness running the real class on the host JVM
-(backend: jvm). Android devices over ADB (backend: adb) are the next backend.`,
+a learning purpose file names: Android phones and emulators over ADB (backend:
+adb), the Java harness running the real class on the host JVM (backend: jvm),
+or a simulated device answering from a model (backend: sim).`,
 		Example: `  # learn an embedded example on the simulated device (no phone needed)
   droidstar learn --example asynctask
 
   # learn a purpose, writing model JSON and typestate DOT to out/
   droidstar learn examples/mediaplayer/purpose.yaml -o out/
+
+  # the devices adb sees, and learning on all of them at once
+  droidstar devices
+  droidstar learn examples/mediaplayer/purpose.yaml --devices all
 
   # validate a purpose without running it
   droidstar check examples/*/purpose.yaml`,
@@ -77,15 +93,20 @@ a learning purpose file names: a simulated device answering from a model
 	})
 	root.AddCommand(newLearnCmd(e), newCheckCmd(e), newExportCmd(e), newBenchCmd(e),
 		newExamplesCmd(e), newVersionCmd(e), newDiffCmd(e))
-	root.AddCommand(newReportCmd(e), newMatrixCmd(e))
+	root.AddCommand(newReportCmd(e), newMatrixCmd(e), newDevicesCmd(e), newHarnessCmd(e))
 	return root
 }
 
 // Main runs the command line and returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
+	return mainWith(args, &env{stdout: stdout, stderr: stderr, getenv: os.Getenv, stderrTerminal: isTerminal(stderr)})
+}
+
+func mainWith(args []string, e *env) int {
+	stderr := e.stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	root := NewRoot(stdout, stderr)
+	root := newRoot(e)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
@@ -123,10 +144,17 @@ func newVersionCmd(e *env) *cobra.Command {
 }
 
 // backendOptions are the backend settings every command shares: the
-// harness jar embedded in this binary among them.
+// harness jar and app embedded in this binary among them.
 func backendOptions(lanes int, realtime bool) session.BackendOptions {
 	return session.BackendOptions{
 		Lanes: lanes, Realtime: realtime,
 		JVM: jvm.Options{Jar: harnessapk.JVMJar, Host: "droidstar " + Version},
+		ADB: session.ADBOptions{Options: adbbackend.Options{APK: harnessapk.APK, Host: "droidstar " + Version}},
 	}
+}
+
+// isTerminal says whether w is a terminal (a live display can redraw it).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && progress.IsTerminal(f)
 }

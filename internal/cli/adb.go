@@ -1,0 +1,302 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	adbc "github.com/droidstar/droidstar/internal/adb"
+	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+)
+
+// adbFlags are the flags of every command that reaches devices.
+type adbFlags struct {
+	host           string
+	port           int
+	device         string
+	devices        []string
+	harnessTimeout time.Duration
+}
+
+// addServer adds the adb server flags (adb's own -H and -P).
+func (a *adbFlags) addServer(fl *pflag.FlagSet) {
+	fl.StringVarP(&a.host, "adb-host", "H", "", "adb server host (default: from ADB_SERVER_SOCKET, else localhost)")
+	fl.IntVarP(&a.port, "adb-port", "P", 0, "adb server port (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else 5037)")
+}
+
+// addDevices adds the device choice flags.
+func (a *adbFlags) addDevices(fl *pflag.FlagSet, what string) {
+	fl.StringVarP(&a.device, "device", "s", "", "the device "+what+" (its serial, as adb devices shows it; default: ANDROID_SERIAL)")
+	fl.StringSliceVar(&a.devices, "devices", nil, "several devices "+what+": all, or a list of serials")
+}
+
+func (a *adbFlags) client(e *env) (*adbc.Client, error) {
+	cfg, err := adbc.ConfigFromEnv(a.host, a.port, e.getenv)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	return adbc.New(cfg), nil
+}
+
+// selection is what the flags ask for; ANDROID_SERIAL stands in for
+// --device, as it does for adb.
+func (a *adbFlags) selection(e *env) (adbbackend.Selection, error) {
+	if a.device != "" && len(a.devices) > 0 {
+		return adbbackend.Selection{}, usageError("--device and --devices are exclusive: --device picks one, --devices shares the queries among several")
+	}
+	for _, d := range a.devices {
+		if d == "all" && len(a.devices) > 1 {
+			return adbbackend.Selection{}, usageError("--devices: all cannot be combined with serials")
+		}
+		if strings.TrimSpace(d) == "" {
+			return adbbackend.Selection{}, usageError("--devices: empty serial")
+		}
+	}
+	s := adbbackend.Selection{Device: a.device, Devices: a.devices}
+	if s.Device == "" && len(s.Devices) == 0 {
+		s.Device = e.getenv("ANDROID_SERIAL")
+	}
+	return s, nil
+}
+
+func newDevicesCmd(e *env) *cobra.Command {
+	a := &adbFlags{}
+	var format string
+	c := &cobra.Command{
+		Use:   "devices",
+		Short: "List the devices adb sees, with Android version and harness status",
+		Long: `Devices lists what the adb server sees: each device's serial and state, and for
+ready devices its model, Android release, SDK level, and whether the harness
+app droidstar embeds is installed ("current"), installed in another build
+("different": learn replaces it), or "missing" (learn installs it).
+
+The adb server is found like adb finds it: -H/-P, else ADB_SERVER_SOCKET
+(tcp:HOST:PORT), else localhost:5037; a local server is started when none
+runs. A device farm that exposes its devices to an adb server plugs in here.`,
+		Example: `  droidstar devices
+  droidstar devices -H farm.example.org -P 5037
+  ADB_SERVER_SOCKET=tcp:10.0.0.5:5037 droidstar devices --format json`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(c *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return usageError("--format: want text or json, got %q", format)
+			}
+			client, err := a.client(e)
+			if err != nil {
+				return err
+			}
+			ctx := c.Context()
+			if err := client.Ensure(ctx); err != nil {
+				return err
+			}
+			rows, err := listDevices(ctx, client)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				data, err := json.MarshalIndent(map[string]any{"server": client.Addr(), "devices": rows}, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "%s\n", data)
+				return nil
+			}
+			if len(rows) == 0 {
+				fmt.Fprintf(e.stdout, "no devices attached to the adb server at %s\n", client.Addr())
+				return nil
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "SERIAL\tSTATE\tMODEL\tANDROID\tSDK\tHARNESS")
+			for _, r := range rows {
+				sdk := "-"
+				if r.SDK > 0 {
+					sdk = fmt.Sprint(r.SDK)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Serial, r.State, dash(r.Model), dash(r.Release), sdk, dash(r.Harness))
+			}
+			tw.Flush()
+			for _, r := range rows {
+				if r.Problem != "" {
+					fmt.Fprintf(e.stderr, "droidstar: %s\n", r.Problem)
+				}
+			}
+			return nil
+		},
+	}
+	a.addServer(c.Flags())
+	c.Flags().StringVarP(&format, "format", "f", "text", "output format: text or json")
+	return c
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// deviceRow is one line of droidstar devices.
+type deviceRow struct {
+	Serial  string `json:"serial"`
+	State   string `json:"state"`
+	Model   string `json:"model,omitempty"`
+	Release string `json:"release,omitempty"`
+	SDK     int    `json:"sdk,omitempty"`
+	Harness string `json:"harness,omitempty"`
+	Problem string `json:"problem,omitempty"`
+}
+
+// listDevices asks every ready device for its properties and harness
+// status, in parallel: a farm may hold dozens.
+func listDevices(ctx context.Context, client *adbc.Client) ([]deviceRow, error) {
+	list, err := client.Devices(ctx)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(list, func(a, b adbc.DeviceInfo) int { return strings.Compare(a.Serial, b.Serial) })
+	rows := make([]deviceRow, len(list))
+	var wg sync.WaitGroup
+	for i, d := range list {
+		rows[i] = deviceRow{Serial: d.Serial, State: d.State, Model: d.Model}
+		if err := adbbackend.Ready(d); err != nil {
+			rows[i].Problem = err.Error()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dev := client.Device(d.Serial)
+			props, err := dev.Properties(ctx)
+			if err != nil {
+				rows[i].Problem = fmt.Sprintf("device %s: %v", d.Serial, err)
+				return
+			}
+			info := adbbackend.Describe(d.Serial, props)
+			rows[i].Model, rows[i].Release, rows[i].SDK = info.Model, info.Release, info.SDK
+			st, err := adbbackend.HarnessStatus(ctx, dev, harnessapk.APK)
+			if err != nil {
+				rows[i].Problem = err.Error()
+				return
+			}
+			rows[i].Harness = string(st.State)
+		}()
+	}
+	wg.Wait()
+	return rows, nil
+}
+
+func newHarnessCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "harness",
+		Short: "Install, check or remove the harness app on devices",
+		Long: `The harness app (org.droidstar.harness) runs the queries on a device. It is
+embedded in droidstar, and learn installs or replaces it by itself when it is
+missing or differs; these commands manage it by hand, for instance to prepare
+a device farm before a nightly run. Without --device or --devices they act on
+every ready device.`,
+		Example: `  droidstar harness status
+  droidstar harness install --devices all
+  droidstar harness uninstall --device emulator-5554`,
+	}
+	c.AddCommand(harnessAction(e, "status", "Say whether each device has this droidstar's harness app",
+		func(ctx context.Context, dev *adbc.Device) (string, error) {
+			st, err := adbbackend.HarnessStatus(ctx, dev, harnessapk.APK)
+			if err != nil {
+				return "", err
+			}
+			return string(st.State), nil
+		}))
+	c.AddCommand(harnessAction(e, "install", "Install the harness app where it is missing or different",
+		func(ctx context.Context, dev *adbc.Device) (string, error) {
+			did, err := adbbackend.EnsureHarness(ctx, dev, harnessapk.APK, nil)
+			if err != nil {
+				return "", err
+			}
+			if did {
+				return "installed", nil
+			}
+			return "already current", nil
+		}))
+	c.AddCommand(harnessAction(e, "uninstall", "Remove the harness app",
+		func(ctx context.Context, dev *adbc.Device) (string, error) {
+			did, err := adbbackend.UninstallHarness(ctx, dev)
+			if err != nil {
+				return "", err
+			}
+			if did {
+				return "uninstalled", nil
+			}
+			return "not installed", nil
+		}))
+	return c
+}
+
+// harnessAction is one harness subcommand: the action runs on every chosen
+// device in parallel, each device gets a line, and any failure fails the
+// command after all have run.
+func harnessAction(e *env, name, short string, act func(context.Context, *adbc.Device) (string, error)) *cobra.Command {
+	a := &adbFlags{}
+	c := &cobra.Command{
+		Use:     name,
+		Short:   short,
+		Example: fmt.Sprintf("  droidstar harness %s\n  droidstar harness %s --device emulator-5554", name, name),
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(c *cobra.Command, args []string) error {
+			client, err := a.client(e)
+			if err != nil {
+				return err
+			}
+			sel, err := a.selection(e)
+			if err != nil {
+				return err
+			}
+			if sel.Device == "" && len(sel.Devices) == 0 {
+				sel.Devices = []string{"all"}
+			}
+			ctx := c.Context()
+			if err := client.Ensure(ctx); err != nil {
+				return err
+			}
+			devices, err := adbbackend.Select(ctx, client, sel)
+			if err != nil {
+				return err
+			}
+			results := make([]string, len(devices))
+			errs := make([]error, len(devices))
+			var wg sync.WaitGroup
+			for i, d := range devices {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					results[i], errs[i] = act(ctx, client.Device(d.Serial))
+				}()
+			}
+			wg.Wait()
+			failed := 0
+			for i, d := range devices {
+				if errs[i] != nil {
+					failed++
+					fmt.Fprintf(e.stderr, "droidstar: %v\n", errs[i])
+					continue
+				}
+				fmt.Fprintf(e.stdout, "%s\t%s\n", d.Serial, results[i])
+			}
+			if failed > 0 {
+				return fmt.Errorf("harness %s failed on %d of %d devices", name, failed, len(devices))
+			}
+			return nil
+		},
+	}
+	a.addServer(c.Flags())
+	a.addDevices(c.Flags(), "to act on")
+	return c
+}

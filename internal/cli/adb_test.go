@@ -1,0 +1,339 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	"github.com/droidstar/droidstar/internal/adb/adbtest"
+	"github.com/droidstar/droidstar/internal/adb/fakeadbd"
+	"github.com/droidstar/droidstar/internal/backend/sim"
+	"github.com/droidstar/droidstar/internal/harness/simharness"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/purpose"
+)
+
+// runEnv runs the command line in-process with its own environment (no
+// ANDROID_SERIAL or ADB_SERVER_SOCKET from the machine running the tests).
+func runEnv(t *testing.T, environ map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = mainWith(args, &env{stdout: &out, stderr: &errb, getenv: func(k string) string { return environ[k] }})
+	return code, out.String(), errb.String()
+}
+
+// fakeDevice is one fake phone to attach.
+type fakeDevice struct {
+	model, release string
+	sdk            int
+}
+
+// attach starts fakes on s, each answering with harness h, and returns
+// their serials sorted (as droidstar lists them), recording each one's
+// properties in props.
+func attach(t *testing.T, s *adbtest.Server, props map[string]map[string]string, h func(props map[string]string) fakeadbd.HarnessFunc, devs ...fakeDevice) []string {
+	t.Helper()
+	var serials []string
+	for _, d := range devs {
+		p := adbtest.Props(d.model, d.release, d.sdk)
+		f, err := s.Attach(context.Background(), fakeadbd.Config{Props: p, Harness: h(p)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		serials = append(serials, f.Addr())
+		props[f.Addr()] = p
+	}
+	sort.Strings(serials)
+	return serials
+}
+
+// jvmHarness bridges a fake device's harness socket to the real Java
+// harness on the host JVM.
+func jvmHarness(t *testing.T) func(map[string]string) fakeadbd.HarnessFunc {
+	t.Helper()
+	needJava(t)
+	jar := filepath.Join(t.TempDir(), "harness.jar")
+	if err := os.WriteFile(jar, harnessapk.JVMJar, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return func(map[string]string) fakeadbd.HarnessFunc { return fakeadbd.JVMHarness("java", jar) }
+}
+
+// simHarness answers from an example's model, in real time.
+func simHarness(t *testing.T, example string) func(map[string]string) fakeadbd.HarnessFunc {
+	t.Helper()
+	p, err := purpose.Load(repoPath("examples", example, "purpose.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(filepath.Dir(p.File), p.Backend.Sim.Model)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := sim.ParseModel(file, data, p.Backend.Sim.Format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timing := sim.Timing{Quiescence: p.Timeouts.Quiescence, Reset: p.Timeouts.Settle + p.Timeouts.PostReset, Latency: p.Backend.Sim.Latency, DefaultLatency: p.Backend.Sim.DefaultLatency}
+	names := simharness.PurposeCallbackNames(p)
+	return func(props map[string]string) fakeadbd.HarnessFunc { return adbtest.SimHarness(m, timing, props, names) }
+}
+
+func port(s *adbtest.Server) string { return strconv.Itoa(s.Port()) }
+
+// TestDevicesAndHarnessCommands: droidstar devices lists what the real
+// adb server sees, with each fake's model, release, SDK level and harness
+// status; droidstar harness installs, checks and removes the app.
+func TestDevicesAndHarnessCommands(t *testing.T) {
+	s := adbtest.NewT(t)
+	props := map[string]map[string]string{}
+	serials := attach(t, s, props, simHarness(t, "asynctask"),
+		fakeDevice{"Pixel 3a", "9", 28}, fakeDevice{"Pixel 8", "14", 34})
+	table := func(harness string) string {
+		var b strings.Builder
+		b.WriteString("SERIAL           STATE   MODEL            ANDROID  SDK  HARNESS\n")
+		for _, sr := range serials {
+			name, rel, sdk := "Google Pixel 3a", "9", "28"
+			if props[sr]["ro.build.version.sdk"] == "34" {
+				name, rel, sdk = "Google Pixel 8", "14", "34"
+			}
+			fmt.Fprintf(&b, "%-15s  device  %-15s  %-7s  %-3s  %s\n", sr, name, rel, sdk, harness)
+		}
+		return b.String()
+	}
+	code, stdout, stderr := runEnv(t, nil, "devices", "-P", port(s))
+	if code != ExitOK || stdout != table("missing") || stderr != "" {
+		t.Fatalf("devices: exit %d\n%s%s\nwant\n%s", code, stdout, stderr, table("missing"))
+	}
+	code, stdout, stderr = runEnv(t, nil, "harness", "install", "-P", port(s))
+	want := serials[0] + "\tinstalled\n" + serials[1] + "\tinstalled\n"
+	if code != ExitOK || stdout != want {
+		t.Fatalf("harness install: exit %d\n%s%s\nwant\n%s", code, stdout, stderr, want)
+	}
+	code, stdout, _ = runEnv(t, nil, "devices", "-P", port(s))
+	if code != ExitOK || stdout != table("current") {
+		t.Fatalf("devices after install:\n%s\nwant\n%s", stdout, table("current"))
+	}
+	code, stdout, _ = runEnv(t, map[string]string{"ANDROID_SERIAL": serials[1]}, "harness", "status", "-P", port(s))
+	if want := serials[1] + "\tcurrent\n"; code != ExitOK || stdout != want {
+		t.Fatalf("harness status with ANDROID_SERIAL: exit %d %q, want %q", code, stdout, want)
+	}
+	code, stdout, _ = runEnv(t, nil, "harness", "install", "--device", serials[0], "-P", port(s))
+	if want := serials[0] + "\talready current\n"; code != ExitOK || stdout != want {
+		t.Fatalf("second install: exit %d %q, want %q", code, stdout, want)
+	}
+	code, stdout, _ = runEnv(t, nil, "harness", "uninstall", "--devices", serials[1], "-P", port(s))
+	if want := serials[1] + "\tuninstalled\n"; code != ExitOK || stdout != want {
+		t.Fatalf("uninstall: exit %d %q, want %q", code, stdout, want)
+	}
+	code, stdout, _ = runEnv(t, map[string]string{"ADB_SERVER_SOCKET": "tcp:127.0.0.1:" + port(s)}, "devices", "--format", "json")
+	if code != ExitOK || !strings.Contains(stdout, `"harness": "missing"`) || !strings.Contains(stdout, `"harness": "current"`) || !strings.Contains(stdout, `"sdk": 34`) {
+		t.Fatalf("devices --format json via ADB_SERVER_SOCKET: exit %d\n%s", code, stdout)
+	}
+}
+
+// timerEdges is java.util.Timer's typestate (see TestLearnJVMExamples).
+const timerEdges = `s0 --schedule--> s1
+s0 --cancel--> s2
+s0 --taskcancel--> s2
+s1 --cancel--> s2
+s1 --taskcancel--> s2
+s1 ==run==> s2
+s2 --cancel--> s2
+s2 --taskcancel--> s2`
+
+// TestLearnThroughRealADB learns java.util.Timer on fake devices attached
+// to the real adb server, whose harness sockets lead to the real Java
+// harness: first on one device picked among two, then sharing the queries
+// among three with --devices all. The model and the device metadata are
+// checked exactly.
+func TestLearnThroughRealADB(t *testing.T) {
+	h := jvmHarness(t)
+	s := adbtest.NewT(t)
+	props := map[string]map[string]string{}
+	serials := attach(t, s, props, h, fakeDevice{"Pixel 3a", "9", 28}, fakeDevice{"Pixel 8", "14", 34})
+	file := repoPath("testdata", "purposes", "adb", "timer.yaml")
+
+	code, _, stderr := runEnv(t, nil, "learn", file, "-P", port(s), "-o", t.TempDir())
+	wantErr := "droidstar: 2 devices are attached; pick one with --device SERIAL (or ANDROID_SERIAL), or share the queries among them with --devices all:\n"
+	for _, sr := range serials {
+		wantErr += fmt.Sprintf("  %-24s device       model:%s product:sdk_fake\n", sr, strings.ReplaceAll(props[sr]["ro.product.model"], " ", "_"))
+	}
+	if code != ExitFail || stderr != wantErr {
+		t.Fatalf("no device chosen: exit %d\n%s\nwant\n%s", code, stderr, wantErr)
+	}
+
+	learn := func(t *testing.T, args ...string) *model.Document {
+		t.Helper()
+		out := t.TempDir()
+		code, stdout, stderr := runEnv(t, nil, append([]string{"learn", file, "-P", port(s), "-o", out, "--write", "json"}, args...)...)
+		if code != ExitOK {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		if got := typestateLines(stdout); got != timerEdges {
+			t.Errorf("typestate:\n%s\nwant\n%s", got, timerEdges)
+		}
+		if !regexp.MustCompile(`\n  3 states`).MatchString(stdout) {
+			t.Errorf("summary:\n%s", stdout)
+		}
+		data, err := os.ReadFile(filepath.Join(out, "Timer.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := model.Unmarshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doc.Backend.Kind != "adb" {
+			t.Errorf("backend kind %q", doc.Backend.Kind)
+		}
+		if len(doc.Warnings) != 0 {
+			t.Errorf("warnings: %v", doc.Warnings)
+		}
+		return doc
+	}
+	pixel8 := serials[0]
+	if props[serials[1]]["ro.build.version.sdk"] == "34" {
+		pixel8 = serials[1]
+	}
+	doc := learn(t, "--device", pixel8)
+	executed := doc.Stats.Learning.Executed + doc.Stats.Equivalence.Executed
+	want := []model.DeviceInfo{{Serial: pixel8, Platform: "android", Model: "Google Pixel 8", Release: "14", SDK: 34, Queries: executed}}
+	if fmt.Sprint(doc.Backend.Devices) != fmt.Sprint(want) {
+		t.Errorf("devices %+v, want %+v", doc.Backend.Devices, want)
+	}
+
+	third := attach(t, s, props, h, fakeDevice{"Pixel 8", "14", 34})
+	doc = learn(t, "--devices", "all")
+	var got []string
+	sum := 0
+	for _, d := range doc.Backend.Devices {
+		got = append(got, fmt.Sprintf("%s %s %s %d", d.Serial, d.Model, d.Release, d.SDK))
+		if d.Platform != "android" || d.Queries == 0 {
+			t.Errorf("device %+v: ran no queries", d)
+		}
+		sum += d.Queries
+	}
+	sort.Strings(got)
+	all := append(append([]string{}, serials...), third...)
+	sort.Strings(all)
+	var wantAll []string
+	for _, sr := range all {
+		info := props[sr]
+		wantAll = append(wantAll, fmt.Sprintf("%s Google %s %s %s", sr, info["ro.product.model"], info["ro.build.version.release"], info["ro.build.version.sdk"]))
+	}
+	sort.Strings(wantAll)
+	if strings.Join(got, "\n") != strings.Join(wantAll, "\n") {
+		t.Errorf("devices:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantAll, "\n"))
+	}
+	if executed := doc.Stats.Learning.Executed + doc.Stats.Equivalence.Executed; sum != executed {
+		t.Errorf("the devices ran %d queries, the run executed %d", sum, executed)
+	}
+}
+
+// TestADBErrors: every way reaching a device can fail ends in one message
+// that names the problem, exit code 1, and no model written.
+func TestADBErrors(t *testing.T) {
+	s := adbtest.NewT(t)
+	file := repoPath("examples", "asynctask", "purpose.yaml")
+	learn := func(t *testing.T, args ...string) (int, string) {
+		t.Helper()
+		out := t.TempDir()
+		code, stdout, stderr := runEnv(t, nil, append([]string{"learn", file, "--backend", "adb", "-P", port(s), "-o", out}, args...)...)
+		if stdout != "" {
+			t.Errorf("stdout %q", stdout)
+		}
+		if entries, _ := os.ReadDir(out); len(entries) != 0 {
+			t.Errorf("wrote %d files", len(entries))
+		}
+		return code, stderr
+	}
+
+	code, stderr := learn(t)
+	if want := "droidstar: no device is attached to the adb server at localhost:" + port(s) + ": connect a phone with USB debugging on, start an emulator, or attach one with adb connect HOST:PORT\n"; code != ExitFail || stderr != want {
+		t.Errorf("no device: exit %d\n%s\nwant %s", code, stderr, want)
+	}
+
+	attachState := func(cfg fakeadbd.Config) string {
+		t.Helper()
+		if cfg.Props == nil {
+			cfg.Props = adbtest.Props("Pixel 8", "14", 34)
+		}
+		f, err := s.Attach(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Addr()
+	}
+	unauthorized := attachState(fakeadbd.Config{State: fakeadbd.Unauthorized})
+	code, stderr = learn(t, "--device", unauthorized)
+	if want := "droidstar: device " + unauthorized + " is unauthorized: unlock it and accept the \"Allow USB debugging?\" prompt (the computer's RSA key), then run again\n"; code != ExitFail || stderr != want {
+		t.Errorf("unauthorized: exit %d\n%s\nwant %s", code, stderr, want)
+	}
+	code, stderr = learn(t, "--device", "emulator-5554")
+	if want := "droidstar: device emulator-5554 is not attached to the adb server at localhost:" + port(s) + "; attached:\n  " + fmt.Sprintf("%-24s %-12s", unauthorized, "unauthorized") + "\n"; code != ExitFail || stderr != want {
+		t.Errorf("unknown serial: exit %d\n%q\nwant %q", code, stderr, want)
+	}
+
+	h := simHarness(t, "asynctask")
+	props := adbtest.Props("Pixel 8", "14", 34)
+	failing := attachState(fakeadbd.Config{Props: props, Harness: h(props), InstallFailure: "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]"})
+	code, stderr = learn(t, "--device", failing)
+	want := "droidstar: installing the harness app on " + failing + "\n" +
+		"droidstar: cannot install the harness app: device " + failing + ": install droidstar-harness.apk: pm install exited with 1: Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]\n"
+	if code != ExitFail || stderr != want {
+		t.Errorf("install failure: exit %d\n%s\nwant %s", code, stderr, want)
+	}
+
+	crashing := attachState(fakeadbd.Config{Props: props, Harness: h(props), HarnessNeverListens: true})
+	code, stderr = learn(t, "--device", crashing)
+	for _, want := range []string{
+		"droidstar: device " + crashing + ": the harness ended before it opened its socket\n",
+		"am instrument said:\n  INSTRUMENTATION_RESULT: shortMsg=java.lang.RuntimeException\n",
+		"logcat (harness and crashes, last ",
+		" E droidstar-harness: harness failed: java.lang.IllegalStateException: the harness never opens its socket",
+		" E AndroidRuntime: FATAL EXCEPTION: main\n",
+	} {
+		if !strings.Contains(stderr, want) || code != ExitFail {
+			t.Errorf("crashing harness: exit %d, stderr lacks %q:\n%s", code, want, stderr)
+		}
+	}
+
+	hanging := attachState(fakeadbd.Config{Props: props, Harness: func(ctx context.Context, _ string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+		fakeadbd.Log(ctx, 'I', "droidstar-harness", "waiting for a debugger")
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}})
+	code, stderr = learn(t, "--device", hanging, "--harness-timeout", "1s")
+	for _, want := range []string{
+		"droidstar: device " + hanging + ": the harness did not open its socket localabstract:droidstar-",
+		" within 1s (last attempt: ",
+		"logcat (harness and crashes, last ",
+		" I droidstar-harness: waiting for a debugger",
+	} {
+		if !strings.Contains(stderr, want) || code != ExitFail {
+			t.Errorf("harness that never listens: exit %d, stderr lacks %q:\n%s", code, want, stderr)
+		}
+	}
+}
+
+// Without a server to talk to and no adb program to start one, the error
+// says how to get either.
+func TestNoADBServerNoADBProgram(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	code, stdout, stderr := runEnv(t, nil, "devices", "-P", "1")
+	want := "droidstar: no adb server at localhost:1, and no adb program to start one: install it (apt-get install adb) or point droidstar at a running server with -H/-P or ADB_SERVER_SOCKET"
+	if code != ExitFail || stdout != "" || !strings.HasPrefix(stderr, want) {
+		t.Errorf("exit %d, stdout %q\n%s\nwant %s", code, stdout, stderr, want)
+	}
+}
