@@ -44,7 +44,8 @@ func Names() []string {
 	return names
 }
 
-// Purpose parses an example's purpose; its File is "examples/NAME/purpose.yaml".
+// Purpose parses an example's purpose with the sim backend selected; its
+// File is "examples/NAME/purpose.yaml".
 func Purpose(name string) (*purpose.Purpose, error) {
 	p, err := parse(name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -53,6 +54,11 @@ func Purpose(name string) (*purpose.Purpose, error) {
 	if err == nil && !p.Backend.Has(purpose.BackendSim) {
 		return nil, fmt.Errorf("%s runs on a device only (backend %s) and needs files from the source tree: droidstar learn %s (examples: %s)",
 			p.File, strings.Join(p.Backend.Kinds, ", "), p.File, strings.Join(Names(), ", "))
+	}
+	if err == nil {
+		// The embedded examples are the no-device demo: they run on the
+		// simulator unless a caller picks another backend.
+		err = p.Backend.Use(purpose.BackendSim)
 	}
 	return p, err
 }

@@ -63,24 +63,24 @@ func TestCheckExamples(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 	want := ""
-	const adb = ", adb (resolved on the device when learning starts)\n"
+	const adb = "adb (resolved on the device when learning starts), "
 	for _, f := range files {
 		want += f + ": ok: "
 		switch filepath.Base(filepath.Dir(f)) {
 		case "asynctask":
-			want += "AsyncTask, 2 callins, 2 callbacks, bound 2, backends sim (mealy-dot model, 6 states)" + adb
+			want += "AsyncTask, 2 callins, 2 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 6 states)\n"
 		case "countdowntimer":
-			want += "CountDownTimer, 2 callins, 1 callbacks, bound 2, backends sim (mealy-dot model, 4 states)" + adb
+			want += "CountDownTimer, 2 callins, 1 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 4 states)\n"
 		case "fileobserver":
-			want += "FileObserver, 3 callins, 2 callbacks, bound 2, backends sim (mealy-dot model, 5 states)" + adb
+			want += "FileObserver, 3 callins, 2 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 5 states)\n"
 		case "mediaplayer":
-			want += "MediaPlayer, 8 callins, 3 callbacks, bound 2, backends sim (mealy-dot model, 13 states)" + adb
+			want += "MediaPlayer, 8 callins, 3 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 13 states)\n"
 		case "speechrecognizer":
-			want += "SpeechRecognizer, 3 callins, 2 callbacks, bound 2, backends sim (mealy-dot model, 7 states)" + adb
+			want += "SpeechRecognizer, 3 callins, 2 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 7 states)\n"
 		case "spellcheckersession":
-			want += "SpellCheckerSession, 3 callins, 1 callbacks, bound 2, backends sim (mealy-dot model, 5 states)" + adb
+			want += "SpellCheckerSession, 3 callins, 1 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 5 states)\n"
 		case "sqliteopenhelper":
-			want += "SQLiteOpenHelper, 5 callins, 4 callbacks, bound 2, backends sim (mealy-dot model, 9 states)" + adb
+			want += "SQLiteOpenHelper, 5 callins, 4 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 9 states)\n"
 		// Device-only purposes (DroidStar's other benchmarks): checked, not learned here.
 		case "bluetoothadapter":
 			want += "BluetoothAdapter, 4 callins, 3 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
