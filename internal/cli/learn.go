@@ -66,12 +66,12 @@ terminal); --quiet silences it and the summary.
 If learning fails part-way, the last hypothesis is written as
 NAME.partial.json so nothing learned is lost.`,
 		Example: `  droidstar learn --example asynctask
-  droidstar learn examples/mediaplayer/purpose.yaml -o out/ --write json,dot,legacy-dot
+  droidstar learn examples/mediaplayer/purpose.yaml --backend sim -o out/ --write json,dot,legacy-dot
   droidstar learn --example asynctask -o out/ --svg --write json,mermaid,lifestate
   droidstar learn --model typestate.gv --bound 2 --quiescence 2s
   droidstar learn --model server.dot --lanes 4
   droidstar learn examples/jvm/timer.yaml            # the real harness on the host JVM
-  droidstar learn examples/mediaplayer/purpose.yaml --backend sim
+  droidstar learn examples/mediaplayer/purpose.yaml --backend sim   # the model, no device
   droidstar learn examples/mediaplayer/purpose.yaml                  # the phone adb sees
   droidstar learn examples/mediaplayer/purpose.yaml --device emulator-5554
   droidstar learn examples/mediaplayer/purpose.yaml --devices all -H farm.example.org`,

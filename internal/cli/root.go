@@ -73,7 +73,7 @@ or a simulated device answering from a model (backend: sim).`,
 		Example: `  # learn an embedded example on the simulated device (no phone needed)
   droidstar learn --example asynctask
 
-  # learn a purpose, writing model JSON and typestate DOT to out/
+  # learn a purpose on the attached phone, writing model JSON and typestate DOT to out/
   droidstar learn examples/mediaplayer/purpose.yaml -o out/
 
   # the devices adb sees, and learning on all of them at once
