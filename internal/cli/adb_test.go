@@ -68,14 +68,24 @@ func jvmHarness(t *testing.T) func(map[string]string) fakeadbd.HarnessFunc {
 	return func(map[string]string) fakeadbd.HarnessFunc { return fakeadbd.JVMHarness("java", jar) }
 }
 
-// simHarness answers from an example's model, in real time.
+// simHarness answers from an example's model, on a virtual clock.
 func simHarness(t *testing.T, example string) func(map[string]string) fakeadbd.HarnessFunc {
 	t.Helper()
-	p, err := purpose.Load(repoPath("examples", example, "purpose.yaml"))
+	return simHarnessFrom(t, repoPath("examples", example, "purpose.yaml"), "")
+}
+
+// simHarnessFrom answers from a sim model for a purpose: the purpose's own
+// model, or modelFile.
+func simHarnessFrom(t *testing.T, purposeFile, modelFile string) func(map[string]string) fakeadbd.HarnessFunc {
+	t.Helper()
+	p, err := purpose.Load(purposeFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(filepath.Dir(p.File), p.Backend.Sim.Model)
+	file := modelFile
+	if file == "" {
+		file = filepath.Join(filepath.Dir(p.File), p.Backend.Sim.Model)
+	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -335,5 +345,50 @@ func TestNoADBServerNoADBProgram(t *testing.T) {
 	want := "droidstar: no adb server at localhost:1, and no adb program to start one: install it (apt-get install adb) or point droidstar at a running server with -H/-P or ADB_SERVER_SOCKET"
 	if code != ExitFail || stdout != "" || !strings.HasPrefix(stderr, want) {
 		t.Errorf("exit %d, stdout %q\n%s\nwant %s", code, stdout, stderr, want)
+	}
+}
+
+// TestMatrixOnDevices: each device is a matrix target, learning in
+// parallel; here two fake devices answer from the two CountDownTimer models
+// of testdata/matrix, so the newer one differs.
+func TestMatrixOnDevices(t *testing.T) {
+	s := adbtest.NewT(t)
+	dir := repoPath("testdata", "matrix")
+	file := filepath.Join(dir, "purpose.yaml")
+	props := map[string]map[string]string{}
+	old := attach(t, s, props, simHarnessFrom(t, file, filepath.Join(dir, "api23.dot")), fakeDevice{"Nexus 5", "6.0", 23})[0]
+	cur := attach(t, s, props, simHarnessFrom(t, file, filepath.Join(dir, "api34.dot")), fakeDevice{"Pixel 8", "14", 34})[0]
+	out := t.TempDir()
+	code, stdout, stderr := runEnv(t, nil, "matrix", file, "--backend", "adb", "-P", port(s), "-o", out,
+		"--devices", "m="+old+",n="+cur)
+	want := `target  states  transitions  vs m
+m            3            5  baseline
+n            3            4  different: cancel
+`
+	if code != ExitFail || stdout != want {
+		t.Fatalf("exit %d\n%s\nwant\n%s\n%s", code, stdout, want, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "matrix.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`"device": "` + old + `"`, `"device": "` + cur + `"`} {
+		if !strings.Contains(string(data), w) {
+			t.Errorf("matrix.json lacks %s", w)
+		}
+	}
+	// --devices all names the targets after their SDK levels.
+	code, stdout, _ = runEnv(t, nil, "matrix", file, "--backend", "adb", "-P", port(s), "-o", t.TempDir(), "--devices", "all")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != ExitFail || len(lines) != 3 {
+		t.Fatalf("--devices all: exit %d\n%s", code, stdout)
+	}
+	var names []string
+	for _, l := range lines[1:] {
+		names = append(names, strings.Fields(l)[0])
+	}
+	sort.Strings(names)
+	if strings.Join(names, " ") != "api23 api34" {
+		t.Errorf("--devices all targets %v, want api23 api34", names)
 	}
 }

@@ -107,7 +107,7 @@ func TestMatrixUsageErrors(t *testing.T) {
 		{[]string{"--model", "=x.dot"}, `droidstar: --model "=x.dot": the name "" must use letters, digits, '_', '-' and '.'`},
 		{[]string{"--java", "jdk=java"}, "droidstar: --java picks the java command of the jvm backend, but the purpose runs on backend sim (use --backend jvm if it lists one)"},
 		{[]string{"--java", "jdk=java", "--model", "a=x.dot"}, "droidstar: --model and --java do not mix: --model is for the sim backend, --java for the jvm backend"},
-		{[]string{"--backend", "jvm"}, `droidstar: --backend: backend "jvm" is not configured by the purpose (it configures: sim)`},
+		{[]string{"--backend", "jvm"}, `droidstar: --backend: backend "jvm" is not configured by the purpose (it configures: sim, adb)`},
 		{[]string{"--lanes", "0"}, "droidstar: --lanes must be at least 1, got 0"},
 	}
 	for _, tc := range cases {
