@@ -392,3 +392,68 @@ n            3            4  different: cancel
 		t.Errorf("--devices all targets %v, want api23 api34", names)
 	}
 }
+
+// countingConn counts the run requests a harness connection carries and
+// calls after once the n-th has been read.
+type countingConn struct {
+	io.ReadWriteCloser
+	n     int
+	after func()
+	seen  int
+	done  bool
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	k, err := c.ReadWriteCloser.Read(p)
+	c.seen += bytes.Count(p[:k], []byte(`"op":"run"`))
+	if c.seen >= c.n && !c.done {
+		c.done = true
+		c.after()
+	}
+	return k, err
+}
+
+// TestDeviceVanishes: a device that goes away in the middle of learning
+// stops the run with an error naming it, exit 1, and the last hypothesis
+// written as NAME.partial.json.
+func TestDeviceVanishes(t *testing.T) {
+	s := adbtest.NewT(t)
+	props := adbtest.Props("Pixel 8", "14", 34)
+	h := simHarness(t, "asynctask")(props)
+	var dev *fakeadbd.Device
+	vanish := func(ctx context.Context, files string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+		serve, err := h(ctx, files)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
+			// The device is unplugged while it runs the 60th query.
+			return serve(ctx, &countingConn{ReadWriteCloser: conn, n: 60, after: func() { go dev.Close() }})
+		}, nil
+	}
+	var err error
+	dev, err = s.Attach(context.Background(), fakeadbd.Config{Props: props, Harness: vanish})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	code, _, stderr := runEnv(t, nil, "learn", repoPath("examples", "asynctask", "purpose.yaml"), "-P", port(s), "-o", out)
+	if code != ExitFail || !strings.Contains(stderr, ": "+dev.Addr()+": query ") ||
+		!regexp.MustCompile(`\nthe device (is gone: device \S+ is offline|does not answer: )`).MatchString(stderr) {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "the last hypothesis (") || !strings.Contains(stderr, filepath.Join(out, "AsyncTask.partial.json")) {
+		t.Errorf("no partial model named:\n%s", stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "AsyncTask.partial.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := model.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.States) == 0 || doc.Backend.Kind != "adb" || len(doc.Backend.Devices) != 1 || doc.Backend.Devices[0].Serial != dev.Addr() {
+		t.Errorf("partial model: %d states, backend %+v", len(doc.States), doc.Backend)
+	}
+}

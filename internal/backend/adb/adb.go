@@ -301,7 +301,17 @@ func (e *Executor) explain(ctx context.Context, err error) error {
 	}
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if lines := HarnessLog(lctx, e.dev, 20); len(lines) > 0 {
+	lines, lerr := HarnessLog(lctx, e.dev, 20)
+	var gone *adbc.DeviceStateError
+	switch {
+	case errors.As(lerr, &gone):
+		// Unplugged, or adb lost it: say so rather than leave the user
+		// guessing from "connection closed".
+		fmt.Fprintf(&b, "\nthe device is gone: %v", gone)
+	case lerr != nil:
+		// adb may not have noticed yet that it is gone.
+		fmt.Fprintf(&b, "\nthe device does not answer: %v", lerr)
+	case len(lines) > 0:
 		fmt.Fprintf(&b, "\nlogcat (harness and crashes, last %d lines):\n%s", len(lines), indent(strings.Join(lines, "\n")))
 	}
 	return &explained{msg: b.String(), err: err}
@@ -321,10 +331,13 @@ func indent(s string) string {
 
 // HarnessLog returns the device log's last lines that concern the harness:
 // its own tag, crashes, and the activity manager's words about it.
-func HarnessLog(ctx context.Context, dev *adbc.Device, limit int) []string {
+func HarnessLog(ctx context.Context, dev *adbc.Device, limit int) ([]string, error) {
 	r, err := dev.Shell(ctx, "logcat -d -v threadtime -t 2000")
-	if err != nil || r.Exit != 0 {
-		return nil
+	if err != nil {
+		return nil, err
+	}
+	if r.Exit != 0 {
+		return nil, fmt.Errorf("logcat exited with %d: %s", r.Exit, strings.TrimSpace(r.Stderr))
 	}
 	var keep []string
 	for _, line := range strings.Split(r.Stdout, "\n") {
@@ -336,7 +349,7 @@ func HarnessLog(ctx context.Context, dev *adbc.Device, limit int) []string {
 	if len(keep) > limit {
 		keep = keep[len(keep)-limit:]
 	}
-	return keep
+	return keep, nil
 }
 
 func relevantLogLine(line string) bool {
