@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 
@@ -63,6 +64,8 @@ func (w *watcher) snapshot() progress.Snapshot {
 	for _, d := range w.stats.Devices() {
 		s.Devices = append(s.Devices, progress.Device{Serial: d.Serial, Executed: d.Executed, Busy: d.Busy, DeviceSecs: d.DeviceSecs})
 	}
+	// By serial, so lines keep their places whichever device ran first.
+	sort.Slice(s.Devices, func(i, j int) bool { return s.Devices[i].Serial < s.Devices[j].Serial })
 	return s
 }
 

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/progress"
 )
 
 // A small timer typestate in Mealy DOT: enough for a few L* rounds.
@@ -153,4 +155,49 @@ func TestDisagreementFindsShortestDifference(t *testing.T) {
 	if err != nil || !differ || m.Inputs.Format(w) != "start wait" {
 		t.Fatalf("got %q differ=%v err=%v", m.Inputs.Format(w), differ, err)
 	}
+}
+
+// The progress snapshots follow the run: table fill, then the
+// equivalence rounds with their transitions, and the last one has the
+// final counts.
+func TestRunReportsProgress(t *testing.T) {
+	plan, err := FromModel("timer.dot", []byte(timerDOT), ModelOptions{Bound: 2, Quiescence: 500e6, Sim: BackendOptions{Lanes: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var snaps []progress.Snapshot
+	res, err := Run(context.Background(), plan.Target, Options{Executors: plan.Executors, VirtualClock: true,
+		Progress: func(s progress.Snapshot) {
+			mu.Lock()
+			snaps = append(snaps, s)
+			mu.Unlock()
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	phases := map[string]bool{}
+	for _, s := range snaps {
+		phases[s.Phase] = true
+		if strings.HasPrefix(s.Phase, "equivalence round") && s.Unit != "transitions" {
+			t.Errorf("snapshot %+v: no unit", s)
+		}
+	}
+	if !phases["equivalence round 1"] {
+		t.Errorf("phases %v", phases)
+	}
+	last := snaps[len(snaps)-1]
+	st := res.Document.Stats
+	if last.Executed != st.Learning.Executed+st.Equivalence.Executed || last.States != st.States ||
+		len(last.Devices) == 0 || sumExecuted(last.Devices) != last.Executed {
+		t.Errorf("last snapshot %+v, stats %+v", last, st)
+	}
+}
+
+func sumExecuted(ds []progress.Device) int {
+	n := 0
+	for _, d := range ds {
+		n += d.Executed
+	}
+	return n
 }
