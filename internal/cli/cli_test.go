@@ -283,7 +283,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"export"}, "droidstar: droidstar export takes one model file, got 0 arguments\nRun 'droidstar export --help' for usage.\n"},
 		{[]string{"export", "m.json", "--format", "png"}, "droidstar: --format: unknown format \"png\" (formats: json, dot, svg, mermaid, legacy-dot, lifestate, lifestate-json, summary)\n"},
 		{[]string{"check"}, "droidstar: check needs at least one purpose file\nRun 'droidstar check --help' for usage.\n"},
-		{[]string{"bench", "--only", "speed"}, "droidstar: --only: unknown suite \"speed\" (suites: droidstar, mealy, examples)\n"},
+		{[]string{"bench", "--only", "speed"}, "droidstar: --only: unknown suite \"speed\" (suites: droidstar, mealy, examples, scaling)\n"},
+		{[]string{"learn", "--example", "asynctask", "--device", "emulator-5554"}, "droidstar: --device and --devices choose devices for backend adb, but this run uses backend sim\n"},
+		{[]string{"learn", repoPath("examples", "asynctask", "purpose.yaml"), "--device", "a", "--devices", "b"}, "droidstar: --device and --devices are exclusive: --device picks one, --devices shares the queries among several\n"},
+		{[]string{"learn", repoPath("examples", "asynctask", "purpose.yaml"), "--devices", "all,b"}, "droidstar: --devices: all cannot be combined with serials\n"},
+		{[]string{"learn", repoPath("examples", "asynctask", "purpose.yaml"), "--lanes", "2"}, "droidstar: --lanes does not apply to backend adb: each device runs one query at a time; share the queries among devices with --devices\n"},
+		{[]string{"devices", "extra"}, "droidstar: droidstar devices takes no arguments, got 1 arguments\nRun 'droidstar devices --help' for usage.\n"},
+		{[]string{"devices", "--format", "xml"}, "droidstar: --format: want text or json, got \"xml\"\n"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := run(t, c.args...)
