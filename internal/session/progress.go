@@ -17,6 +17,9 @@ type watcher struct {
 	start time.Time
 	send  func(progress.Snapshot)
 
+	// emitMu keeps send from running on two goroutines at once (the
+	// ticker and the learner's hypothesis events).
+	emitMu      sync.Mutex
 	mu          sync.Mutex
 	round       int
 	states      int
@@ -71,6 +74,8 @@ func (w *watcher) snapshot() progress.Snapshot {
 
 func (w *watcher) emit() {
 	if w.send != nil {
+		w.emitMu.Lock()
+		defer w.emitMu.Unlock()
 		w.send(w.snapshot())
 	}
 }

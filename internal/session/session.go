@@ -53,8 +53,9 @@ type Options struct {
 	// Now stamps the document; nil leaves learned_at out.
 	Now func() time.Time
 	// Progress, when set, receives a snapshot of the run every
-	// ProgressEvery (default 200 ms) and on every hypothesis, from
-	// another goroutine; it must return quickly.
+	// ProgressEvery (default 200 ms) and on every hypothesis, one call at
+	// a time but not always on the caller's goroutine; it must return
+	// quickly. The last call happens before Run returns.
 	Progress      func(progress.Snapshot)
 	ProgressEvery time.Duration
 }
