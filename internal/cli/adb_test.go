@@ -290,8 +290,19 @@ func TestADBErrors(t *testing.T) {
 	if want := "droidstar: device " + unauthorized + " is unauthorized: unlock it and accept the \"Allow USB debugging?\" prompt (the computer's RSA key), then run again\n"; code != ExitFail || stderr != want {
 		t.Errorf("unauthorized: exit %d\n%s\nwant %s", code, stderr, want)
 	}
+	offline := attachState(fakeadbd.Config{State: fakeadbd.Offline})
+	code, stderr = learn(t, "--device", offline)
+	if want := "droidstar: device " + offline + " is offline: reconnect it (adb reconnect, or replug the cable), or restart the adb server (adb kill-server)\n"; code != ExitFail || stderr != want {
+		t.Errorf("offline: exit %d\n%s\nwant %s", code, stderr, want)
+	}
+	code, stderr = learn(t, "--devices", "all")
+	if !strings.HasPrefix(stderr, "droidstar: no device attached to the adb server at localhost:"+port(s)+" is ready:\n") || code != ExitFail {
+		t.Errorf("--devices all with none ready: exit %d\n%s", code, stderr)
+	}
 	code, stderr = learn(t, "--device", "emulator-5554")
-	if want := "droidstar: device emulator-5554 is not attached to the adb server at localhost:" + port(s) + "; attached:\n  " + fmt.Sprintf("%-24s %-12s", unauthorized, "unauthorized") + "\n"; code != ExitFail || stderr != want {
+	attached := []string{fmt.Sprintf("  %-24s %-12s", unauthorized, "unauthorized"), fmt.Sprintf("  %-24s %-12s", offline, "offline")}
+	sort.Strings(attached)
+	if want := "droidstar: device emulator-5554 is not attached to the adb server at localhost:" + port(s) + "; attached:\n" + strings.Join(attached, "\n") + "\n"; code != ExitFail || stderr != want {
 		t.Errorf("unknown serial: exit %d\n%q\nwant %q", code, stderr, want)
 	}
 
@@ -455,5 +466,25 @@ func TestDeviceVanishes(t *testing.T) {
 	}
 	if len(doc.States) == 0 || doc.Backend.Kind != "adb" || len(doc.Backend.Devices) != 1 || doc.Backend.Devices[0].Serial != dev.Addr() {
 		t.Errorf("partial model: %d states, backend %+v", len(doc.States), doc.Backend)
+	}
+}
+
+// TestDevicesThatDisagree: two devices sharing a run must behave alike;
+// here one answers from CountDownTimer's older model and one from the
+// newer, and the run stops with an error naming both.
+func TestDevicesThatDisagree(t *testing.T) {
+	s := adbtest.NewT(t)
+	dir := repoPath("testdata", "matrix")
+	file := filepath.Join(dir, "purpose.yaml")
+	props := map[string]map[string]string{}
+	attach(t, s, props, simHarnessFrom(t, file, filepath.Join(dir, "api23.dot")), fakeDevice{"Nexus 5", "6.0", 23})
+	attach(t, s, props, simHarnessFrom(t, file, filepath.Join(dir, "api34.dot")), fakeDevice{"Pixel 8", "14", 34})
+	code, _, stderr := runEnv(t, nil, "learn", file, "--backend", "adb", "--devices", "all", "-P", port(s), "-o", t.TempDir())
+	m := regexp.MustCompile(`devices disagree on (.*): (\S+) answered (.*), (\S+) answered (.*) \(all devices must run the same Android build and behave alike\)`).FindStringSubmatch(stderr)
+	if code != ExitFail || m == nil {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if m[2] == m[4] || props[m[2]] == nil || props[m[4]] == nil || m[3] == m[5] {
+		t.Errorf("the error should name both devices and their two answers: %q", m[0])
 	}
 }
