@@ -152,7 +152,9 @@ func TestDevicesAndHarnessCommands(t *testing.T) {
 	}
 }
 
-// timerEdges is java.util.Timer's typestate (see TestLearnJVMExamples).
+// timerEdges is java.util.Timer's typestate: schedule works once, on a
+// fresh timer and task; after the task ran, or either was cancelled, only
+// the cancels are left.
 const timerEdges = `s0 --schedule--> s1
 s0 --cancel--> s2
 s0 --taskcancel--> s2

@@ -33,15 +33,7 @@ func TestLearnJVMExamples(t *testing.T) {
 	}{
 		// Timer: schedule works once, on a fresh timer and task; after the
 		// task ran, or either was cancelled, only the cancels are left.
-		"timer": {3, `
-s0 --schedule--> s1
-s0 --cancel--> s2
-s0 --taskcancel--> s2
-s1 --cancel--> s2
-s1 --taskcancel--> s2
-s1 ==run==> s2
-s2 --cancel--> s2
-s2 --taskcancel--> s2`},
+		"timer": {3, timerEdges},
 		// FutureTask: done() comes once, completed after start unless a
 		// cancel came first; start again or late cancels change nothing.
 		"futuretask": {4, `

@@ -289,16 +289,6 @@ func mustJSON(v any) []byte {
 	return data
 }
 
-type helloReply struct {
-	Protocol     int    `json:"protocol"`
-	Harness      string `json:"harness"`
-	Platform     string `json:"platform"`
-	SDK          int    `json:"sdk"`
-	Release      string `json:"release"`
-	Model        string `json:"model"`
-	Manufacturer string `json:"manufacturer"`
-}
-
 func (s *server) hello(req map[string]any) (any, *protoError) {
 	p, ok := req["protocol"]
 	if !ok || p == nil {
@@ -311,11 +301,8 @@ func (s *server) hello(req map[string]any) (any, *protoError) {
 	if v != harness.ProtocolVersion {
 		return nil, &protoError{code: codeProtocol, message: fmt.Sprintf("this harness speaks protocol %d, not %d", harness.ProtocolVersion, v)}
 	}
-	h := s.opts.Hello
-	r := helloReply{
-		Protocol: harness.ProtocolVersion, Harness: h.Harness, Platform: h.Platform,
-		SDK: h.SDK, Release: h.Release, Model: h.Model, Manufacturer: h.Manufacturer,
-	}
+	r := s.opts.Hello
+	r.Protocol = harness.ProtocolVersion
 	if r.Harness == "" {
 		r.Harness = HarnessVersion
 	}
