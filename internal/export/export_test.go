@@ -466,3 +466,21 @@ func TestIncompleteDocument(t *testing.T) {
 		t.Errorf("legacy DOT of the incomplete document:\n%s", legacy)
 	}
 }
+
+// A run shared among devices says which devices and how many queries
+// each ran; one device needs no count.
+func TestSummaryDevices(t *testing.T) {
+	d := asyncTask(t)
+	d.Backend = &model.BackendInfo{Kind: "adb", Devices: []model.DeviceInfo{
+		{Serial: "emulator-5554", Platform: "android", Model: "Google sdk_gphone64", Release: "14", SDK: 34, Queries: 21},
+		{Serial: "R58M", Platform: "android", Model: "samsung SM-G991B", Release: "13", SDK: 33, Queries: 19},
+	}}
+	want := "  backend adb, 2 devices: emulator-5554 (Google sdk_gphone64, Android 14, API 34) 21 queries, R58M (samsung SM-G991B, Android 13, API 33) 19 queries\n"
+	if s := Summary(d); !strings.Contains(s, want) {
+		t.Errorf("summary lacks %q:\n%s", want, s)
+	}
+	d.Backend.Devices = d.Backend.Devices[:1]
+	if s := Summary(d); !strings.Contains(s, "  backend adb, 1 device: emulator-5554 (Google sdk_gphone64, Android 14, API 34)\n") {
+		t.Errorf("one device:\n%s", s)
+	}
+}

@@ -230,7 +230,12 @@ func backendLine(be *model.BackendInfo) string {
 				descs = append(descs, fmt.Sprintf("+%d more", n-listed))
 				break
 			}
-			descs = append(descs, deviceDesc(dev))
+			desc := deviceDesc(dev)
+			if n > 1 && dev.Queries > 0 {
+				// Several devices shared the run: show how it was shared.
+				desc += fmt.Sprintf(" %d queries", dev.Queries)
+			}
+			descs = append(descs, desc)
 		}
 		line += fmt.Sprintf(", %s: %s", plural(n, "device"), strings.Join(descs, ", "))
 	}
