@@ -331,6 +331,12 @@ func TestADBErrors(t *testing.T) {
 			t.Errorf("crashing harness: exit %d, stderr lacks %q:\n%s", code, want, stderr)
 		}
 	}
+	// The device log keeps the first run's crash; the second run shows
+	// only its own.
+	_, stderr = learn(t, "--device", crashing)
+	if n := strings.Count(stderr, "FATAL EXCEPTION"); n != 1 {
+		t.Errorf("second run shows %d crashes:\n%s", n, stderr)
+	}
 
 	hanging := attachState(fakeadbd.Config{Props: props, Harness: func(ctx context.Context, _ string) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		fakeadbd.Log(ctx, 'I', "droidstar-harness", "waiting for a debugger")

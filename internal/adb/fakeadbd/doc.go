@@ -101,6 +101,7 @@
 //	                               prints the log in threadtime format and
 //	                               returns, even without -d (nothing would
 //	                               end a follow); -c clears it
+//	log [-p P] [-t TAG] MESSAGE... adds a line to the log
 //	pm path PKG                    "package:/data/app/PKG-1/base.apk", or exit 1 and nothing
 //	pm install [-r -t -g ...] PATH | -S SIZE
 //	                               "Success"; a missing file is

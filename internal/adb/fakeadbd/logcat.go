@@ -3,12 +3,16 @@ package fakeadbd
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
 // systemPID is system_server's pid in the log lines of the activity
 // manager and the package manager.
 const systemPID = 612
+
+// shellPID stands for the adb shell that runs `log`.
+const shellPID = 7001
 
 type logEntry struct {
 	t        time.Time
@@ -80,5 +84,26 @@ func (p *proc) logcat(args []string) int {
 	for _, l := range lines {
 		p.outf("%s", l)
 	}
+	return 0
+}
+
+// logCmd is Android's `log [-p PRIORITY] [-t TAG] MESSAGE...`: a shell
+// writes a line to the device log, as droidstar does to mark where its run
+// begins.
+func (p *proc) logCmd(args []string) int {
+	prio, tag := byte('I'), "log"
+	for len(args) > 1 && (args[0] == "-p" || args[0] == "-t") {
+		if args[0] == "-p" {
+			prio = strings.ToUpper(args[1])[0]
+		} else {
+			tag = args[1]
+		}
+		args = args[2:]
+	}
+	if len(args) == 0 {
+		p.errf("usage: log [-p PRIORITY] [-t TAG] MESSAGE...")
+		return 1
+	}
+	p.d.logPID(shellPID, prio, tag, "%s", strings.Join(args, " "))
 	return 0
 }

@@ -337,6 +337,8 @@ func (p *proc) exec(args []string) int {
 		return p.cmd(args[1:])
 	case "logcat":
 		return p.logcat(args[1:])
+	case "log":
+		return p.logCmd(args[1:])
 	}
 	p.errf("/system/bin/sh: %s: inaccessible or not found", args[0])
 	return 127

@@ -63,6 +63,7 @@ type Executor struct {
 	hello   harness.Hello
 	inst    *instrumentation
 	runDir  string
+	marker  string // logged before the harness starts
 	closeMu sync.Mutex
 	closed  bool
 }
@@ -108,6 +109,10 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options)
 		return nil, err
 	}
 	socket := "droidstar-" + run
+	// The device log outlives runs: this line marks where this one starts,
+	// so a failure shows only its own lines.
+	e.marker = "droidstar run " + run + " starts"
+	dev.Shell(ctx, "log -t "+LogTag+" "+adbc.Quote(e.marker))
 	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir)
 	if err != nil {
 		return nil, fmt.Errorf("device %s: start the harness: %w", serial, err)
@@ -301,7 +306,7 @@ func (e *Executor) explain(ctx context.Context, err error) error {
 	}
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	lines, lerr := HarnessLog(lctx, e.dev, 20)
+	lines, lerr := HarnessLog(lctx, e.dev, e.marker, 20)
 	var gone *adbc.DeviceStateError
 	switch {
 	case errors.As(lerr, &gone):
@@ -330,8 +335,9 @@ func indent(s string) string {
 }
 
 // HarnessLog returns the device log's last lines that concern the harness:
-// its own tag, crashes, and the activity manager's words about it.
-func HarnessLog(ctx context.Context, dev *adbc.Device, limit int) ([]string, error) {
+// its own tag, crashes, and the activity manager's words about it; only
+// those after the last line holding marker, when there is one.
+func HarnessLog(ctx context.Context, dev *adbc.Device, marker string, limit int) ([]string, error) {
 	r, err := dev.Shell(ctx, "logcat -d -v threadtime -t 2000")
 	if err != nil {
 		return nil, err
@@ -342,6 +348,10 @@ func HarnessLog(ctx context.Context, dev *adbc.Device, limit int) ([]string, err
 	var keep []string
 	for _, line := range strings.Split(r.Stdout, "\n") {
 		line = strings.TrimRight(line, "\r")
+		if marker != "" && strings.HasSuffix(line, ": "+marker) {
+			keep = keep[:0]
+			continue
+		}
 		if relevantLogLine(line) {
 			keep = append(keep, line)
 		}
