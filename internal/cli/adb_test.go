@@ -214,6 +214,27 @@ func TestLearnThroughRealADB(t *testing.T) {
 		}
 		return doc
 	}
+	// A purpose the harness on the device cannot resolve fails at its line
+	// before any query runs.
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "timer.yaml")
+	text := strings.Replace(string(data), "  - symbol: cancel             # Timer.cancel()\n", "  - symbol: cancel\n    call: cancl\n", 1)
+	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	code, stdout, stderr := runEnv(t, nil, "learn", bad, "-P", port(s), "--device", serials[0], "-o", out)
+	line := strings.Count(text[:strings.Index(text, "call: cancl")], "\n") + 1
+	if want := fmt.Sprintf("droidstar: %s:%d:11: callins[1].call: class java.util.Timer has no method that accepts cancl()\n", bad, line); code != ExitFail || stdout != "" || !strings.HasSuffix(stderr, want) {
+		t.Errorf("purpose error on a device: exit %d\n%s\nwant %s", code, stderr, want)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("a purpose error wrote %d files", len(entries))
+	}
+
 	pixel8 := serials[0]
 	if props[serials[1]]["ro.build.version.sdk"] == "34" {
 		pixel8 = serials[1]

@@ -102,6 +102,9 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options)
 	e.runDir = path.Join(base, run)
 	defer func() {
 		if err != nil {
+			if e.client != nil {
+				e.client.Close()
+			}
 			e.cleanup()
 		}
 	}()
