@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/session"
 )
@@ -65,6 +66,9 @@ func checkPurpose(ctx context.Context, file string) (string, error) {
 			return "", err
 		}
 		if kind == purpose.BackendADB {
+			if err := adbbackend.CheckPermissions(p); err != nil {
+				return "", err
+			}
 			parts = append(parts, "adb (resolved on the device when learning starts)")
 			continue
 		}

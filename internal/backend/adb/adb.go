@@ -81,7 +81,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options)
 	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log); err != nil {
 		return nil, err
 	}
-	if err := checkPermissions(p); err != nil {
+	if err := CheckPermissions(p); err != nil {
 		return nil, err
 	}
 	if e.info.SDK >= 23 {

@@ -54,7 +54,7 @@ backend:
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = checkPermissions(p)
+	err = CheckPermissions(p)
 	want := file + ":6:5: permissions[1]: the harness app does not request android.permission.CAMERA, so it cannot be granted (it requests: android.permission.RECORD_AUDIO, android.permission.INTERNET, android.permission.BLUETOOTH, android.permission.BLUETOOTH_ADMIN, android.permission.ACCESS_NETWORK_STATE, android.permission.WRITE_EXTERNAL_STORAGE)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)

@@ -127,9 +127,9 @@ func runtimePermission(p string) bool {
 	return false
 }
 
-// checkPermissions rejects permissions the harness app does not request,
+// CheckPermissions rejects permissions the harness app does not request,
 // at the purpose's line, since granting them cannot work.
-func checkPermissions(p *purpose.Purpose) error {
+func CheckPermissions(p *purpose.Purpose) error {
 	var errs purpose.ErrorList
 	for i, perm := range p.Permissions {
 		declared := false
