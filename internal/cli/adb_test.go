@@ -517,3 +517,19 @@ func TestDevicesThatDisagree(t *testing.T) {
 		t.Errorf("the error should name both devices and their two answers: %q", m[0])
 	}
 }
+
+// A permission the harness app does not request is found by check (and by
+// learn before touching a device), at its line.
+func TestCheckUndeclaredPermission(t *testing.T) {
+	file := repoPath("testdata", "purposes", "adb", "undeclared-permission.yaml")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	want := strings.ReplaceAll(strings.TrimPrefix(first, "# want: "), "FILE", file)
+	code, stdout, stderr := run(t, "check", file)
+	if code != ExitFail || stdout != "" || stderr != want+"\ndroidstar: 1 of 1 purpose files have errors\n" {
+		t.Errorf("check: exit %d\n%s\nwant %s", code, stderr, want)
+	}
+}

@@ -72,6 +72,9 @@ type Executor struct {
 // purpose the harness cannot resolve fails here, as a purpose error at the
 // offending line, before any query runs.
 func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options) (_ *Executor, err error) {
+	if err := CheckPermissions(p); err != nil {
+		return nil, err
+	}
 	serial := dev.Serial()
 	props, err := dev.Properties(ctx)
 	if err != nil {
@@ -79,9 +82,6 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options)
 	}
 	e := &Executor{dev: dev, info: Describe(serial, props)}
 	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log); err != nil {
-		return nil, err
-	}
-	if err := CheckPermissions(p); err != nil {
 		return nil, err
 	}
 	if e.info.SDK >= 23 {
