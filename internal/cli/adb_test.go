@@ -16,6 +16,7 @@ import (
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
 	"github.com/droidstar/droidstar/internal/adb/adbtest"
 	"github.com/droidstar/droidstar/internal/adb/fakeadbd"
+	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/harness/simharness"
 	"github.com/droidstar/droidstar/internal/model"
@@ -331,6 +332,18 @@ func TestADBErrors(t *testing.T) {
 
 	h := simHarness(t, "asynctask")
 	props := adbtest.Props("Pixel 8", "14", 34)
+	fresh, err := s.Attach(context.Background(), fakeadbd.Config{Props: props, Harness: h(props)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	undeclared := repoPath("testdata", "purposes", "adb", "undeclared-permission.yaml")
+	code, _, stderr = runEnv(t, nil, "learn", undeclared, "-P", port(s), "--device", fresh.Addr(), "-o", t.TempDir())
+	if !strings.HasPrefix(stderr, "droidstar: "+undeclared+":8:5: permissions[1]: the harness app does not request android.permission.CAMERA") || code != ExitFail {
+		t.Errorf("undeclared permission: exit %d\n%s", code, stderr)
+	}
+	if fresh.Installed(adbbackend.HarnessPackage) {
+		t.Error("the harness was installed for a purpose that cannot run")
+	}
 	failing := attachState(fakeadbd.Config{Props: props, Harness: h(props), InstallFailure: "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]"})
 	code, stderr = learn(t, "--device", failing)
 	want := "droidstar: installing the harness app on " + failing + "\n" +
