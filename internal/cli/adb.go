@@ -25,12 +25,27 @@ type adbFlags struct {
 	device         string
 	devices        []string
 	harnessTimeout time.Duration
+	deviceDir      string
 }
 
 // addServer adds the adb server flags (adb's own -H and -P).
 func (a *adbFlags) addServer(fl *pflag.FlagSet) {
 	fl.StringVarP(&a.host, "adb-host", "H", "", "adb server host (default: from ADB_SERVER_SOCKET, else localhost)")
 	fl.IntVarP(&a.port, "adb-port", "P", 0, "adb server port (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else 5037)")
+}
+
+// addHarness adds the flags of how the harness runs on a device.
+func (a *adbFlags) addHarness(fl *pflag.FlagSet) {
+	fl.DurationVar(&a.harnessTimeout, "harness-timeout", adbbackend.DefaultSocketTimeout, "backend adb: how long to wait for the harness app to open its socket")
+	fl.StringVar(&a.deviceDir, "device-dir", adbbackend.DefaultDir, "backend adb: the device folder for the purpose's files (the harness app must be able to read and write it)")
+}
+
+// checkDeviceDir rejects a --device-dir the device could not resolve.
+func (a *adbFlags) checkDeviceDir() error {
+	if !strings.HasPrefix(a.deviceDir, "/") {
+		return usageError("--device-dir: want an absolute path on the device, such as %s, got %q", adbbackend.DefaultDir, a.deviceDir)
+	}
+	return nil
 }
 
 // addDevices adds the device choice flags.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -343,6 +344,19 @@ func TestADBErrors(t *testing.T) {
 	}
 	if fresh.Installed(adbbackend.HarnessPackage) {
 		t.Error("the harness was installed for a purpose that cannot run")
+	}
+	// --device-dir moves the run's files where the harness app can reach
+	// them on builds that keep apps out of /data/local/tmp.
+	code, _, stderr = runEnv(t, nil, "learn", file, "--backend", "adb", "-P", port(s), "--device", fresh.Addr(), "-o", t.TempDir(), "-q",
+		"--device-dir", "/sdcard/Android/data/org.droidstar.harness/files")
+	if code != ExitOK || !slices.ContainsFunc(fresh.Logcat(), func(l string) bool {
+		return strings.Contains(l, "files /sdcard/Android/data/org.droidstar.harness/files/")
+	}) {
+		t.Errorf("--device-dir: exit %d\n%s\nlogcat:\n%s", code, stderr, strings.Join(fresh.Logcat(), "\n"))
+	}
+	code, _, stderr = runEnv(t, nil, "learn", file, "--backend", "adb", "-P", port(s), "--device", fresh.Addr(), "--device-dir", "tmp")
+	if want := "droidstar: --device-dir: want an absolute path on the device, such as /data/local/tmp/droidstar, got \"tmp\"\n"; code != ExitUsage || stderr != want {
+		t.Errorf("relative --device-dir: exit %d %q", code, stderr)
 	}
 	failing := attachState(fakeadbd.Config{Props: props, Harness: h(props), InstallFailure: "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]"})
 	code, stderr = learn(t, "--device", failing)

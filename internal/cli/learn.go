@@ -111,7 +111,7 @@ NAME.partial.json so nothing learned is lost.`,
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print neither progress nor the summary")
 	f.adb.addServer(fl)
 	f.adb.addDevices(fl, "to learn on (backend adb)")
-	fl.DurationVar(&f.adb.harnessTimeout, "harness-timeout", 30*time.Second, "backend adb: how long to wait for the harness app to open its socket")
+	f.adb.addHarness(fl)
 	_ = c.RegisterFlagCompletionFunc("example", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return examples.Names(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -240,6 +240,9 @@ func (f *learnFlags) adbOptions(c *cobra.Command, e *env, kind string, o *sessio
 	if c.Flags().Changed("lanes") {
 		return usageError("--lanes does not apply to backend adb: each device runs one query at a time; share the queries among devices with --devices")
 	}
+	if err := f.adb.checkDeviceDir(); err != nil {
+		return err
+	}
 	client, err := f.adb.client(e)
 	if err != nil {
 		return err
@@ -249,7 +252,7 @@ func (f *learnFlags) adbOptions(c *cobra.Command, e *env, kind string, o *sessio
 		return err
 	}
 	o.ADB.Client, o.ADB.Selection = client, sel
-	o.ADB.SocketTimeout = f.adb.harnessTimeout
+	o.ADB.SocketTimeout, o.ADB.Dir = f.adb.harnessTimeout, f.adb.deviceDir
 	if !f.quiet {
 		o.ADB.Log = e.stderr
 	}

@@ -81,7 +81,7 @@ when one differs or failed, 2 on a usage error.`,
 	fl.StringArrayVar(&f.java, "java", nil, "a target NAME=PATH: the java command running the harness, for the jvm backend (repeatable)")
 	fl.StringSliceVar(&f.adb.devices, "devices", nil, "targets for the adb backend: all, or SERIAL or NAME=SERIAL entries")
 	f.adb.addServer(fl)
-	fl.DurationVar(&f.adb.harnessTimeout, "harness-timeout", 30*time.Second, "backend adb: how long to wait for the harness app to open its socket")
+	f.adb.addHarness(fl)
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
 	return c
@@ -139,6 +139,9 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 		}
 		if c.Flags().Changed("lanes") {
 			return usageError("--lanes does not apply to backend adb: each device is a target and runs one query at a time")
+		}
+		if err := f.adb.checkDeviceDir(); err != nil {
+			return err
 		}
 		targets, err = deviceTargets(c.Context(), e, &f.adb)
 	} else {
@@ -360,7 +363,8 @@ func learnTarget(c *cobra.Command, e *env, f *matrixFlags, p *purpose.Purpose, t
 		if err != nil {
 			return err
 		}
-		o.ADB.Client, o.ADB.Selection, o.ADB.SocketTimeout = client, adbbackend.Selection{Device: t.Device}, f.adb.harnessTimeout
+		o.ADB.Client, o.ADB.Selection = client, adbbackend.Selection{Device: t.Device}
+		o.ADB.SocketTimeout, o.ADB.Dir = f.adb.harnessTimeout, f.adb.deviceDir
 	}
 	plan, err := session.FromPurpose(c.Context(), p, os.ReadFile, o)
 	if err != nil {
