@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -138,42 +139,19 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 }
 
 // startJVMs starts one harness JVM per lane, in parallel (each takes a
-// JVM start-up), and closes them all if one fails.
+// JVM start-up).
 func startJVMs(ctx context.Context, p *purpose.Purpose, o jvm.Options, lanes int) ([]backend.Executor, error) {
-	if lanes < 1 {
-		lanes = 1
-	}
-	execs := make([]backend.Executor, lanes)
-	errs := make([]error, lanes)
-	var wg sync.WaitGroup
-	for i := range execs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e, err := jvm.Start(ctx, p, fmt.Sprintf("jvm-%d", i+1), o)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			execs[i] = e
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
+	return startAll(max(lanes, 1), func(i int) (backend.Executor, error) {
+		e, err := jvm.Start(ctx, p, fmt.Sprintf("jvm-%d", i+1), o)
 		if err != nil {
-			for _, e := range execs {
-				if e != nil {
-					e.Close()
-				}
-			}
-			return nil, err
+			return nil, err // not a typed nil inside the interface
 		}
-	}
-	return execs, nil
+		return e, nil
+	})
 }
 
 // startDevices prepares every selected device in parallel (installing the
-// harness can take a while on each) and closes them all if one fails.
+// harness can take a while on each).
 func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions) ([]backend.Executor, error) {
 	client := o.Client
 	if client == nil {
@@ -190,38 +168,53 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions) ([]back
 	if err != nil {
 		return nil, err
 	}
-	execs := make([]backend.Executor, len(devices))
-	errs := make([]error, len(devices))
+	return startAll(len(devices), func(i int) (backend.Executor, error) {
+		e, err := adbbackend.Start(ctx, p, client.Device(devices[i].Serial), o.Options)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	})
+}
+
+// startAll starts n executors in parallel and closes them all if one
+// fails. The error is a purpose error when there is one (every executor
+// reports the same), else every distinct failure.
+func startAll(n int, start func(i int) (backend.Executor, error)) ([]backend.Executor, error) {
+	execs := make([]backend.Executor, n)
+	errs := make([]error, n)
 	var wg sync.WaitGroup
-	for i, d := range devices {
+	for i := range execs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e, err := adbbackend.Start(ctx, p, client.Device(d.Serial), o.Options)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			execs[i] = e
+			execs[i], errs[i] = start(i)
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		for _, e := range execs {
-			if e != nil {
-				e.Close()
-			}
+	var distinct []error
+	for _, err := range errs {
+		if err == nil {
+			continue
 		}
-		// One purpose error is enough when every device reports the same.
-		for _, e := range errs {
-			var perr purpose.ErrorList
-			if errors.As(e, &perr) {
-				return nil, e
-			}
+		var perr purpose.ErrorList
+		if errors.As(err, &perr) {
+			distinct = []error{err}
+			break
 		}
-		return nil, err
+		if !slices.ContainsFunc(distinct, func(e error) bool { return e.Error() == err.Error() }) {
+			distinct = append(distinct, err)
+		}
 	}
-	return execs, nil
+	if len(distinct) == 0 {
+		return execs, nil
+	}
+	for _, e := range execs {
+		if e != nil {
+			e.Close()
+		}
+	}
+	return nil, errors.Join(distinct...)
 }
 
 // checkSimModel makes sure the model can answer the purpose's queries: it
