@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 
@@ -145,4 +146,38 @@ func parentPath(p string) string {
 		return ""
 	}
 	return p[:i]
+}
+
+// StagedFile is one file the host puts into the harness's files directory.
+type StagedFile struct {
+	Name string // slash-separated, relative to the files directory
+	Data []byte
+}
+
+// StagedFiles reads the purpose's files and jars as the harness expects to
+// find them in its files directory (jars under JarDir). Everything is
+// read before anything is staged, so a missing file fails at its line
+// before a device or a JVM is touched.
+func StagedFiles(p *purpose.Purpose) ([]StagedFile, error) {
+	var out []StagedFile
+	var errs purpose.ErrorList
+	read := func(from purpose.File, name, field string) {
+		data, err := os.ReadFile(from.Path)
+		if err != nil {
+			errs = append(errs, &purpose.Error{File: p.File, Line: from.Pos.Line, Col: from.Pos.Col, Field: field,
+				Msg: fmt.Sprintf("cannot stage it for the harness: %v", err)})
+			return
+		}
+		out = append(out, StagedFile{Name: name, Data: data})
+	}
+	for i, f := range p.Files {
+		read(f, f.Name, fmt.Sprintf("files[%d]", i))
+	}
+	for i, j := range p.Jars {
+		read(j, JarDir+"/"+j.Name, fmt.Sprintf("jars[%d]", i))
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
 }

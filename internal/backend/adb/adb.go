@@ -14,8 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -72,7 +72,12 @@ type Executor struct {
 // purpose the harness cannot resolve fails here, as a purpose error at the
 // offending line, before any query runs.
 func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options) (_ *Executor, err error) {
+	// What cannot work is refused before the device is touched.
 	if err := CheckPermissions(p); err != nil {
+		return nil, err
+	}
+	files, err := harness.StagedFiles(p)
+	if err != nil {
 		return nil, err
 	}
 	serial := dev.Serial()
@@ -108,7 +113,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options)
 			e.cleanup()
 		}
 	}()
-	if err := e.pushFiles(ctx, p); err != nil {
+	if err := e.pushFiles(ctx, files); err != nil {
 		return nil, err
 	}
 	socket := "droidstar-" + run
@@ -150,35 +155,25 @@ func Describe(serial string, props map[string]string) model.DeviceInfo {
 
 // pushFiles copies the purpose's files and jars into the run's folder and
 // opens it to the harness app, which runs under its own uid.
-func (e *Executor) pushFiles(ctx context.Context, p *purpose.Purpose) error {
+func (e *Executor) pushFiles(ctx context.Context, files []harness.StagedFile) error {
 	serial := e.dev.Serial()
-	if err := shellOK(ctx, e.dev, "mkdir -p "+adbc.Quote(e.runDir+"/"+harness.JarDir)); err != nil {
+	dirs := []string{e.runDir + "/" + harness.JarDir}
+	for _, f := range files {
+		if dir := path.Dir(e.runDir + "/" + f.Name); !slices.Contains(dirs, dir) && dir != e.runDir {
+			dirs = append(dirs, dir)
+		}
+	}
+	quoted := make([]string, len(dirs))
+	for i, d := range dirs {
+		quoted[i] = adbc.Quote(d)
+	}
+	if err := shellOK(ctx, e.dev, "mkdir -p "+strings.Join(quoted, " ")); err != nil {
 		return fmt.Errorf("device %s: create %s: %w", serial, e.runDir, err)
 	}
-	push := func(from purpose.File, name, field string) error {
-		data, err := os.ReadFile(from.Path)
-		if err != nil {
-			return purpose.ErrorList{{File: p.File, Line: from.Pos.Line, Col: from.Pos.Col, Field: field, Msg: fmt.Sprintf("cannot push it to the device: %v", err)}}
-		}
-		to := e.runDir + "/" + name
-		if dir := path.Dir(to); dir != e.runDir && dir != e.runDir+"/"+harness.JarDir {
-			if err := shellOK(ctx, e.dev, "mkdir -p "+adbc.Quote(dir)); err != nil {
-				return fmt.Errorf("device %s: create %s: %w", serial, dir, err)
-			}
-		}
-		if err := e.dev.Push(ctx, bytes.NewReader(data), to, 0o666, time.Now()); err != nil {
-			return fmt.Errorf("device %s: push %s to %s: %w", serial, from.Path, to, err)
-		}
-		return nil
-	}
-	for i, f := range p.Files {
-		if err := push(f, f.Name, fmt.Sprintf("files[%d]", i)); err != nil {
-			return err
-		}
-	}
-	for i, j := range p.Jars {
-		if err := push(j, harness.JarDir+"/"+j.Name, fmt.Sprintf("jars[%d]", i)); err != nil {
-			return err
+	for _, f := range files {
+		to := e.runDir + "/" + f.Name
+		if err := e.dev.Push(ctx, bytes.NewReader(f.Data), to, 0o666, time.Now()); err != nil {
+			return fmt.Errorf("device %s: push %s: %w", serial, to, err)
 		}
 	}
 	if err := shellOK(ctx, e.dev, "chmod -R 777 "+adbc.Quote(e.runDir)); err != nil {

@@ -251,28 +251,20 @@ func unpackJar(jar []byte, cacheDir string) (string, error) {
 	return path, nil
 }
 
-// stageFiles copies the purpose's files and adapter jar into the harness's
-// files directory, as the adb backend pushes them to a device.
+// stageFiles copies the purpose's files and adapter jars into the
+// harness's files directory, as the adb backend pushes them to a device.
 func stageFiles(p *purpose.Purpose, dir string) error {
-	copyFile := func(from purpose.File, name, field string) error {
-		data, err := os.ReadFile(from.Path)
-		if err != nil {
-			return purpose.ErrorList{{File: p.File, Line: from.Pos.Line, Col: from.Pos.Col, Field: field, Msg: fmt.Sprintf("cannot stage it for the harness: %v", err)}}
-		}
-		to := filepath.Join(dir, filepath.FromSlash(name))
+	files, err := harness.StagedFiles(p)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		to := filepath.Join(dir, filepath.FromSlash(f.Name))
 		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
+			return fmt.Errorf("backend jvm: stage %s: %w", f.Name, err)
 		}
-		return os.WriteFile(to, data, 0o644)
-	}
-	for i, f := range p.Files {
-		if err := copyFile(f, f.Name, fmt.Sprintf("files[%d]", i)); err != nil {
-			return err
-		}
-	}
-	for i, j := range p.Jars {
-		if err := copyFile(j, harness.JarDir+"/"+j.Name, fmt.Sprintf("jars[%d]", i)); err != nil {
-			return err
+		if err := os.WriteFile(to, f.Data, 0o644); err != nil {
+			return fmt.Errorf("backend jvm: stage %s: %w", f.Name, err)
 		}
 	}
 	return nil
