@@ -560,3 +560,73 @@ func TestCheckUndeclaredPermission(t *testing.T) {
 		t.Errorf("check: exit %d\n%s\nwant %s", code, stderr, want)
 	}
 }
+
+// TestPushesPurposeFiles: the purpose's files and jars reach the harness's
+// files folder on the device, where the app may read and write them.
+func TestPushesPurposeFiles(t *testing.T) {
+	s := adbtest.NewT(t)
+	dir := t.TempDir()
+	src, err := os.ReadFile(repoPath("examples", "asynctask", "purpose.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := os.ReadFile(repoPath("examples", "asynctask", "model.dot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"purpose.yaml":   "files: [media/tone.wav]\njars: [lib/extra.jar]\n" + string(src),
+		"model.dot":      string(model),
+		"media/tone.wav": "RIFF....WAVE",
+		"lib/extra.jar":  "PK\x03\x04 not really a jar",
+	}
+	for name, data := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(dir, "purpose.yaml")
+	props := adbtest.Props("Pixel 8", "14", 34)
+	h := simHarnessFrom(t, file, "")(props)
+	seen := map[string]string{}
+	var modes []os.FileMode
+	snapshot := func(ctx context.Context, filesDir string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+		// What the app finds when it starts: the run's folder as pushed.
+		filepath.WalkDir(filesDir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(filesDir, p)
+			seen[filepath.ToSlash(rel)] = string(data)
+			info, _ := d.Info()
+			modes = append(modes, info.Mode().Perm())
+			return nil
+		})
+		return h(ctx, filesDir)
+	}
+	dev, err := s.Attach(context.Background(), fakeadbd.Config{Props: props, Harness: snapshot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runEnv(t, nil, "learn", file, "--backend", "adb", "-P", port(s), "-o", t.TempDir(), "-q")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	want := map[string]string{"tone.wav": files["media/tone.wav"], "jars/extra.jar": files["lib/extra.jar"]}
+	if fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Errorf("the harness found %v, want %v", seen, want)
+	}
+	for _, m := range modes {
+		if m&0o066 != 0o066 {
+			t.Errorf("a pushed file has mode %v: the app could not write it", m)
+		}
+	}
+	// The run's folder is gone afterwards.
+	if entries, _ := os.ReadDir(filepath.Join(dev.Root(), "data", "local", "tmp", "droidstar")); len(entries) != 0 {
+		t.Errorf("left %d run folders on the device", len(entries))
+	}
+}

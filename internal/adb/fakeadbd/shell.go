@@ -11,7 +11,9 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -431,19 +433,44 @@ func (p *proc) rm(args []string) int {
 // chmod checks its operands and changes nothing: the fake has one user,
 // so modes decide nothing.
 func (p *proc) chmod(args []string) int {
-	_, rest := flags(args)
+	opts, rest := flags(args)
 	if len(rest) < 2 {
 		p.errf("chmod: Need 2 arguments")
 		return 1
 	}
+	// Octal modes are applied, so that tests see what an app could read
+	// and write; symbolic ones are accepted and change nothing.
+	mode, err := strconv.ParseUint(rest[0], 8, 32)
+	octal := err == nil
 	status := 0
 	for _, name := range rest[1:] {
 		dev := cleanDevPath(name)
-		if _, err := os.Lstat(p.d.hostPath(dev)); err != nil {
+		host := p.d.hostPath(dev)
+		if _, err := os.Lstat(host); err != nil {
 			p.errf("chmod: %s: %s", name, errText(err))
 			status = 1
+			continue
 		} else if !writable(dev) {
 			p.errf("chmod: %s: %s", name, errText(syscall.EROFS))
+			status = 1
+			continue
+		}
+		if !octal {
+			continue
+		}
+		apply := func(path string, _ os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Chmod(path, os.FileMode(mode))
+		}
+		if opts['R'] {
+			err = filepath.WalkDir(host, apply)
+		} else {
+			err = apply(host, nil, nil)
+		}
+		if err != nil {
+			p.errf("chmod: %s: %s", name, errText(err))
 			status = 1
 		}
 	}
