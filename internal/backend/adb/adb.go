@@ -60,7 +60,6 @@ type Executor struct {
 	dev     *adbc.Device
 	info    model.DeviceInfo
 	client  *harness.Client
-	hello   harness.Hello
 	inst    *instrumentation
 	runDir  string
 	marker  string // logged before the harness starts
@@ -129,7 +128,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options)
 	if timeout <= 0 {
 		timeout = DefaultSocketTimeout
 	}
-	if e.client, e.hello, err = e.connect(ctx, socket, timeout, o.Host); err != nil {
+	if e.client, err = e.connect(ctx, socket, timeout, o.Host); err != nil {
 		return nil, err
 	}
 	if _, err := e.client.Configure(ctx, harness.Configure(p)); err != nil {
@@ -186,35 +185,35 @@ func (e *Executor) pushFiles(ctx context.Context, files []harness.StagedFile) er
 // appears some time after am instrument starts the app, so the stream is
 // retried until the deadline; a stream that opens but closes at once means
 // nobody listens yet.
-func (e *Executor) connect(ctx context.Context, socket string, timeout time.Duration, host string) (*harness.Client, harness.Hello, error) {
+func (e *Executor) connect(ctx context.Context, socket string, timeout time.Duration, host string) (*harness.Client, error) {
 	serial := e.dev.Serial()
 	deadline := time.Now().Add(timeout)
 	var last error
 	for attempt := 0; ; attempt++ {
 		if e.inst.exited() {
-			return nil, harness.Hello{}, e.explain(ctx, fmt.Errorf("device %s: the harness ended before it opened its socket", serial))
+			return nil, e.explain(ctx, fmt.Errorf("device %s: the harness ended before it opened its socket", serial))
 		}
 		attemptCtx, cancel := context.WithTimeout(ctx, max(time.Until(deadline), time.Second))
 		stream, err := e.dev.Open(attemptCtx, "localabstract:"+socket)
 		if err == nil {
 			client := harness.NewClient(stream, "harness on "+serial)
-			hello, herr := client.Hello(attemptCtx, host)
+			_, herr := client.Hello(attemptCtx, host)
 			if herr == nil {
 				cancel()
-				return client, hello, nil
+				return client, nil
 			}
 			client.Close()
 			var re *harness.RemoteError
 			if errors.As(herr, &re) {
 				cancel()
-				return nil, harness.Hello{}, fmt.Errorf("device %s: %w", serial, herr)
+				return nil, fmt.Errorf("device %s: %w", serial, herr)
 			}
 			err = herr
 		}
 		cancel()
 		last = err
 		if ctx.Err() != nil {
-			return nil, harness.Hello{}, ctx.Err()
+			return nil, ctx.Err()
 		}
 		if time.Now().After(deadline) {
 			break
@@ -222,12 +221,12 @@ func (e *Executor) connect(ctx context.Context, socket string, timeout time.Dura
 		// Polling is the only way to learn that an abstract socket exists.
 		select {
 		case <-ctx.Done():
-			return nil, harness.Hello{}, ctx.Err()
+			return nil, ctx.Err()
 		case <-e.inst.done:
 		case <-time.After(retryDelay(attempt)):
 		}
 	}
-	return nil, harness.Hello{}, e.explain(ctx, fmt.Errorf("device %s: the harness did not open its socket localabstract:%s within %s (last attempt: %v)", serial, socket, timeout, last))
+	return nil, e.explain(ctx, fmt.Errorf("device %s: the harness did not open its socket localabstract:%s within %s (last attempt: %v)", serial, socket, timeout, last))
 }
 
 func retryDelay(attempt int) time.Duration {
@@ -248,9 +247,6 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 
 // Describe reports the device for the model's metadata.
 func (e *Executor) Describe() model.DeviceInfo { return e.info }
-
-// Hello is what the harness said about itself.
-func (e *Executor) Hello() harness.Hello { return e.hello }
 
 // Close says bye, lets the instrumentation finish, and removes the run's
 // files from the device.

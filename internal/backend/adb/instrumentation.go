@@ -17,10 +17,8 @@ type instrumentation struct {
 	stream *adbc.ShellStream
 	done   chan struct{}
 
-	mu   sync.Mutex
-	out  strings.Builder
-	exit int
-	err  error
+	mu  sync.Mutex
+	out strings.Builder
 }
 
 func startInstrumentation(ctx context.Context, dev *adbc.Device, socket, filesDir string) (*instrumentation, error) {
@@ -44,13 +42,9 @@ func startInstrumentation(ctx context.Context, dev *adbc.Device, socket, filesDi
 				in.mu.Unlock()
 			}
 			if err != nil {
-				break
+				return
 			}
 		}
-		exit, err := s.Wait()
-		in.mu.Lock()
-		in.exit, in.err = exit, err
-		in.mu.Unlock()
 	}()
 	return in, nil
 }
