@@ -148,6 +148,22 @@ func TestDevicesAndHarnessCommands(t *testing.T) {
 	if want := serials[1] + "\tuninstalled\n"; code != ExitOK || stdout != want {
 		t.Fatalf("uninstall: exit %d %q, want %q", code, stdout, want)
 	}
+	// An installed harness that is not byte for byte this droidstar's
+	// (another build, same version name) counts as different and is
+	// replaced.
+	other := filepath.Join(t.TempDir(), "other.apk")
+	if err := os.WriteFile(other, append([]byte("another build "), harnessapk.APK...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := s.ADB(context.Background(), "-s", serials[0], "push", other, "/data/app/org.droidstar.harness-1/base.apk"); err != nil {
+		t.Fatalf("adb push: %v\n%s", err, out)
+	}
+	for _, step := range []struct{ cmd, want string }{{"status", "different"}, {"install", "installed"}, {"status", "current"}} {
+		code, stdout, stderr = runEnv(t, nil, "harness", step.cmd, "--device", serials[0], "-P", port(s))
+		if want := serials[0] + "\t" + step.want + "\n"; code != ExitOK || stdout != want {
+			t.Fatalf("harness %s after another build: exit %d %q, want %q\n%s", step.cmd, code, stdout, want, stderr)
+		}
+	}
 	code, stdout, _ = runEnv(t, map[string]string{"ADB_SERVER_SOCKET": "tcp:127.0.0.1:" + port(s)}, "devices", "--format", "json")
 	if code != ExitOK || !strings.Contains(stdout, `"harness": "missing"`) || !strings.Contains(stdout, `"harness": "current"`) || !strings.Contains(stdout, `"sdk": 34`) {
 		t.Fatalf("devices --format json via ADB_SERVER_SOCKET: exit %d\n%s", code, stdout)
