@@ -98,8 +98,7 @@ func (s *Scheduler) run(ctx context.Context, ex backend.Executor, q mealy.Word) 
 		}
 	})
 	if err != nil {
-		dev := ex.Describe()
-		return Answer{}, fmt.Errorf("%s: query %s: %w", dev.Serial, s.Inputs.Format(q), err)
+		return Answer{}, fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(q), err)
 	}
 	s.Stats.update(ctx, func(p *model.PhaseStats) {
 		p.Executed++
@@ -111,10 +110,9 @@ func (s *Scheduler) run(ctx context.Context, ex backend.Executor, q mealy.Word) 
 	}
 	a, err := s.convert(q, res)
 	if err != nil {
-		dev := ex.Describe()
-		return Answer{}, fmt.Errorf("%s: query %s: %w", dev.Serial, s.Inputs.Format(q), err)
+		return Answer{}, fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(q), err)
 	}
-	a.Device = ex.Describe().Serial
+	a.Device = serial
 	return a, nil
 }
 
