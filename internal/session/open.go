@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"slices"
@@ -168,6 +169,10 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions) ([]back
 	if err != nil {
 		return nil, err
 	}
+	if o.Log != nil {
+		// The devices start in parallel and may all log at once.
+		o.Log = &lockedWriter{w: o.Log}
+	}
 	return startAll(len(devices), func(i int) (backend.Executor, error) {
 		e, err := adbbackend.Start(ctx, p, client.Device(devices[i].Serial), o.Options)
 		if err != nil {
@@ -175,6 +180,18 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions) ([]back
 		}
 		return e, nil
 	})
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // startAll starts n executors in parallel and closes them all if one

@@ -41,7 +41,8 @@ type Options struct {
 	// empty means DefaultDir.
 	Dir string
 	// Log receives one line per setup step a person may wait on
-	// (installing the harness); nil discards them.
+	// (installing the harness); nil discards them. Executors starting in
+	// parallel share it, so it must be safe for concurrent use.
 	Log io.Writer
 }
 
