@@ -10,7 +10,7 @@ RENDER  ?= $(dir $(BIN))droidstar-render
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
 LDFLAGS := -X github.com/droidstar/droidstar/internal/cli.Version=$(VERSION)
 
-.PHONY: all build demo test vet fmt-check check-examples harness-test bench bench-go clean
+.PHONY: all build demo test vet fmt-check check-examples harness-test bench bench-go bench-scaling clean
 
 all: build
 
@@ -45,9 +45,16 @@ check-examples:
 bench:
 	$(GO) run ./cmd/droidstar bench
 
-# Go benchmarks (speed and memory of the learner and the pipeline).
+# Go benchmarks (speed and memory of the learner and the pipeline). The
+# scaling benchmark is left out: it runs in real time (bench-scaling).
 bench-go:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -skip Scaling -benchmem ./...
+
+# Learning over 1, 2 and 4 fake devices through a real adb server, in real
+# time (about a minute; needs adb). Another example or other counts:
+#   go test -run '^$$' -bench Scaling -benchtime 1x ./internal/bench/scaling -args -example fileobserver -devices 1,2,3,4
+bench-scaling:
+	$(GO) test -run '^$$' -bench Scaling -benchtime 1x ./internal/bench/scaling
 
 clean:
 	rm -rf bin out

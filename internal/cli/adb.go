@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
-	adbc "github.com/droidstar/droidstar/internal/adb"
+	"github.com/droidstar/droidstar/internal/adbclient"
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 )
 
@@ -54,12 +54,12 @@ func (a *adbFlags) addDevices(fl *pflag.FlagSet, what string) {
 	fl.StringSliceVar(&a.devices, "devices", nil, "several devices "+what+": all, or a list of serials")
 }
 
-func (a *adbFlags) client(e *env) (*adbc.Client, error) {
-	cfg, err := adbc.ConfigFromEnv(a.host, a.port, e.getenv)
+func (a *adbFlags) client(e *env) (*adbclient.Client, error) {
+	cfg, err := adbclient.ConfigFromEnv(a.host, a.port, e.getenv)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
-	return adbc.New(cfg), nil
+	return adbclient.New(cfg), nil
 }
 
 // selection is what the flags ask for; ANDROID_SERIAL stands in for
@@ -172,12 +172,12 @@ type deviceRow struct {
 
 // listDevices asks every ready device for its properties and harness
 // status, in parallel: a farm may hold dozens.
-func listDevices(ctx context.Context, client *adbc.Client) ([]deviceRow, error) {
+func listDevices(ctx context.Context, client *adbclient.Client) ([]deviceRow, error) {
 	list, err := client.Devices(ctx)
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(list, func(a, b adbc.DeviceInfo) int { return strings.Compare(a.Serial, b.Serial) })
+	slices.SortFunc(list, func(a, b adbclient.DeviceInfo) int { return strings.Compare(a.Serial, b.Serial) })
 	rows := make([]deviceRow, len(list))
 	var wg sync.WaitGroup
 	for i, d := range list {
@@ -223,7 +223,7 @@ every ready device.`,
   droidstar harness uninstall --device emulator-5554`,
 	}
 	c.AddCommand(harnessAction(e, "status", "Say whether each device has this droidstar's harness app",
-		func(ctx context.Context, dev *adbc.Device) (string, error) {
+		func(ctx context.Context, dev *adbclient.Device) (string, error) {
 			st, err := adbbackend.HarnessStatus(ctx, dev, harnessapk.APK)
 			if err != nil {
 				return "", err
@@ -231,7 +231,7 @@ every ready device.`,
 			return string(st.State), nil
 		}))
 	c.AddCommand(harnessAction(e, "install", "Install the harness app where it is missing or different",
-		func(ctx context.Context, dev *adbc.Device) (string, error) {
+		func(ctx context.Context, dev *adbclient.Device) (string, error) {
 			did, err := adbbackend.EnsureHarness(ctx, dev, harnessapk.APK, nil)
 			if err != nil {
 				return "", err
@@ -242,7 +242,7 @@ every ready device.`,
 			return "already current", nil
 		}))
 	c.AddCommand(harnessAction(e, "uninstall", "Remove the harness app",
-		func(ctx context.Context, dev *adbc.Device) (string, error) {
+		func(ctx context.Context, dev *adbclient.Device) (string, error) {
 			did, err := adbbackend.UninstallHarness(ctx, dev)
 			if err != nil {
 				return "", err
@@ -258,7 +258,7 @@ every ready device.`,
 // harnessAction is one harness subcommand: the action runs on every chosen
 // device in parallel, each device gets a line, and any failure fails the
 // command after all have run.
-func harnessAction(e *env, name, short string, act func(context.Context, *adbc.Device) (string, error)) *cobra.Command {
+func harnessAction(e *env, name, short string, act func(context.Context, *adbclient.Device) (string, error)) *cobra.Command {
 	a := &adbFlags{}
 	c := &cobra.Command{
 		Use:     name,

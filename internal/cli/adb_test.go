@@ -15,11 +15,11 @@ import (
 	"testing"
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
-	"github.com/droidstar/droidstar/internal/adb/adbtest"
-	"github.com/droidstar/droidstar/internal/adb/fakeadbd"
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/sim"
-	"github.com/droidstar/droidstar/internal/harness/simharness"
+	"github.com/droidstar/droidstar/internal/fake/adbd"
+	"github.com/droidstar/droidstar/internal/fake/adbserver"
+	"github.com/droidstar/droidstar/internal/fake/simharness"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
@@ -42,12 +42,12 @@ type fakeDevice struct {
 // attach starts fakes on s, each answering with harness h, and returns
 // their serials sorted (as droidstar lists them), recording each one's
 // properties in props.
-func attach(t *testing.T, s *adbtest.Server, props map[string]map[string]string, h func(props map[string]string) fakeadbd.HarnessFunc, devs ...fakeDevice) []string {
+func attach(t *testing.T, s *adbserver.Server, props map[string]map[string]string, h func(props map[string]string) adbd.HarnessFunc, devs ...fakeDevice) []string {
 	t.Helper()
 	var serials []string
 	for _, d := range devs {
-		p := adbtest.Props(d.model, d.release, d.sdk)
-		f, err := s.Attach(context.Background(), fakeadbd.Config{Props: p, Harness: h(p)})
+		p := adbserver.Props(d.model, d.release, d.sdk)
+		f, err := s.Attach(context.Background(), adbd.Config{Props: p, Harness: h(p)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,25 +60,25 @@ func attach(t *testing.T, s *adbtest.Server, props map[string]map[string]string,
 
 // jvmHarness bridges a fake device's harness socket to the real Java
 // harness on the host JVM.
-func jvmHarness(t *testing.T) func(map[string]string) fakeadbd.HarnessFunc {
+func jvmHarness(t *testing.T) func(map[string]string) adbd.HarnessFunc {
 	t.Helper()
 	needJava(t)
 	jar := filepath.Join(t.TempDir(), "harness.jar")
 	if err := os.WriteFile(jar, harnessapk.JVMJar, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return func(map[string]string) fakeadbd.HarnessFunc { return fakeadbd.JVMHarness("java", jar) }
+	return func(map[string]string) adbd.HarnessFunc { return adbd.JVMHarness("java", jar) }
 }
 
 // simHarness answers from an example's model, on a virtual clock.
-func simHarness(t *testing.T, example string) func(map[string]string) fakeadbd.HarnessFunc {
+func simHarness(t *testing.T, example string) func(map[string]string) adbd.HarnessFunc {
 	t.Helper()
 	return simHarnessFrom(t, repoPath("examples", example, "purpose.yaml"), "")
 }
 
 // simHarnessFrom answers from a sim model for a purpose: the purpose's own
 // model, or modelFile.
-func simHarnessFrom(t *testing.T, purposeFile, modelFile string) func(map[string]string) fakeadbd.HarnessFunc {
+func simHarnessFrom(t *testing.T, purposeFile, modelFile string) func(map[string]string) adbd.HarnessFunc {
 	t.Helper()
 	p, err := purpose.Load(purposeFile)
 	if err != nil {
@@ -98,16 +98,16 @@ func simHarnessFrom(t *testing.T, purposeFile, modelFile string) func(map[string
 	}
 	timing := sim.Timing{Quiescence: p.Timeouts.Quiescence, Reset: p.Timeouts.Settle + p.Timeouts.PostReset, Latency: p.Backend.Sim.Latency, DefaultLatency: p.Backend.Sim.DefaultLatency}
 	names := simharness.PurposeCallbackNames(p)
-	return func(props map[string]string) fakeadbd.HarnessFunc { return adbtest.SimHarness(m, timing, props, names) }
+	return func(props map[string]string) adbd.HarnessFunc { return adbserver.SimHarness(m, timing, props, names) }
 }
 
-func port(s *adbtest.Server) string { return strconv.Itoa(s.Port()) }
+func port(s *adbserver.Server) string { return strconv.Itoa(s.Port()) }
 
 // TestDevicesAndHarnessCommands: droidstar devices lists what the real
 // adb server sees, with each fake's model, release, SDK level and harness
 // status; droidstar harness installs, checks and removes the app.
 func TestDevicesAndHarnessCommands(t *testing.T) {
-	s := adbtest.NewT(t)
+	s := adbserver.NewT(t)
 	props := map[string]map[string]string{}
 	serials := attach(t, s, props, simHarness(t, "asynctask"),
 		fakeDevice{"Pixel 3a", "9", 28}, fakeDevice{"Pixel 8", "14", 34})
@@ -189,7 +189,7 @@ s2 --taskcancel--> s2`
 // checked exactly.
 func TestLearnThroughRealADB(t *testing.T) {
 	h := jvmHarness(t)
-	s := adbtest.NewT(t)
+	s := adbserver.NewT(t)
 	props := map[string]map[string]string{}
 	serials := attach(t, s, props, h, fakeDevice{"Pixel 3a", "9", 28}, fakeDevice{"Pixel 8", "14", 34})
 	file := repoPath("testdata", "purposes", "adb", "timer.yaml")
@@ -295,7 +295,7 @@ func TestLearnThroughRealADB(t *testing.T) {
 // TestADBErrors: every way reaching a device can fail ends in one message
 // that names the problem, exit code 1, and no model written.
 func TestADBErrors(t *testing.T) {
-	s := adbtest.NewT(t)
+	s := adbserver.NewT(t)
 	file := repoPath("examples", "asynctask", "purpose.yaml")
 	learn := func(t *testing.T, args ...string) (int, string) {
 		t.Helper()
@@ -315,10 +315,10 @@ func TestADBErrors(t *testing.T) {
 		t.Errorf("no device: exit %d\n%s\nwant %s", code, stderr, want)
 	}
 
-	attachState := func(cfg fakeadbd.Config) string {
+	attachState := func(cfg adbd.Config) string {
 		t.Helper()
 		if cfg.Props == nil {
-			cfg.Props = adbtest.Props("Pixel 8", "14", 34)
+			cfg.Props = adbserver.Props("Pixel 8", "14", 34)
 		}
 		f, err := s.Attach(context.Background(), cfg)
 		if err != nil {
@@ -326,12 +326,12 @@ func TestADBErrors(t *testing.T) {
 		}
 		return f.Addr()
 	}
-	unauthorized := attachState(fakeadbd.Config{State: fakeadbd.Unauthorized})
+	unauthorized := attachState(adbd.Config{State: adbd.Unauthorized})
 	code, stderr = learn(t, "--device", unauthorized)
 	if want := "droidstar: device " + unauthorized + " is unauthorized: unlock it and accept the \"Allow USB debugging?\" prompt (the computer's RSA key), then run again\n"; code != ExitFail || stderr != want {
 		t.Errorf("unauthorized: exit %d\n%s\nwant %s", code, stderr, want)
 	}
-	offline := attachState(fakeadbd.Config{State: fakeadbd.Offline})
+	offline := attachState(adbd.Config{State: adbd.Offline})
 	code, stderr = learn(t, "--device", offline)
 	if want := "droidstar: device " + offline + " is offline: reconnect it (adb reconnect, or replug the cable), or restart the adb server (adb kill-server)\n"; code != ExitFail || stderr != want {
 		t.Errorf("offline: exit %d\n%s\nwant %s", code, stderr, want)
@@ -348,8 +348,8 @@ func TestADBErrors(t *testing.T) {
 	}
 
 	h := simHarness(t, "asynctask")
-	props := adbtest.Props("Pixel 8", "14", 34)
-	fresh, err := s.Attach(context.Background(), fakeadbd.Config{Props: props, Harness: h(props)})
+	props := adbserver.Props("Pixel 8", "14", 34)
+	fresh, err := s.Attach(context.Background(), adbd.Config{Props: props, Harness: h(props)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +374,7 @@ func TestADBErrors(t *testing.T) {
 	if want := "droidstar: --device-dir: want an absolute path on the device, such as /data/local/tmp/droidstar, got \"tmp\"\n"; code != ExitUsage || stderr != want {
 		t.Errorf("relative --device-dir: exit %d %q", code, stderr)
 	}
-	failing := attachState(fakeadbd.Config{Props: props, Harness: h(props), InstallFailure: "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]"})
+	failing := attachState(adbd.Config{Props: props, Harness: h(props), InstallFailure: "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]"})
 	code, stderr = learn(t, "--device", failing)
 	want := "droidstar: installing the harness app on " + failing + "\n" +
 		"droidstar: cannot install the harness app: device " + failing + ": install droidstar-harness.apk: pm install exited with 1: Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]\n"
@@ -382,7 +382,7 @@ func TestADBErrors(t *testing.T) {
 		t.Errorf("install failure: exit %d\n%s\nwant %s", code, stderr, want)
 	}
 
-	crashing := attachState(fakeadbd.Config{Props: props, Harness: h(props), HarnessNeverListens: true})
+	crashing := attachState(adbd.Config{Props: props, Harness: h(props), HarnessNeverListens: true})
 	code, stderr = learn(t, "--device", crashing)
 	for _, want := range []string{
 		"droidstar: device " + crashing + ": the harness ended before it opened its socket\n",
@@ -402,8 +402,8 @@ func TestADBErrors(t *testing.T) {
 		t.Errorf("second run shows %d crashes:\n%s", n, stderr)
 	}
 
-	hanging := attachState(fakeadbd.Config{Props: props, Harness: func(ctx context.Context, _ string) (func(context.Context, io.ReadWriteCloser) bool, error) {
-		fakeadbd.Log(ctx, 'I', "droidstar-harness", "waiting for a debugger")
+	hanging := attachState(adbd.Config{Props: props, Harness: func(ctx context.Context, _ string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+		adbd.Log(ctx, 'I', "droidstar-harness", "waiting for a debugger")
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}})
@@ -435,7 +435,7 @@ func TestNoADBServerNoADBProgram(t *testing.T) {
 // parallel; here two fake devices answer from the two CountDownTimer models
 // of testdata/matrix, so the newer one differs.
 func TestMatrixOnDevices(t *testing.T) {
-	s := adbtest.NewT(t)
+	s := adbserver.NewT(t)
 	dir := repoPath("testdata", "matrix")
 	file := filepath.Join(dir, "purpose.yaml")
 	props := map[string]map[string]string{}
@@ -500,10 +500,10 @@ func (c *countingConn) Read(p []byte) (int, error) {
 // stops the run with an error naming it, exit 1, and the last hypothesis
 // written as NAME.partial.json.
 func TestDeviceVanishes(t *testing.T) {
-	s := adbtest.NewT(t)
-	props := adbtest.Props("Pixel 8", "14", 34)
+	s := adbserver.NewT(t)
+	props := adbserver.Props("Pixel 8", "14", 34)
 	h := simHarness(t, "asynctask")(props)
-	var dev *fakeadbd.Device
+	var dev *adbd.Device
 	vanish := func(ctx context.Context, files string) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		serve, err := h(ctx, files)
 		if err != nil {
@@ -515,7 +515,7 @@ func TestDeviceVanishes(t *testing.T) {
 		}, nil
 	}
 	var err error
-	dev, err = s.Attach(context.Background(), fakeadbd.Config{Props: props, Harness: vanish})
+	dev, err = s.Attach(context.Background(), adbd.Config{Props: props, Harness: vanish})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -545,7 +545,7 @@ func TestDeviceVanishes(t *testing.T) {
 // here one answers from CountDownTimer's older model and one from the
 // newer, and the run stops with an error naming both.
 func TestDevicesThatDisagree(t *testing.T) {
-	s := adbtest.NewT(t)
+	s := adbserver.NewT(t)
 	dir := repoPath("testdata", "matrix")
 	file := filepath.Join(dir, "purpose.yaml")
 	props := map[string]map[string]string{}
@@ -580,7 +580,7 @@ func TestCheckUndeclaredPermission(t *testing.T) {
 // TestPushesPurposeFiles: the purpose's files and jars reach the harness's
 // files folder on the device, where the app may read and write them.
 func TestPushesPurposeFiles(t *testing.T) {
-	s := adbtest.NewT(t)
+	s := adbserver.NewT(t)
 	dir := t.TempDir()
 	src, err := os.ReadFile(repoPath("examples", "asynctask", "purpose.yaml"))
 	if err != nil {
@@ -605,7 +605,7 @@ func TestPushesPurposeFiles(t *testing.T) {
 		}
 	}
 	file := filepath.Join(dir, "purpose.yaml")
-	props := adbtest.Props("Pixel 8", "14", 34)
+	props := adbserver.Props("Pixel 8", "14", 34)
 	h := simHarnessFrom(t, file, "")(props)
 	seen := map[string]string{}
 	var modes []os.FileMode
@@ -624,7 +624,7 @@ func TestPushesPurposeFiles(t *testing.T) {
 		})
 		return h(ctx, filesDir)
 	}
-	dev, err := s.Attach(context.Background(), fakeadbd.Config{Props: props, Harness: snapshot})
+	dev, err := s.Attach(context.Background(), adbd.Config{Props: props, Harness: snapshot})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ package refdata
 import (
 	"os"
 	"path/filepath"
-	"testing"
 )
 
 // Env overrides where the data is looked for.
@@ -36,9 +35,16 @@ func Dir() string {
 	}
 }
 
+// Skipper is the part of testing.TB that Require uses; the package does
+// not import testing, which would link it into the droidstar binary.
+type Skipper interface {
+	Helper()
+	Skipf(format string, args ...any)
+}
+
 // Require returns Dir joined with parts, or skips the test with a message
 // saying the data is absent and why it cannot be in the repository.
-func Require(t testing.TB, parts ...string) string {
+func Require(t Skipper, parts ...string) string {
 	t.Helper()
 	dir := Dir()
 	if dir == "" {

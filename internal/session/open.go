@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	adbc "github.com/droidstar/droidstar/internal/adb"
+	"github.com/droidstar/droidstar/internal/adbclient"
 	"github.com/droidstar/droidstar/internal/backend"
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/jvm"
@@ -43,7 +43,7 @@ type BackendOptions struct {
 // ADBOptions pick the adb server and devices.
 type ADBOptions struct {
 	// Client reaches the adb server; nil means the default one.
-	Client    *adbc.Client
+	Client    *adbclient.Client
 	Selection adbbackend.Selection
 	adbbackend.Options
 }
@@ -156,11 +156,11 @@ func startJVMs(ctx context.Context, p *purpose.Purpose, o jvm.Options, lanes int
 func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions) ([]backend.Executor, error) {
 	client := o.Client
 	if client == nil {
-		cfg, err := adbc.ConfigFromEnv("", 0, os.Getenv)
+		cfg, err := adbclient.ConfigFromEnv("", 0, os.Getenv)
 		if err != nil {
 			return nil, err
 		}
-		client = adbc.New(cfg)
+		client = adbclient.New(cfg)
 	}
 	if err := client.Ensure(ctx); err != nil {
 		return nil, err

@@ -4,7 +4,7 @@
 // the harness started with am instrument, and the wire protocol spoken over
 // an ADB stream to the harness's abstract socket. Each executor is one
 // device.
-package adb
+package adbclient
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 	"sync"
 	"time"
 
-	adbc "github.com/droidstar/droidstar/internal/adb"
+	"github.com/droidstar/droidstar/internal/adbclient"
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/model"
@@ -58,7 +58,7 @@ const (
 
 // Executor is the harness on one device.
 type Executor struct {
-	dev     *adbc.Device
+	dev     *adbclient.Device
 	info    model.DeviceInfo
 	client  *harness.Client
 	inst    *instrumentation
@@ -71,7 +71,7 @@ type Executor struct {
 // Start prepares one device for a purpose and connects to its harness. A
 // purpose the harness cannot resolve fails here, as a purpose error at the
 // offending line, before any query runs.
-func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options) (_ *Executor, err error) {
+func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Options) (_ *Executor, err error) {
 	// What cannot work is refused before the device is touched.
 	if err := CheckPermissions(p); err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options)
 			if !runtimePermission(perm) {
 				continue
 			}
-			if err := shellOK(ctx, dev, "pm grant "+HarnessPackage+" "+adbc.Quote(perm)); err != nil {
+			if err := shellOK(ctx, dev, "pm grant "+HarnessPackage+" "+adbclient.Quote(perm)); err != nil {
 				return nil, fmt.Errorf("device %s: grant %s to the harness: %w", serial, perm, err)
 			}
 		}
@@ -120,7 +120,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbc.Device, o Options)
 	// The device log outlives runs: this line marks where this one starts,
 	// so a failure shows only its own lines.
 	e.marker = "droidstar run " + run + " starts"
-	dev.Shell(ctx, "log -t "+LogTag+" "+adbc.Quote(e.marker))
+	dev.Shell(ctx, "log -t "+LogTag+" "+adbclient.Quote(e.marker))
 	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir)
 	if err != nil {
 		return nil, fmt.Errorf("device %s: start the harness: %w", serial, err)
@@ -165,7 +165,7 @@ func (e *Executor) pushFiles(ctx context.Context, files []harness.StagedFile) er
 	}
 	quoted := make([]string, len(dirs))
 	for i, d := range dirs {
-		quoted[i] = adbc.Quote(d)
+		quoted[i] = adbclient.Quote(d)
 	}
 	if err := shellOK(ctx, e.dev, "mkdir -p "+strings.Join(quoted, " ")); err != nil {
 		return fmt.Errorf("device %s: create %s: %w", serial, e.runDir, err)
@@ -176,7 +176,7 @@ func (e *Executor) pushFiles(ctx context.Context, files []harness.StagedFile) er
 			return fmt.Errorf("device %s: push %s: %w", serial, to, err)
 		}
 	}
-	if err := shellOK(ctx, e.dev, "chmod -R 777 "+adbc.Quote(e.runDir)); err != nil {
+	if err := shellOK(ctx, e.dev, "chmod -R 777 "+adbclient.Quote(e.runDir)); err != nil {
 		return fmt.Errorf("device %s: open %s to the harness: %w", serial, e.runDir, err)
 	}
 	return nil
@@ -284,7 +284,7 @@ func (e *Executor) cleanup() {
 		e.inst.close()
 	}
 	if e.runDir != "" {
-		e.dev.Shell(ctx, "rm -rf "+adbc.Quote(e.runDir))
+		e.dev.Shell(ctx, "rm -rf "+adbclient.Quote(e.runDir))
 	}
 }
 
@@ -302,7 +302,7 @@ func (e *Executor) explain(ctx context.Context, err error) error {
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	lines, lerr := HarnessLog(lctx, e.dev, e.marker, 20)
-	var gone *adbc.DeviceStateError
+	var gone *adbclient.DeviceStateError
 	switch {
 	case errors.As(lerr, &gone):
 		// Unplugged, or adb lost it: say so rather than leave the user
@@ -332,7 +332,7 @@ func indent(s string) string {
 // HarnessLog returns the device log's last lines that concern the harness:
 // its own tag, crashes, and the activity manager's words about it; only
 // those after the last line holding marker, when there is one.
-func HarnessLog(ctx context.Context, dev *adbc.Device, marker string, limit int) ([]string, error) {
+func HarnessLog(ctx context.Context, dev *adbclient.Device, marker string, limit int) ([]string, error) {
 	r, err := dev.Shell(ctx, "logcat -d -v threadtime -t 2000")
 	if err != nil {
 		return nil, err
@@ -379,7 +379,7 @@ func randomID() string {
 }
 
 // shellOK runs a command that prints nothing of interest and must succeed.
-func shellOK(ctx context.Context, dev *adbc.Device, cmd string) error {
+func shellOK(ctx context.Context, dev *adbclient.Device, cmd string) error {
 	r, err := dev.Shell(ctx, cmd)
 	if err != nil {
 		return err

@@ -1,11 +1,11 @@
-package adb
+package adbclient
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	adbc "github.com/droidstar/droidstar/internal/adb"
+	"github.com/droidstar/droidstar/internal/adbclient"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
@@ -81,7 +81,7 @@ func TestRelevantLogLines(t *testing.T) {
 }
 
 func TestReadyAndTable(t *testing.T) {
-	list := []adbc.DeviceInfo{
+	list := []adbclient.DeviceInfo{
 		{Serial: "emulator-5554", State: "device", Model: "sdk_gphone64", Product: "sdk_gphone64_x86_64"},
 		{Serial: "R58M", State: "unauthorized"},
 	}
@@ -96,7 +96,7 @@ func TestReadyAndTable(t *testing.T) {
 		"no permissions": "device X: no permissions to open it (on Linux, add a udev rule for the phone's USB vendor id)",
 		"bootloader":     "device X is bootloader, not ready to run queries",
 	} {
-		if err := Ready(adbc.DeviceInfo{Serial: "X", State: state}); err == nil || err.Error() != want {
+		if err := Ready(adbclient.DeviceInfo{Serial: "X", State: state}); err == nil || err.Error() != want {
 			t.Errorf("Ready(%s) = %v, want %s", state, err, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package adb
+package adbclient
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"io"
 	"strings"
 
-	adbc "github.com/droidstar/droidstar/internal/adb"
+	"github.com/droidstar/droidstar/internal/adbclient"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
 
@@ -36,7 +36,7 @@ type AppStatus struct {
 // HarnessStatus compares the installed harness with apk by content: a
 // rebuilt harness with an unchanged version name still counts as
 // different, so it is replaced.
-func HarnessStatus(ctx context.Context, dev *adbc.Device, apk []byte) (AppStatus, error) {
+func HarnessStatus(ctx context.Context, dev *adbclient.Device, apk []byte) (AppStatus, error) {
 	r, err := dev.Shell(ctx, "pm path "+HarnessPackage)
 	if err != nil {
 		return AppStatus{}, fmt.Errorf("device %s: look for the harness app: %w", dev.Serial(), err)
@@ -51,7 +51,7 @@ func HarnessStatus(ctx context.Context, dev *adbc.Device, apk []byte) (AppStatus
 	if apkPath == "" {
 		return AppStatus{State: AppMissing}, nil
 	}
-	sum, err := dev.Shell(ctx, "md5sum "+adbc.Quote(apkPath))
+	sum, err := dev.Shell(ctx, "md5sum "+adbclient.Quote(apkPath))
 	if err != nil {
 		return AppStatus{}, fmt.Errorf("device %s: checksum the harness app: %w", dev.Serial(), err)
 	}
@@ -67,7 +67,7 @@ func HarnessStatus(ctx context.Context, dev *adbc.Device, apk []byte) (AppStatus
 
 // EnsureHarness installs the harness app when it is missing or differs
 // from apk, and says whether it installed.
-func EnsureHarness(ctx context.Context, dev *adbc.Device, apk []byte, log io.Writer) (bool, error) {
+func EnsureHarness(ctx context.Context, dev *adbclient.Device, apk []byte, log io.Writer) (bool, error) {
 	if len(apk) == 0 {
 		return false, fmt.Errorf("this droidstar was built without the harness app")
 	}
@@ -92,7 +92,7 @@ func EnsureHarness(ctx context.Context, dev *adbc.Device, apk []byte, log io.Wri
 }
 
 // UninstallHarness removes the harness app; a device without it is fine.
-func UninstallHarness(ctx context.Context, dev *adbc.Device) (bool, error) {
+func UninstallHarness(ctx context.Context, dev *adbclient.Device) (bool, error) {
 	st, err := HarnessStatus(ctx, dev, nil)
 	if err != nil {
 		return false, err

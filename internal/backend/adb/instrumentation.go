@@ -1,4 +1,4 @@
-package adb
+package adbclient
 
 import (
 	"context"
@@ -7,22 +7,22 @@ import (
 	"sync"
 	"time"
 
-	adbc "github.com/droidstar/droidstar/internal/adb"
+	"github.com/droidstar/droidstar/internal/adbclient"
 )
 
 // instrumentation is a running `am instrument -w`: its shell stream stays
 // open while the harness runs, and what it prints explains a harness that
 // failed to start (no instrumentation info, a crash in onCreate).
 type instrumentation struct {
-	stream *adbc.ShellStream
+	stream *adbclient.ShellStream
 	done   chan struct{}
 
 	mu  sync.Mutex
 	out strings.Builder
 }
 
-func startInstrumentation(ctx context.Context, dev *adbc.Device, socket, filesDir string) (*instrumentation, error) {
-	cmd := fmt.Sprintf("am instrument -w -e socket %s -e files %s %s", adbc.Quote(socket), adbc.Quote(filesDir), Instrumentation)
+func startInstrumentation(ctx context.Context, dev *adbclient.Device, socket, filesDir string) (*instrumentation, error) {
+	cmd := fmt.Sprintf("am instrument -w -e socket %s -e files %s %s", adbclient.Quote(socket), adbclient.Quote(filesDir), Instrumentation)
 	// The stream outlives Start's context: it lasts as long as the executor.
 	s, err := dev.ShellStream(context.WithoutCancel(ctx), cmd)
 	if err != nil {

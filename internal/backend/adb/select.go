@@ -1,4 +1,4 @@
-package adb
+package adbclient
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	adbc "github.com/droidstar/droidstar/internal/adb"
+	"github.com/droidstar/droidstar/internal/adbclient"
 )
 
 // Selection is what the user asked for: one device (--device, or
@@ -21,29 +21,29 @@ func (s Selection) All() bool { return len(s.Devices) == 1 && s.Devices[0] == "a
 
 // Select resolves a selection against what the adb server lists, and
 // explains every way it can fail in words a user can act on.
-func Select(ctx context.Context, c *adbc.Client, s Selection) ([]adbc.DeviceInfo, error) {
+func Select(ctx context.Context, c *adbclient.Client, s Selection) ([]adbclient.DeviceInfo, error) {
 	list, err := c.Devices(ctx)
 	if err != nil {
 		return nil, err
 	}
 	// adb lists in connection order; sorted, runs and messages repeat.
-	slices.SortFunc(list, func(a, b adbc.DeviceInfo) int { return strings.Compare(a.Serial, b.Serial) })
+	slices.SortFunc(list, func(a, b adbclient.DeviceInfo) int { return strings.Compare(a.Serial, b.Serial) })
 	if len(list) == 0 {
 		return nil, fmt.Errorf("no device is attached to the adb server at %s: connect a phone with USB debugging on, start an emulator, or attach one with adb connect HOST:PORT", c.Addr())
 	}
-	find := func(serial string) (adbc.DeviceInfo, error) {
-		i := slices.IndexFunc(list, func(d adbc.DeviceInfo) bool { return d.Serial == serial })
+	find := func(serial string) (adbclient.DeviceInfo, error) {
+		i := slices.IndexFunc(list, func(d adbclient.DeviceInfo) bool { return d.Serial == serial })
 		if i < 0 {
-			return adbc.DeviceInfo{}, fmt.Errorf("device %s is not attached to the adb server at %s; attached:\n%s", serial, c.Addr(), Table(list))
+			return adbclient.DeviceInfo{}, fmt.Errorf("device %s is not attached to the adb server at %s; attached:\n%s", serial, c.Addr(), Table(list))
 		}
 		if err := Ready(list[i]); err != nil {
-			return adbc.DeviceInfo{}, err
+			return adbclient.DeviceInfo{}, err
 		}
 		return list[i], nil
 	}
 	switch {
 	case s.All():
-		var ready []adbc.DeviceInfo
+		var ready []adbclient.DeviceInfo
 		for _, d := range list {
 			if d.State == "device" {
 				ready = append(ready, d)
@@ -54,13 +54,13 @@ func Select(ctx context.Context, c *adbc.Client, s Selection) ([]adbc.DeviceInfo
 		}
 		return ready, nil
 	case len(s.Devices) > 0:
-		var out []adbc.DeviceInfo
+		var out []adbclient.DeviceInfo
 		for _, serial := range s.Devices {
 			d, err := find(serial)
 			if err != nil {
 				return nil, err
 			}
-			if !slices.ContainsFunc(out, func(o adbc.DeviceInfo) bool { return o.Serial == d.Serial }) {
+			if !slices.ContainsFunc(out, func(o adbclient.DeviceInfo) bool { return o.Serial == d.Serial }) {
 				out = append(out, d)
 			}
 		}
@@ -70,7 +70,7 @@ func Select(ctx context.Context, c *adbc.Client, s Selection) ([]adbc.DeviceInfo
 		if err != nil {
 			return nil, err
 		}
-		return []adbc.DeviceInfo{d}, nil
+		return []adbclient.DeviceInfo{d}, nil
 	case len(list) > 1:
 		return nil, fmt.Errorf("%d devices are attached; pick one with --device SERIAL (or ANDROID_SERIAL), or share the queries among them with --devices all:\n%s", len(list), Table(list))
 	default:
@@ -82,7 +82,7 @@ func Select(ctx context.Context, c *adbc.Client, s Selection) ([]adbc.DeviceInfo
 }
 
 // Ready explains why a device cannot run queries, or returns nil.
-func Ready(d adbc.DeviceInfo) error {
+func Ready(d adbclient.DeviceInfo) error {
 	switch d.State {
 	case "device":
 		return nil
@@ -98,7 +98,7 @@ func Ready(d adbc.DeviceInfo) error {
 }
 
 // Table lists devices as adb devices -l shows them, for error messages.
-func Table(list []adbc.DeviceInfo) string {
+func Table(list []adbclient.DeviceInfo) string {
 	var b strings.Builder
 	for _, d := range list {
 		fmt.Fprintf(&b, "  %-24s %-12s", d.Serial, d.State)

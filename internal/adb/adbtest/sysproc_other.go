@@ -1,9 +1,0 @@
-//go:build !linux
-
-package adbtest
-
-import "os/exec"
-
-// dieWithParent does nothing where the kernel cannot tie a child's life
-// to its parent's; Close still kills the server.
-func dieWithParent(cmd *exec.Cmd) {}

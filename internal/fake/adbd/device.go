@@ -1,0 +1,497 @@
+package adbd
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// State is how a fake device answers the host's handshake, and so the
+// state `adb devices` lists it in.
+type State int
+
+const (
+	// Ready answers CNXN with CNXN: adb lists the device as "device".
+	Ready State = iota
+	// Unauthorized answers CNXN with an AUTH token and accepts no
+	// signature or public key: adb lists it as "unauthorized".
+	Unauthorized
+	// Offline accepts the TCP connection and never answers: adb lists it
+	// as "offline".
+	Offline
+)
+
+// String is the state's name in `adb devices`.
+func (s State) String() string {
+	switch s {
+	case Ready:
+		return "device"
+	case Unauthorized:
+		return "unauthorized"
+	case Offline:
+		return "offline"
+	}
+	return fmt.Sprintf("State(%d)", int(s))
+}
+
+// HarnessFunc starts the harness of one `am instrument` run. filesDir is
+// the host directory that the instrumentation's `-e files DIR` (a device
+// path) maps to; it exists when HarnessFunc is called. The returned serve
+// func serves one connection to the harness's abstract socket and reports
+// whether it ended with the protocol's bye, after which the
+// instrumentation finishes. serve must return once conn is closed or ctx
+// is done (am force-stop, Device.Close). An error is logged to logcat and
+// ends the instrumentation as a failed harness does.
+type HarnessFunc func(ctx context.Context, filesDir string) (serve func(ctx context.Context, conn io.ReadWriteCloser) (bye bool), err error)
+
+// Config describes a fake device.
+type Config struct {
+	// Props answer getprop and fill the CNXN banner. Missing ones among
+	// ro.product.model, ro.product.name, ro.product.device,
+	// ro.product.manufacturer, ro.build.version.release and
+	// ro.build.version.sdk get defaults (see DefaultProps). The banner's
+	// three may not contain ':', ';' or '=', which would break its syntax.
+	Props map[string]string
+	// State is the handshake behaviour; the zero value is Ready.
+	State State
+	// Harness is started by `am instrument` of the harness's
+	// instrumentation, when org.droidstar.harness is installed. Nil makes
+	// every instrumentation fail as a harness that throws.
+	Harness HarnessFunc
+	// InstallFailure, when set, is what pm install prints (for example
+	// "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]") before exiting 1.
+	InstallFailure string
+	// HarnessNeverListens makes the instrumentation crash before it opens
+	// its socket, as an app that throws in onCreate does: a FATAL
+	// EXCEPTION in logcat and INSTRUMENTATION_RESULT shortMsg/longMsg.
+	HarnessNeverListens bool
+	// Root is the host directory that backs the device's filesystem;
+	// empty means a temporary directory removed by Close.
+	Root string
+}
+
+// DefaultProps are the properties a Config gets for those it lacks.
+var DefaultProps = map[string]string{
+	"ro.product.model":         "Fake",
+	"ro.product.name":          "fake",
+	"ro.product.device":        "fake",
+	"ro.product.manufacturer":  "droidstar",
+	"ro.build.version.release": "9",
+	"ro.build.version.sdk":     "28",
+}
+
+// bannerProps are the properties the CNXN banner carries, in adbd's order.
+var bannerProps = []string{"ro.product.name", "ro.product.model", "ro.product.device"}
+
+// features are what the banner advertises: only what the fake implements,
+// since the host picks its code paths by them (advertising stat_v2 without
+// serving STA2 breaks adb push).
+const features = "shell_v2,cmd"
+
+// Device is a running fake device.
+type Device struct {
+	cfg      Config
+	props    map[string]string
+	ln       net.Listener
+	root     string
+	tempRoot bool
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu        sync.Mutex
+	closed    bool
+	conns     map[*conn]struct{}
+	packages  map[string]string // package -> APK path on the device
+	grants    map[string][]string
+	sockets   map[string]*instrumentation // abstract socket name -> owner
+	instrs    map[string]*instrumentation // package -> running instrumentation
+	log       []logEntry
+	nextPID   int
+	closeErr  error
+	closeOnce sync.Once
+}
+
+// Start starts a fake device listening on 127.0.0.1 at a random port
+// outside 5555-5585 (see listen). Start validates the banner's properties
+// and prepares Root; the device serves until Close.
+func Start(cfg Config) (*Device, error) {
+	props := make(map[string]string, len(cfg.Props)+len(DefaultProps))
+	for k, v := range DefaultProps {
+		props[k] = v
+	}
+	for k, v := range cfg.Props {
+		props[k] = v
+	}
+	for _, k := range bannerProps {
+		if strings.ContainsAny(props[k], ":;=") {
+			return nil, fmt.Errorf("fakeadbd: property %s=%q: the CNXN banner cannot carry ':', ';' or '='", k, props[k])
+		}
+	}
+	d := &Device{
+		cfg:      cfg,
+		props:    props,
+		root:     cfg.Root,
+		conns:    map[*conn]struct{}{},
+		packages: map[string]string{},
+		grants:   map[string][]string{},
+		sockets:  map[string]*instrumentation{},
+		instrs:   map[string]*instrumentation{},
+		nextPID:  4000,
+	}
+	if d.root == "" {
+		dir, err := os.MkdirTemp("", "fakeadbd-")
+		if err != nil {
+			return nil, fmt.Errorf("fakeadbd: %w", err)
+		}
+		d.root, d.tempRoot = dir, true
+	}
+	for _, dir := range []string{"/data/local/tmp", "/data/app", "/data/data", "/sdcard", "/system/bin"} {
+		if err := os.MkdirAll(d.hostPath(dir), 0o755); err != nil {
+			d.removeRoot()
+			return nil, fmt.Errorf("fakeadbd: %w", err)
+		}
+	}
+	ln, err := listen()
+	if err != nil {
+		d.removeRoot()
+		return nil, fmt.Errorf("fakeadbd: %w", err)
+	}
+	d.ln = ln
+	d.ctx, d.cancel = context.WithCancel(context.WithValue(context.Background(), logKey{}, logSink{d: d, pid: systemPID}))
+	d.wg.Add(1)
+	go d.accept()
+	return d, nil
+}
+
+// listen listens on a random local port outside 5555-5585: any adb
+// server on the machine probes that range for emulators and would take
+// the fake over. A kernel with a lowered ephemeral range could hand one
+// out, so such ports are held until a good one comes.
+func listen() (net.Listener, error) {
+	var held []net.Listener
+	defer func() {
+		for _, l := range held {
+			l.Close()
+		}
+	}()
+	for range 64 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		if p := ln.Addr().(*net.TCPAddr).Port; p < 5555 || p > 5585 {
+			return ln, nil
+		}
+		held = append(held, ln)
+	}
+	return nil, errors.New("no free port outside the emulator range 5555-5585")
+}
+
+// Addr is the device's address, "127.0.0.1:PORT", which is also the
+// serial adb gives it after `adb connect`.
+func (d *Device) Addr() string { return d.ln.Addr().String() }
+
+// Root is the host directory that backs the device's filesystem.
+func (d *Device) Root() string { return d.root }
+
+// Installed says whether a package is installed.
+func (d *Device) Installed(pkg string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.packages[pkg]
+	return ok
+}
+
+// Granted lists the permissions pm grant gave a package, sorted.
+func (d *Device) Granted(pkg string) []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	g := append([]string(nil), d.grants[pkg]...)
+	sort.Strings(g)
+	return g
+}
+
+// Close closes the listener and every connection, stops the running
+// instrumentations and waits for everything the device started (harness
+// goroutines and processes included) to end.
+func (d *Device) Close() error {
+	d.closeOnce.Do(func() {
+		d.mu.Lock()
+		d.closed = true
+		conns := make([]*conn, 0, len(d.conns))
+		for c := range d.conns {
+			conns = append(conns, c)
+		}
+		d.mu.Unlock()
+		d.cancel()
+		err := d.ln.Close()
+		for _, c := range conns {
+			c.nc.Close()
+		}
+		d.wg.Wait()
+		if rerr := d.removeRoot(); err == nil {
+			err = rerr
+		}
+		if errors.Is(err, net.ErrClosed) {
+			err = nil
+		}
+		d.closeErr = err
+	})
+	return d.closeErr
+}
+
+func (d *Device) removeRoot() error {
+	if !d.tempRoot {
+		return nil
+	}
+	return os.RemoveAll(d.root)
+}
+
+// goTracked runs f on a goroutine that Close waits for, unless the device
+// is already closing.
+func (d *Device) goTracked(f func()) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return false
+	}
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		f()
+	}()
+	return true
+}
+
+func (d *Device) accept() {
+	defer d.wg.Done()
+	for {
+		nc, err := d.ln.Accept()
+		if err != nil {
+			return
+		}
+		c := &conn{d: d, nc: nc, streams: map[uint32]*stream{}, hostMax: hostMaxDataFloor}
+		d.mu.Lock()
+		if d.closed {
+			d.mu.Unlock()
+			nc.Close()
+			return
+		}
+		d.conns[c] = struct{}{}
+		d.wg.Add(1)
+		d.mu.Unlock()
+		go func() {
+			defer d.wg.Done()
+			c.serve()
+			d.mu.Lock()
+			delete(d.conns, c)
+			d.mu.Unlock()
+		}()
+	}
+}
+
+// banner is the CNXN payload of a ready device.
+func (d *Device) banner() string {
+	var b strings.Builder
+	b.WriteString("device::")
+	for _, k := range bannerProps {
+		fmt.Fprintf(&b, "%s=%s;", k, d.props[k])
+	}
+	b.WriteString("features=" + features)
+	return b.String()
+}
+
+// conn is one TCP connection from an adb server.
+type conn struct {
+	d  *Device
+	nc net.Conn
+
+	wmu sync.Mutex // one message at a time on the wire
+
+	mu      sync.Mutex
+	streams map[uint32]*stream
+	nextID  uint32
+	hostMax int
+	online  bool
+}
+
+func (c *conn) send(cmd, arg0, arg1 uint32, data []byte) error {
+	b := encode(message{cmd: cmd, arg0: arg0, arg1: arg1, data: data})
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.nc.Write(b)
+	return err
+}
+
+func (c *conn) serve() {
+	defer func() {
+		c.nc.Close()
+		c.mu.Lock()
+		streams := make([]*stream, 0, len(c.streams))
+		for _, s := range c.streams {
+			streams = append(streams, s)
+		}
+		c.mu.Unlock()
+		for _, s := range streams {
+			s.markClosed()
+		}
+	}()
+	for {
+		m, err := readMessage(c.nc)
+		if err != nil {
+			return
+		}
+		switch m.cmd {
+		case cmdCNXN:
+			c.handshake(m)
+		case cmdAUTH:
+			// Every answer to a token (a signature, then the public key) is
+			// refused by asking again, so the host stays unauthorized; the
+			// host sends its public key only once and then waits for a
+			// user who never taps "allow".
+			if c.d.cfg.State == Unauthorized && m.arg0 == authSignature {
+				c.sendToken()
+			}
+		case cmdOPEN:
+			if c.isOnline() {
+				c.open(m.arg0, strings.TrimRight(string(m.data), "\x00"))
+			}
+		case cmdOKAY:
+			if s := c.stream(m.arg1); s != nil {
+				select {
+				case s.okay <- struct{}{}:
+				default:
+				}
+			}
+		case cmdWRTE:
+			if s := c.stream(m.arg1); s != nil {
+				s.deliver(m.data)
+			}
+		case cmdCLSE:
+			if s := c.stream(m.arg1); s != nil {
+				s.markClosed()
+			}
+		}
+	}
+}
+
+func (c *conn) isOnline() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.online
+}
+
+func (c *conn) handshake(m message) {
+	switch c.d.cfg.State {
+	case Offline:
+		return
+	case Unauthorized:
+		c.sendToken()
+		return
+	}
+	version := min(m.arg0, adbVersion)
+	if version < adbVersionMin {
+		version = adbVersionMin
+	}
+	c.mu.Lock()
+	// The host's maxdata bounds our WRTEs; it offers 1 MiB, we use less
+	// so that a stream never hogs the connection for long.
+	c.hostMax = max(hostMaxDataFloor, min(int(m.arg1), maxData))
+	c.online = true
+	// A second CNXN means the host started over: its old streams are gone.
+	old := make([]*stream, 0, len(c.streams))
+	for _, s := range c.streams {
+		old = append(old, s)
+	}
+	c.mu.Unlock()
+	for _, s := range old {
+		s.markClosed()
+	}
+	c.send(cmdCNXN, version, maxData, []byte(c.d.banner()))
+}
+
+func (c *conn) sendToken() {
+	token := make([]byte, 20)
+	rand.Read(token)
+	c.send(cmdAUTH, authToken, 0, token)
+}
+
+func (c *conn) stream(local uint32) *stream {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.streams[local]
+}
+
+func (c *conn) open(remote uint32, service string) {
+	h := c.d.route(service)
+	if h == nil {
+		// adbd's answer to a service it cannot start, and to a socket
+		// nobody listens on: the host reports the stream as closed.
+		c.send(cmdCLSE, 0, remote, nil)
+		return
+	}
+	c.mu.Lock()
+	c.nextID++
+	s := newStream(c, c.nextID, remote)
+	c.streams[s.local] = s
+	c.mu.Unlock()
+	c.send(cmdOKAY, s.local, remote, nil)
+	ok := c.d.goTracked(func() {
+		defer s.Close()
+		h(s)
+	})
+	if !ok {
+		s.Close()
+	}
+}
+
+func (c *conn) forget(s *stream) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.streams[s.local] == s {
+		delete(c.streams, s.local)
+	}
+}
+
+// route finds the handler of a service, or nil to refuse it.
+func (d *Device) route(service string) func(*stream) {
+	name, rest, _ := strings.Cut(service, ":")
+	opts := strings.Split(name, ",")
+	switch {
+	case opts[0] == "shell":
+		v2 := false
+		for _, o := range opts[1:] {
+			v2 = v2 || o == "v2"
+		}
+		return func(s *stream) { d.serveShell(s, rest, v2) }
+	case name == "exec":
+		return func(s *stream) { d.serveShell(s, rest, false) }
+	case name == "sync":
+		return d.serveSync
+	case name == "localabstract":
+		d.mu.Lock()
+		in := d.sockets[rest]
+		d.mu.Unlock()
+		if in == nil {
+			return nil
+		}
+		return in.handle
+	}
+	return nil
+}
+
+// hostPath maps a device path (absolute, or relative to the shell's
+// working directory /) into Root; ".." cannot climb out of it.
+func (d *Device) hostPath(p string) string {
+	return filepath.Join(d.root, filepath.FromSlash(cleanDevPath(p)))
+}

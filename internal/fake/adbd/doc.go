@@ -1,0 +1,163 @@
+// Package adbd is a fake Android device: the device side (adbd) of the
+// ADB transport protocol over TCP, with just enough of a phone behind it
+// (a shell, a filesystem, a package manager, am instrument, logcat and
+// abstract sockets) for droidstar's adb backend to run end to end through
+// a real adb server, which attaches it with `adb connect 127.0.0.1:PORT`
+// (see package adbserver). No Android runtime runs here: the harness app's
+// instrumentation is simulated, and its socket is served by a HarnessFunc,
+// for example JVMHarness, which runs the real harness core on the host
+// JVM.
+//
+// # API
+//
+//	func Start(cfg Config) (*Device, error)
+//	func (d *Device) Addr() string         // "127.0.0.1:PORT", also adb's serial for it
+//	func (d *Device) Root() string         // host directory backing the device's filesystem
+//	func (d *Device) Logcat() []string     // what logcat -d prints
+//	func (d *Device) Installed(pkg string) bool
+//	func (d *Device) Granted(pkg string) []string
+//	func (d *Device) Close() error
+//	func JVMHarness(java, jar string) HarnessFunc
+//	func Log(ctx context.Context, priority byte, tag, msg string)
+//
+// Config sets the properties (getprop and the CNXN banner), the handshake
+// State (Ready, Unauthorized, Offline), the Harness, and failure modes
+// (InstallFailure, HarnessNeverListens). Start listens on a random port of
+// 127.0.0.1, never in 5555-5585, the range adb servers scan for emulators.
+//
+// # Transport
+//
+// Messages are 24-byte little-endian headers (command, arg0, arg1, data
+// length, data checksum, magic) and a payload. The device answers the
+// host's CNXN with its own (version min(host's, 0x01000001), maxdata 256
+// KiB, banner `device::ro.product.name=..;ro.product.model=..;
+// ro.product.device=..;features=shell_v2,cmd`), without AUTH. It
+// advertises only what it implements: the host chooses its code paths by
+// features, and for example advertising stat_v2 without serving it breaks
+// adb push. Each stream has at most one WRTE in flight each way: the
+// device sends the next one after the host's OKAY, and acknowledges the
+// host's once the service has taken the data. Streams close wholly with
+// CLSE (ADB has no half-close); a service that cannot start, or an
+// abstract socket nobody listens on, is refused with CLSE, which the host
+// reports as a closed stream.
+//
+// What the real adb server (Debian's 29.0.6) shows for each State:
+//   - Ready: `adb connect` prints "connected to 127.0.0.1:PORT"; `adb
+//     devices -l` lists "device product:NAME model:MODEL device:DEVICE
+//     transport_id:N".
+//   - Unauthorized (AUTH TOKEN on CNXN, every signature answered by a new
+//     token, the public key ignored): `adb connect` prints "failed to
+//     authenticate to 127.0.0.1:PORT" at once and exits 0; the device is
+//     listed "unauthorized"; `adb -s SERIAL shell` fails with "error:
+//     device unauthorized." and a hint about $ADB_VENDOR_KEYS.
+//   - Offline (CNXN never answered): the device is listed "offline" at
+//     once; `adb connect` prints "failed to connect to 127.0.0.1:PORT"
+//     after its 10 s handshake timeout and still exits 0; the device stays
+//     listed; `adb shell` fails with "error: device offline".
+//
+// A device that closes stays listed as "offline" while the server keeps
+// trying to reconnect, until `adb disconnect`.
+//
+// # Services
+//
+// shell:CMD and exec:CMD run CMD with stdout and stderr merged into the
+// stream and stdin read raw from it; no exit code reaches the host.
+// shell,v2,...:CMD (shell protocol, used by adb 29 because of the shell_v2
+// feature) sends packets of [id][uint32 LE length][data]: stdout (1),
+// stderr (2) and the exit code (3, one byte, after which the stream
+// closes), and reads stdin (0) and close-stdin (4) packets; `adb shell`
+// exits with the command's status.
+//
+// sync: speaks version 1 of the file sync protocol: STAT, LIST, SEND
+// (creating parent directories as adbd does), RECV and QUIT; DATA chunks
+// are at most 64 KiB. Failures carry adbd's words: "couldn't create file:
+// Read-only file system", "secure_mkdirs failed: ...", "open failed:
+// ...", which adb prints as "adb: error: failed to copy 'A' to 'B': remote
+// couldn't create file: Read-only file system".
+//
+// localabstract:NAME connects to an instrumentation's socket, one
+// connection at a time (later ones wait, as in the harness's accept loop).
+//
+// # The device
+//
+// Device paths map into Root; relative ones are relative to /, the shell's
+// working directory. /data, /sdcard, /storage and /mnt are writable; /,
+// /system and everything else are read-only (EROFS), as on a phone.
+//
+// The shell splits words with '...' and "..." quoting and backslash
+// escapes and runs lists joined by ;, && and || (a newline is a ;). Pipes,
+// redirections, expansions and subshells are refused with "fakeadbd:
+// unsupported shell syntax", exit status 2, so that a caller relying on
+// them learns it at once. The commands (with /system/bin/ or not):
+//
+//	getprop [NAME [DEFAULT]]       all as "[k]: [v]" lines, sorted, or one value
+//	echo [-n] ARGS
+//	mkdir [-p] DIR...
+//	rm [-r|-R] [-f] PATH...
+//	chmod [-R] MODE PATH...        applies octal modes; symbolic ones change nothing
+//	md5sum FILE...                 "<hex>  FILE"
+//	cat FILE...
+//	logcat [-d] [-c] [-t N] [-v FMT] [...]
+//	                               prints the log in threadtime format and
+//	                               returns, even without -d (nothing would
+//	                               end a follow); -c clears it
+//	log [-p P] [-t TAG] MESSAGE... adds a line to the log
+//	pm path PKG                    "package:/data/app/PKG-1/base.apk", or exit 1 and nothing
+//	pm install [-r -t -g ...] PATH | -S SIZE
+//	                               "Success"; a missing file is
+//	                               "Failure [INSTALL_FAILED_INVALID_URI]", exit 1
+//	pm uninstall PKG               "Success", or "Failure [DELETE_FAILED_INTERNAL_ERROR]", exit 1
+//	pm grant PKG PERM              records the grant (Device.Granted)
+//	pm list packages [-f] [FILTER]
+//	pm list instrumentation
+//	cmd package ...                as pm (adb install streams through exec:cmd package install -S)
+//	cmd activity ...               as am
+//	am instrument [-w] [-r] [-e K V]... COMPONENT
+//	am force-stop PKG
+//
+// Anything else prints "/system/bin/sh: NAME: inaccessible or not found"
+// and exits 127.
+//
+// The fake reads no manifests: every APK pm installs is the package
+// org.droidstar.harness (HarnessPackage), and pm grant accepts any
+// permission. Installing or uninstalling kills the package's running
+// instrumentation, as on Android.
+//
+// # Instrumentation
+//
+// am instrument of org.droidstar.harness/.HarnessInstrumentation (or the
+// fully qualified class) when the package is missing prints what the
+// activity manager prints (INSTRUMENTATION_STATUS: id=ActivityManagerService,
+// Error=Unable to find instrumentation info for: ComponentInfo{...},
+// INSTRUMENTATION_STATUS_CODE: -1, and android.util.AndroidException:
+// INSTRUMENTATION_FAILED: ... on stderr) and exits 1. Otherwise it replaces
+// any running instrumentation of the package, calls Config.Harness with
+// the host directory that `-e files DIR` maps to (default
+// /data/user/0/org.droidstar.harness/files), registers the socket named by
+// `-e socket` (default droidstar-harness) and logs "I droidstar-harness:
+// listening on localabstract:NAME". With -w the shell stream stays open
+// until the instrumentation finishes, then prints, as am does for the
+// harness's finish(code, results):
+//
+//	INSTRUMENTATION_RESULT: droidstar-harness=bye   after a connection that ended with bye
+//	INSTRUMENTATION_CODE: 0
+//
+//	INSTRUMENTATION_RESULT: shortMsg=Process crashed.   after am force-stop, a reinstall or Close
+//	INSTRUMENTATION_CODE: 0
+//
+//	INSTRUMENTATION_RESULT: droidstar-harness=error: ...   when the HarnessFunc fails
+//	INSTRUMENTATION_CODE: 1
+//
+// and exits 0. Closing am's stream early does not stop the
+// instrumentation, as on Android. A connection that ends without bye
+// leaves the socket listening for the next one. With
+// Config.HarnessNeverListens the app crashes in onCreate instead: logcat
+// gets "E AndroidRuntime: FATAL EXCEPTION: main", the RuntimeException and
+// "E droidstar-harness: harness failed: ...", am prints
+// INSTRUMENTATION_RESULT: shortMsg=java.lang.RuntimeException, longMsg=...,
+// INSTRUMENTATION_CODE: 0, and the socket never appears.
+//
+// The contexts a HarnessFunc and its serve func get are cancelled when the
+// instrumentation ends, and carry the device's log: Log writes lines to
+// logcat under the harness process's pid.
+package adbd

@@ -1,0 +1,264 @@
+package adbd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+)
+
+// DefaultSocket is the harness's abstract socket when am instrument has no
+// -e socket.
+const DefaultSocket = "droidstar-harness"
+
+// harnessTag is the harness's logcat tag.
+const harnessTag = "droidstar-harness"
+
+// What am instrument -w prints when the instrumentation ends. The app's
+// death (force-stop, a reinstall, the device going away) is reported by
+// the activity manager as a crash; a harness that finishes after a bye or
+// fails calls finish(code, results) with code 0 or 1 and its one result
+// (harness-apk's HarnessInstrumentation.onStart).
+const (
+	resultCrashed = "INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0"
+	resultBye     = "INSTRUMENTATION_RESULT: droidstar-harness=bye\nINSTRUMENTATION_CODE: 0"
+)
+
+// am is the activity manager's shell command: instrument and force-stop.
+func (p *proc) am(args []string) int {
+	if len(args) == 0 {
+		p.errf("usage: am instrument|force-stop ... (fakeadbd)")
+		return 1
+	}
+	switch args[0] {
+	case "instrument":
+		return p.instrument(args[1:])
+	case "force-stop":
+		return p.forceStopCmd(args[1:])
+	}
+	p.errf("Unknown command: %s", args[0])
+	return 1
+}
+
+func (p *proc) instrument(args []string) int {
+	wait := false
+	extras := map[string]string{}
+	component := ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "-w":
+			wait = true
+		case "-r", "-m", "--no-window-animation", "--no-hidden-api-checks", "--no-test-api-access", "--no-isolated-storage", "--no-restart":
+		case "-e", "--es":
+			if i+2 >= len(args) {
+				p.errf("Error: -e needs a key and a value")
+				return 1
+			}
+			extras[args[i+1]] = args[i+2]
+			i += 2
+		case "--user", "-p", "--abi":
+			i++
+		default:
+			if strings.HasPrefix(a, "-") {
+				p.errf("Error: Unknown option: %s", a)
+				return 1
+			}
+			component = a
+		}
+	}
+	pkg, cls, ok := strings.Cut(component, "/")
+	if !ok || pkg == "" || cls == "" {
+		p.errf("Error: Bad component name: %s", component)
+		return 1
+	}
+	if strings.HasPrefix(cls, ".") {
+		cls = pkg + cls
+	}
+	full := pkg + "/" + cls
+	if !p.d.Installed(pkg) || pkg != HarnessPackage || cls != HarnessInstrumentation {
+		p.outf("INSTRUMENTATION_STATUS: id=ActivityManagerService")
+		p.outf("INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{%s}", full)
+		p.outf("INSTRUMENTATION_STATUS_CODE: -1")
+		p.errf("android.util.AndroidException: INSTRUMENTATION_FAILED: %s", full)
+		p.errf("\tat com.android.commands.am.Instrument.run(Instrument.java:519)")
+		p.errf("\tat com.android.commands.am.Am.runInstrument(Am.java:202)")
+		p.errf("\tat com.android.commands.am.Am.onRun(Am.java:80)")
+		return 1
+	}
+	in := p.d.startInstrumentation(pkg, full, extras)
+	if !wait {
+		return 0
+	}
+	select {
+	case <-in.done:
+		p.outf("%s", in.result)
+		return 0
+	case <-p.ctx.Done():
+		// The host closed the stream: am dies, the instrumentation lives on.
+		return 130
+	}
+}
+
+// instrumentation is one run of the harness's instrumentation: an app
+// process that listens on an abstract socket and serves one connection
+// after another until a bye.
+type instrumentation struct {
+	d         *Device
+	pkg, comp string
+	socket    string
+	pid       int
+	serve     func(context.Context, io.ReadWriteCloser) bool
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	// turn lets one connection in at a time, as the harness's accept
+	// loop does; later ones wait, connected, in the backlog.
+	turn chan struct{}
+
+	once   sync.Once
+	done   chan struct{}
+	result string // what am instrument -w prints; set before done closes
+	conns  int
+}
+
+// logKey finds where a context's Log lines go.
+type logKey struct{}
+
+type logSink struct {
+	d   *Device
+	pid int
+}
+
+// Log appends a line to the logcat of the device that ctx comes from (the
+// contexts a HarnessFunc and its serve func get), under the harness
+// process's pid; it does nothing with any other context. priority is
+// logcat's letter: 'V', 'D', 'I', 'W', 'E' or 'F'.
+func Log(ctx context.Context, priority byte, tag, msg string) {
+	if s, ok := ctx.Value(logKey{}).(logSink); ok {
+		s.d.logPID(s.pid, priority, tag, "%s", msg)
+	}
+}
+
+func (d *Device) startInstrumentation(pkg, comp string, extras map[string]string) *instrumentation {
+	// As the activity manager does, a new run replaces the app's process.
+	d.forceStop(pkg, "start instr")
+	pid := d.newPID()
+	ctx, cancel := context.WithCancel(context.WithValue(d.ctx, logKey{}, logSink{d: d, pid: pid}))
+	in := &instrumentation{d: d, pkg: pkg, comp: comp, pid: pid, ctx: ctx, cancel: cancel,
+		turn: make(chan struct{}, 1), done: make(chan struct{})}
+	in.socket = extras["socket"]
+	if in.socket == "" {
+		in.socket = DefaultSocket
+	}
+	d.mu.Lock()
+	d.instrs[pkg] = in
+	d.mu.Unlock()
+	// Force-stop and Device.Close end the process by cancelling ctx.
+	context.AfterFunc(ctx, func() { in.finish(resultCrashed) })
+	d.logf('I', "ActivityManager", "Start proc %d:%s/u0a86 for added application %s", pid, pkg, pkg)
+
+	if d.cfg.HarnessNeverListens {
+		msg := "java.lang.IllegalStateException: the harness never opens its socket (fakeadbd Config.HarnessNeverListens)"
+		long := fmt.Sprintf("java.lang.RuntimeException: Exception thrown in onCreate() of ComponentInfo{%s}: %s", comp, msg)
+		d.logPID(pid, 'E', harnessTag, "harness failed: %s", msg)
+		d.logPID(pid, 'E', "AndroidRuntime", "FATAL EXCEPTION: main")
+		d.logPID(pid, 'E', "AndroidRuntime", "Process: %s, PID: %d", pkg, pid)
+		d.logPID(pid, 'E', "AndroidRuntime", "%s", long)
+		d.logf('I', "ActivityManager", "Process %s (pid %d) has died: fore TOP", pkg, pid)
+		in.finish(fmt.Sprintf("INSTRUMENTATION_RESULT: shortMsg=java.lang.RuntimeException\nINSTRUMENTATION_RESULT: longMsg=%s\nINSTRUMENTATION_CODE: 0", long))
+		return in
+	}
+
+	filesDev := extras["files"]
+	if filesDev == "" {
+		filesDev = "/data/user/0/" + pkg + "/files"
+	}
+	d.logPID(pid, 'I', harnessTag, "starting: socket %s, files %s", in.socket, filesDev)
+	fail := func(err error) *instrumentation {
+		d.logPID(pid, 'E', harnessTag, "harness failed: %v", err)
+		in.finish(fmt.Sprintf("INSTRUMENTATION_RESULT: droidstar-harness=error: %v\nINSTRUMENTATION_CODE: 1", err))
+		return in
+	}
+	filesHost := d.hostPath(filesDev)
+	if err := os.MkdirAll(filesHost, 0o755); err != nil {
+		return fail(fmt.Errorf("java.io.IOException: cannot create the files dir %s: %v", filesDev, err))
+	}
+	if d.cfg.Harness == nil {
+		return fail(errors.New("java.lang.IllegalStateException: no harness (fakeadbd Config.Harness is nil)"))
+	}
+	serve, err := d.cfg.Harness(ctx, filesHost)
+	if err != nil {
+		return fail(err)
+	}
+	in.serve = serve
+	d.mu.Lock()
+	if other := d.sockets[in.socket]; other != nil && other != in {
+		d.mu.Unlock()
+		return fail(errors.New("java.io.IOException: Address already in use"))
+	}
+	select {
+	case <-in.done:
+		// Stopped while its harness was starting: never listens.
+	default:
+		d.sockets[in.socket] = in
+	}
+	d.mu.Unlock()
+	d.logPID(pid, 'I', harnessTag, "listening on localabstract:%s (sdk %s, files %s)", in.socket, d.props["ro.build.version.sdk"], filesDev)
+	return in
+}
+
+// finish ends the instrumentation once: its socket disappears, its
+// connections close, and am instrument -w prints result.
+func (in *instrumentation) finish(result string) {
+	in.once.Do(func() {
+		d := in.d
+		d.mu.Lock()
+		if d.sockets[in.socket] == in {
+			delete(d.sockets, in.socket)
+		}
+		if d.instrs[in.pkg] == in {
+			delete(d.instrs, in.pkg)
+		}
+		in.result = result
+		close(in.done)
+		d.mu.Unlock()
+		in.cancel()
+	})
+}
+
+// handle serves one localabstract: stream to the harness's socket.
+func (in *instrumentation) handle(s *stream) {
+	select {
+	case in.turn <- struct{}{}:
+	case <-in.ctx.Done():
+		return
+	case <-s.closed:
+		return
+	}
+	defer func() { <-in.turn }()
+	if in.ctx.Err() != nil {
+		return
+	}
+	d := in.d
+	d.mu.Lock()
+	in.conns++
+	n := in.conns
+	d.mu.Unlock()
+	d.logPID(in.pid, 'I', harnessTag, "connection %d accepted (uid 2000)", n)
+	// The app's death closes its sockets.
+	stop := context.AfterFunc(in.ctx, func() { s.Close() })
+	bye := in.serve(in.ctx, s)
+	stop()
+	s.Close()
+	switch {
+	case bye:
+		d.logPID(in.pid, 'I', harnessTag, "bye on connection %d: finishing", n)
+		in.finish(resultBye)
+	case in.ctx.Err() == nil:
+		d.logPID(in.pid, 'I', harnessTag, "connection %d closed without bye; listening again", n)
+	}
+}

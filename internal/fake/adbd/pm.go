@@ -1,0 +1,256 @@
+package adbd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// HarnessPackage is the package of the droidstar harness app. pm install
+// does not parse manifests: every APK it installs is this package.
+const HarnessPackage = "org.droidstar.harness"
+
+// HarnessInstrumentation is the harness's instrumentation class, the only
+// instrumentation the fake can run.
+const HarnessInstrumentation = "org.droidstar.harness.HarnessInstrumentation"
+
+func apkPath(pkg string) string { return "/data/app/" + pkg + "-1/base.apk" }
+
+// pm is the package manager's shell command, for the subcommands the
+// harness's life cycle needs.
+func (p *proc) pm(args []string) int {
+	if len(args) == 0 {
+		p.errf("usage: pm path|install|uninstall|grant|list ... (fakeadbd)")
+		return 1
+	}
+	switch args[0] {
+	case "path":
+		return p.pmPath(args[1:])
+	case "install":
+		return p.pmInstall(args[1:])
+	case "uninstall":
+		return p.pmUninstall(args[1:])
+	case "grant":
+		return p.pmGrant(args[1:])
+	case "list":
+		return p.pmList(args[1:])
+	}
+	p.errf("Unknown command: %s", args[0])
+	return 1
+}
+
+// operands drops the options of a pm subcommand; those in withValue take
+// the next argument as their value.
+func operands(args []string, withValue ...string) (opts map[string]string, rest []string) {
+	opts = map[string]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			rest = append(rest, a)
+			continue
+		}
+		if slices.Contains(withValue, a) && i+1 < len(args) {
+			opts[a] = args[i+1]
+			i++
+			continue
+		}
+		opts[a] = ""
+	}
+	return opts, rest
+}
+
+func (p *proc) pmPath(args []string) int {
+	_, rest := operands(args, "--user")
+	if len(rest) != 1 {
+		p.errf("Error: package name not specified")
+		return 1
+	}
+	p.d.mu.Lock()
+	apk, ok := p.d.packages[rest[0]]
+	p.d.mu.Unlock()
+	if !ok {
+		return 1
+	}
+	p.outf("package:%s", apk)
+	return 0
+}
+
+// pmInstall installs an APK from a device path, or from stdin with -S
+// SIZE as `adb install` streams it through exec:cmd package install.
+func (p *proc) pmInstall(args []string) int {
+	opts, rest := operands(args, "-S", "--user", "-i", "--abi", "--install-location", "--originating-uri", "--referrer", "-p", "--pkg", "--install-reason")
+	var data []byte
+	if s, ok := opts["-S"]; ok {
+		size, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || size < 0 || size > 1<<30 {
+			p.errf("Error: invalid size %s", s)
+			return 1
+		}
+		data = make([]byte, size)
+		if _, err := io.ReadFull(p.stdin, data); err != nil {
+			p.outf("Failure [INSTALL_FAILED_INTERNAL_ERROR: the APK ended after %d of %d bytes]", len(data), size)
+			return 1
+		}
+	} else {
+		if len(rest) == 0 {
+			p.errf("Error: must either specify a package size or an APK file")
+			return 1
+		}
+		var err error
+		data, err = os.ReadFile(p.d.hostPath(rest[0]))
+		if err != nil {
+			p.outf("Failure [INSTALL_FAILED_INVALID_URI]")
+			return 1
+		}
+	}
+	if f := p.d.cfg.InstallFailure; f != "" {
+		p.outf("%s", f)
+		return 1
+	}
+	pkg := HarnessPackage
+	// Installing replaces the app: its process dies, as with force-stop.
+	p.d.forceStop(pkg, "installPackageLI")
+	apk := apkPath(pkg)
+	host := p.d.hostPath(apk)
+	if err := os.MkdirAll(filepath.Dir(host), 0o755); err != nil {
+		p.outf("Failure [INSTALL_FAILED_INTERNAL_ERROR: %v]", err)
+		return 1
+	}
+	if err := os.WriteFile(host, data, 0o644); err != nil {
+		p.outf("Failure [INSTALL_FAILED_INTERNAL_ERROR: %v]", err)
+		return 1
+	}
+	p.d.mu.Lock()
+	p.d.packages[pkg] = apk
+	p.d.mu.Unlock()
+	p.d.logf('I', "PackageManager", "installed %s at %s (%d bytes)", pkg, path.Dir(apk), len(data))
+	p.outf("Success")
+	return 0
+}
+
+func (p *proc) pmUninstall(args []string) int {
+	_, rest := operands(args, "--user", "--versionCode")
+	if len(rest) != 1 {
+		p.errf("Error: package name not specified")
+		return 1
+	}
+	pkg := rest[0]
+	p.d.mu.Lock()
+	apk, ok := p.d.packages[pkg]
+	p.d.mu.Unlock()
+	if !ok {
+		p.outf("Failure [DELETE_FAILED_INTERNAL_ERROR]")
+		return 1
+	}
+	p.d.forceStop(pkg, "uninstall pkg")
+	os.RemoveAll(p.d.hostPath(path.Dir(apk)))
+	p.d.mu.Lock()
+	delete(p.d.packages, pkg)
+	delete(p.d.grants, pkg)
+	p.d.mu.Unlock()
+	p.outf("Success")
+	return 0
+}
+
+// pmGrant records a grant. The fake reads no manifest, so it cannot
+// refuse a permission the app does not request, as Android does.
+func (p *proc) pmGrant(args []string) int {
+	_, rest := operands(args, "--user")
+	if len(rest) != 2 {
+		p.errf("Error: no package or permission specified")
+		return 1
+	}
+	pkg, perm := rest[0], rest[1]
+	p.d.mu.Lock()
+	defer p.d.mu.Unlock()
+	if _, ok := p.d.packages[pkg]; !ok {
+		p.errf("Exception occurred while executing 'grant':")
+		p.errf("java.lang.IllegalArgumentException: Unknown package: %s", pkg)
+		return 255
+	}
+	if !slices.Contains(p.d.grants[pkg], perm) {
+		p.d.grants[pkg] = append(p.d.grants[pkg], perm)
+	}
+	return 0
+}
+
+func (p *proc) pmList(args []string) int {
+	if len(args) == 0 {
+		p.errf("Error: didn't specify type of data to list")
+		return 1
+	}
+	opts, rest := operands(args[1:], "--user", "--uid")
+	filter := ""
+	if len(rest) > 0 {
+		filter = rest[0]
+	}
+	p.d.mu.Lock()
+	pkgs := make([]string, 0, len(p.d.packages))
+	for pkg := range p.d.packages {
+		if strings.Contains(pkg, filter) {
+			pkgs = append(pkgs, pkg)
+		}
+	}
+	apks := make(map[string]string, len(p.d.packages))
+	for k, v := range p.d.packages {
+		apks[k] = v
+	}
+	p.d.mu.Unlock()
+	sort.Strings(pkgs)
+	switch args[0] {
+	case "packages":
+		for _, pkg := range pkgs {
+			if _, ok := opts["-f"]; ok {
+				p.outf("package:%s=%s", apks[pkg], pkg)
+			} else {
+				p.outf("package:%s", pkg)
+			}
+		}
+		return 0
+	case "instrumentation":
+		for _, pkg := range pkgs {
+			if pkg == HarnessPackage {
+				p.outf("instrumentation:%s/%s (target=%s)", pkg, HarnessInstrumentation, pkg)
+			}
+		}
+		return 0
+	}
+	p.errf("Error: unknown list type '%s'", args[0])
+	return 1
+}
+
+// newPID hands out the pid of a new app process.
+func (d *Device) newPID() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.nextPID += 7
+	return d.nextPID
+}
+
+func (d *Device) forceStop(pkg, reason string) {
+	d.mu.Lock()
+	in := d.instrs[pkg]
+	d.mu.Unlock()
+	if in == nil {
+		return
+	}
+	d.logf('I', "ActivityManager", "Killing %d:%s/u0a86 (adj 0): stop %s due to %s", in.pid, pkg, pkg, reason)
+	in.finish(resultCrashed)
+}
+
+func (p *proc) forceStopCmd(args []string) int {
+	_, rest := operands(args, "--user")
+	if len(rest) != 1 {
+		p.errf("Error: package name not specified")
+		return 1
+	}
+	p.d.logf('I', "ActivityManager", "Force stopping %s appid=10086 user=0: from pid %d", rest[0], systemPID+1000)
+	p.d.forceStop(rest[0], "from pid "+fmt.Sprint(systemPID+1000))
+	return 0
+}

@@ -1,0 +1,43 @@
+package adbserver
+
+import (
+	"context"
+	"io"
+	"strconv"
+
+	"github.com/droidstar/droidstar/internal/backend/sim"
+	"github.com/droidstar/droidstar/internal/fake/adbd"
+	"github.com/droidstar/droidstar/internal/fake/simharness"
+	"github.com/droidstar/droidstar/internal/harness"
+)
+
+// SimHarness is a fake device's harness answering from a sim model, with
+// the device's own properties in its hello. callbackNames renames the
+// model's outputs to the listener methods a purpose declares (see
+// simharness.PurposeCallbackNames), so error callbacks end a query as
+// they do on a device.
+func SimHarness(m *sim.Model, timing sim.Timing, props map[string]string, callbackNames map[string]string) adbd.HarnessFunc {
+	hello := harness.Hello{
+		Platform: "android", Release: props["ro.build.version.release"], Model: props["ro.product.model"],
+		Manufacturer: props["ro.product.manufacturer"],
+	}
+	hello.SDK, _ = strconv.Atoi(props["ro.build.version.sdk"])
+	return func(ctx context.Context, filesDir string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
+			bye, _ := simharness.Serve(ctx, conn, simharness.Options{Model: m, Timing: timing, Hello: hello, CallbackNames: callbackNames})
+			return bye
+		}, nil
+	}
+}
+
+// Props are a fake device's properties: the banner's and getprop's.
+func Props(model, release string, sdk int) map[string]string {
+	return map[string]string{
+		"ro.product.model":         model,
+		"ro.product.name":          "sdk_fake",
+		"ro.product.device":        "fake",
+		"ro.product.manufacturer":  "Google",
+		"ro.build.version.release": release,
+		"ro.build.version.sdk":     strconv.Itoa(sdk),
+	}
+}
