@@ -111,14 +111,21 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Not cmd.StdoutPipe: Wait closes that pipe as soon as the process
+	// exits, so a reply still being read fails with "file already closed"
+	// instead of ending in EOF after the harness's last line. With our own
+	// pipe the reader sees every byte, then EOF, whenever Wait returns.
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
 	e := &Executor{name: name, cmd: cmd, dir: dir, stderr: &tail{max: 40}, done: make(chan struct{})}
-	cmd.Stderr = e.stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("backend jvm: start %s: %w", java, err)
+	cmd.Stdout, cmd.Stderr = stdoutW, e.stderr
+	startErr := cmd.Start()
+	stdoutW.Close() // the JVM has its own copy now
+	if startErr != nil {
+		stdout.Close()
+		return nil, fmt.Errorf("backend jvm: start %s: %w", java, startErr)
 	}
 	go func() {
 		e.waitErr = cmd.Wait()
