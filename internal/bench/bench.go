@@ -19,9 +19,10 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/refdata"
-	"github.com/droidstar/droidstar/internal/session"
 )
 
 // DroidStarCase is one of DroidStar's October 2016 experiments: the settings
@@ -113,16 +114,15 @@ func RunDroidStarCase(ctx context.Context, shared string, c DroidStarCase, lanes
 	if err != nil {
 		return nil, err
 	}
-	plan, err := session.FromModel(file, data, session.ModelOptions{
+	plan, err := compose.FromModel(file, data, compose.ModelOptions{
 		Format: "droidstar-dot", Bound: c.Bound, Quiescence: c.Quiescence, Reset: Reset,
-		Latency: purpose.DefaultLatency, Callins: c.Callins, Sim: session.BackendOptions{Lanes: lanes},
+		Latency: purpose.DefaultLatency, Callins: c.Callins, Restrictions: c.Restrictions, Sim: compose.BackendOptions{Lanes: lanes},
 	})
 	if err != nil {
 		return nil, err
 	}
 	defer plan.Close()
-	plan.Target.Restrictions = c.Restrictions
-	res, err := session.Run(ctx, plan.Target, session.Options{Executors: plan.Executors, VirtualClock: true})
+	res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Class, err)
 	}
@@ -204,12 +204,12 @@ func RunMealy(ctx context.Context, shared string, a AALpyRow) (*MealyRow, error)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := session.FromModel(file, data, session.ModelOptions{Format: "mealy-dot", Bound: 1})
+	plan, err := compose.FromModel(file, data, compose.ModelOptions{Format: "mealy-dot", Bound: 1})
 	if err != nil {
 		return nil, err
 	}
 	defer plan.Close()
-	res, err := session.Run(ctx, plan.Target, session.Options{Executors: plan.Executors, Perfect: plan.Model.Machine, VirtualClock: true})
+	res, err := engine.Run(ctx, plan.Job, engine.Options{Perfect: plan.Model.Machine, VirtualClock: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", a.Model, err)
 	}
@@ -240,18 +240,18 @@ func RunExample(ctx context.Context, name string) (*ExampleRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan, err := session.FromPurpose(context.Background(), p, examples.ReadFile, session.BackendOptions{})
+	plan, err := compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
 	if err != nil {
 		return nil, err
 	}
 	defer plan.Close()
-	res, err := session.Run(ctx, plan.Target, session.Options{Executors: plan.Executors, VirtualClock: true})
+	res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	// Compare with the model as the purpose sees it (restrictions, merged
 	// and error callbacks).
-	_, differ, err := session.Disagreement(res.Machine, plan)
+	_, differ, err := compose.Disagreement(res.Machine, plan)
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/refdata"
-	"github.com/droidstar/droidstar/internal/session"
 )
 
 // sharedOrSkip finds ../shared or skips with a message that says why.
@@ -110,16 +111,16 @@ func TestExamplesLearnedExactly(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, err := session.FromPurpose(context.Background(), p, examples.ReadFile, session.BackendOptions{})
+			plan, err := compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := session.Run(context.Background(), plan.Target, session.Options{Executors: plan.Executors, VirtualClock: true})
+			res, err := engine.Run(context.Background(), plan.Job, engine.Options{VirtualClock: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if w, differ, err := session.Disagreement(res.Machine, plan); err != nil || differ {
-				t.Fatalf("learned model differs from the example's model on %s (err %v)", plan.Target.Inputs.Format(w), err)
+			if w, differ, err := compose.Disagreement(res.Machine, plan); err != nil || differ {
+				t.Fatalf("learned model differs from the example's model on %s (err %v)", plan.Target().Inputs.Format(w), err)
 			}
 			if got := res.Document.Stats.States; got != want[name] {
 				t.Fatalf("%d typestate states, want %d", got, want[name])

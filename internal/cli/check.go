@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/purpose"
-	"github.com/droidstar/droidstar/internal/session"
 )
 
 func newCheckCmd(e *env) *cobra.Command {
@@ -72,7 +72,7 @@ func checkPurpose(ctx context.Context, file string) (string, error) {
 			parts = append(parts, "adb (resolved on the device when learning starts)")
 			continue
 		}
-		plan, err := session.FromPurpose(ctx, &q, os.ReadFile, backendOptions(1, false))
+		plan, err := compose.FromPurpose(ctx, &q, os.ReadFile, backendOptions(1, false))
 		if err != nil {
 			return "", err
 		}

@@ -11,12 +11,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/progress"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/render"
-	"github.com/droidstar/droidstar/internal/session"
 )
 
 type learnFlags struct {
@@ -138,7 +139,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
 	}
 	simOpts := backendOptions(f.lanes, f.realtime)
-	var plan *session.Plan
+	var plan *compose.Plan
 	var err error
 	switch {
 	case f.modelFile != "":
@@ -146,13 +147,13 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		if rerr != nil {
 			return rerr
 		}
-		plan, err = session.FromModel(f.modelFile, data, session.ModelOptions{
+		plan, err = compose.FromModel(f.modelFile, data, compose.ModelOptions{
 			Format: f.format, Bound: f.bound, Quiescence: f.quiescence, Reset: f.reset,
 			Latency: f.latency, Callins: f.callins, Sim: simOpts,
 		})
 	default:
 		var p *purpose.Purpose
-		var read session.ReadFunc
+		var read compose.ReadFunc
 		if f.example != "" {
 			p, err = examples.Purpose(f.example)
 			read = examples.ReadFile
@@ -179,17 +180,17 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		if err := f.adbOptions(c, e, p.Backend.Kind, &simOpts); err != nil {
 			return err
 		}
-		plan, err = session.FromPurpose(c.Context(), p, read, simOpts)
+		plan, err = compose.FromPurpose(c.Context(), p, read, simOpts)
 	}
 	if err != nil {
 		return err
 	}
 	defer plan.Close()
 	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet})
-	var last progress.Snapshot
-	res, learnErr := session.Run(c.Context(), plan.Target, session.Options{
-		Executors: plan.Executors, VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now,
-		Progress: func(s progress.Snapshot) {
+	var last engine.Snapshot
+	res, learnErr := engine.Run(c.Context(), plan.Job, engine.Options{
+		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now,
+		Progress: func(s engine.Snapshot) {
 			last = s
 			display.Update(s)
 		},
@@ -229,7 +230,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 
 // adbOptions fills in the device choice for the adb backend, and rejects
 // device flags for the others.
-func (f *learnFlags) adbOptions(c *cobra.Command, e *env, kind string, o *session.BackendOptions) error {
+func (f *learnFlags) adbOptions(c *cobra.Command, e *env, kind string, o *compose.BackendOptions) error {
 	deviceFlags := c.Flags().Changed("device") || c.Flags().Changed("devices")
 	if kind != purpose.BackendADB {
 		if deviceFlags {

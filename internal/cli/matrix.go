@@ -15,11 +15,12 @@ import (
 	"github.com/spf13/cobra"
 
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/diff"
+	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
-	"github.com/droidstar/droidstar/internal/session"
 )
 
 type matrixFlags struct {
@@ -366,13 +367,13 @@ func learnTarget(c *cobra.Command, e *env, f *matrixFlags, p *purpose.Purpose, t
 		o.ADB.Client, o.ADB.Selection = client, adbbackend.Selection{Device: t.Device}
 		o.ADB.SocketTimeout, o.ADB.Dir = f.adb.harnessTimeout, f.adb.deviceDir
 	}
-	plan, err := session.FromPurpose(c.Context(), p, os.ReadFile, o)
+	plan, err := compose.FromPurpose(c.Context(), p, os.ReadFile, o)
 	if err != nil {
 		return err
 	}
 	defer plan.Close()
-	res, err := session.Run(c.Context(), plan.Target, session.Options{
-		Executors: plan.Executors, VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now,
+	res, err := engine.Run(c.Context(), plan.Job, engine.Options{
+		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now,
 	})
 	if err != nil {
 		if res != nil {

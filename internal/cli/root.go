@@ -15,8 +15,8 @@ import (
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/jvm"
+	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/progress"
-	"github.com/droidstar/droidstar/internal/session"
 )
 
 // Version is the tool's version, set at build time with
@@ -145,11 +145,11 @@ func newVersionCmd(e *env) *cobra.Command {
 
 // backendOptions are the backend settings every command shares: the
 // harness jar and app embedded in this binary among them.
-func backendOptions(lanes int, realtime bool) session.BackendOptions {
-	return session.BackendOptions{
+func backendOptions(lanes int, realtime bool) compose.BackendOptions {
+	return compose.BackendOptions{
 		Lanes: lanes, Realtime: realtime,
 		JVM: jvm.Options{Jar: harnessapk.JVMJar, Host: "droidstar " + Version},
-		ADB: session.ADBOptions{Options: adbbackend.Options{APK: harnessapk.APK, Host: "droidstar " + Version}},
+		ADB: compose.ADBOptions{Options: adbbackend.Options{APK: harnessapk.APK, Host: "droidstar " + Version}},
 	}
 }
 

@@ -1,4 +1,4 @@
-package session
+package compose
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
-	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/restrict"
 )
 
 // Disagreement compares a learned machine with the simulated model a plan
@@ -22,17 +22,17 @@ func Disagreement(learned *mealy.Machine, plan *Plan) (w mealy.Word, differ bool
 	if plan.Model == nil {
 		return nil, false, fmt.Errorf("the plan has no simulated model to compare with")
 	}
-	t := plan.Target
+	t := plan.Job.Target
 	target := plan.Model.Machine
 	closure := t.Semantics == model.SemanticsClosure
-	sem := oracle.PlainSemantics()
+	// Stated here on its own on purpose (not with mealy.Semantics), so that
+	// a mistake in the pipeline's statement of the rules shows up as a
+	// disagreement instead of being repeated.
+	wait := -1
 	if closure {
-		sem = oracle.ClosureSemantics(t.Inputs, t.Outputs)
+		wait, _ = t.Inputs.Index(mealy.Wait)
 	}
-	filter, err := oracle.NewFilter(nil, t.Inputs, sem, t.Restrictions, &oracle.Stats{})
-	if err != nil {
-		return nil, false, err
-	}
+	filter := plan.Rules
 	inMap := make([]int, t.Inputs.Size())
 	for i := range inMap {
 		j, ok := target.Inputs.Index(t.Inputs.Name(i))
@@ -52,8 +52,8 @@ func Disagreement(learned *mealy.Machine, plan *Plan) (w mealy.Word, differ bool
 		dead       bool
 		filter     string
 	}
-	filters := map[string]oracle.FilterState{}
-	fsKey := func(fs oracle.FilterState) string {
+	filters := map[string]restrict.State{}
+	fsKey := func(fs restrict.State) string {
 		parts := make([]string, len(fs))
 		for k, n := range fs {
 			parts[k] = strconv.Itoa(n)
@@ -75,7 +75,7 @@ func Disagreement(learned *mealy.Machine, plan *Plan) (w mealy.Word, differ bool
 				return mealy.Err, next, nil
 			}
 			next.filter = fsKey(fs)
-			if i == sem.Wait && x.afterQuiet {
+			if i == wait && x.afterQuiet {
 				return mealy.Quiet, next, nil
 			}
 		}
@@ -85,7 +85,7 @@ func Disagreement(learned *mealy.Machine, plan *Plan) (w mealy.Word, differ bool
 		if !closure {
 			return name, next, nil
 		}
-		next.afterQuiet = i == sem.Wait && name == mealy.Quiet
+		next.afterQuiet = i == wait && name == mealy.Quiet
 		switch name {
 		case mealy.OK, mealy.Quiet:
 			return name, next, nil
@@ -94,8 +94,8 @@ func Disagreement(learned *mealy.Machine, plan *Plan) (w mealy.Word, differ bool
 			return name, next, nil
 		}
 		sym, isErr, ok := name, false, true
-		if t.Map != nil {
-			sym, isErr, ok = t.Map(name)
+		if plan.Map != nil {
+			sym, isErr, ok = plan.Map(name)
 		}
 		if !ok {
 			return "", next, fmt.Errorf("the model emits %q, which the purpose does not declare", name)

@@ -1,4 +1,11 @@
-package session
+// Package compose is droidstar's composition root: the one place that
+// turns a purpose or a model file into executors and a membership
+// pipeline, switches on backend kinds and reads the environment. The
+// engine runs what it builds without knowing where the answers come from.
+//
+// Adding a backend kind means a purpose schema entry (internal/purpose),
+// a case in FromPurpose here, and the CLI flags that configure it.
+package compose
 
 import (
 	"context"
@@ -18,8 +25,13 @@ import (
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/backend/sim"
+	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/dispatch"
+	"github.com/droidstar/droidstar/internal/oracle/mapper"
+	"github.com/droidstar/droidstar/internal/oracle/restrict"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
 
@@ -48,18 +60,81 @@ type ADBOptions struct {
 	adbbackend.Options
 }
 
-// Plan is everything needed to run a session.
+// Plan is a learning job ready to run, and what it was made from.
 type Plan struct {
-	Target    Target
+	// Job is what engine.Run takes.
+	Job engine.Job
+	// Executors are the backend's, at the bottom of the pipeline; Close
+	// releases them.
 	Executors []backend.Executor
-	Model     *sim.Model // the simulated target, when the backend is sim
-	Virtual   bool
+	// Model is the simulated target, when the backend is sim.
+	Model *sim.Model
+	// Rules are the purpose's restrictions and Map its callback mapping
+	// (nil for a model file), as the pipeline applies them.
+	Rules *restrict.Automaton
+	Map   mapper.Map
+	// Virtual says device time is simulated.
+	Virtual bool
+}
+
+// Target is the plan's target.
+func (p *Plan) Target() engine.Target { return p.Job.Target }
+
+// NewPlan assembles the membership pipeline over the executors:
+//
+//	restrict.Filter → oracle.Cache → dispatch.Scheduler → mapper → executors
+//
+// The filter sits above the cache so that an excluded query's allowed
+// prefix is answered from the cache instead of running again.
+func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backend.Executor) (*Plan, error) {
+	sem, err := t.Sem()
+	if err != nil {
+		return nil, err
+	}
+	automaton, err := restrict.Compile(t.Inputs, sem, rules)
+	if err != nil {
+		return nil, err
+	}
+	mapped := execs
+	if m != nil {
+		mapped = make([]backend.Executor, len(execs))
+		for k, ex := range execs {
+			mapped[k] = &mapper.Executor{Next: ex, Map: m}
+		}
+	}
+	rec := &oracle.Recorder{}
+	sched := &dispatch.Scheduler{Executors: mapped, Inputs: t.Inputs, Outputs: t.Outputs, Sem: sem, Recorder: rec}
+	cache := oracle.NewCache(sched, t.Inputs, t.Outputs, sem, rec)
+	filter := &restrict.Filter{Next: cache, Rules: automaton, Sem: sem, Recorder: rec}
+	devices := make([]model.DeviceInfo, len(execs))
+	for k, ex := range execs {
+		devices[k] = ex.Describe()
+	}
+	return &Plan{
+		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices},
+		Executors: execs, Rules: automaton, Map: m,
+	}, nil
+}
+
+// Rules converts a purpose's restrictions into the filter's rules.
+func Rules(rs []purpose.Restriction) []restrict.Rule {
+	kinds := map[purpose.RestrictionKind]restrict.Kind{
+		purpose.AtMost: restrict.AtMost, purpose.First: restrict.First, purpose.FollowedByWait: restrict.FollowedByWait,
+	}
+	out := make([]restrict.Rule, len(rs))
+	for k, r := range rs {
+		out[k] = restrict.Rule{Kind: kinds[r.Kind], Symbols: r.Symbols, Count: r.Count, Text: r.String()}
+	}
+	return out
 }
 
 // Close releases the executors.
-func (p *Plan) Close() error {
+func (p *Plan) Close() error { return closeAll(p.Executors) }
+
+// closeAll closes every executor and returns the first error.
+func closeAll(execs []backend.Executor) error {
 	var first error
-	for _, e := range p.Executors {
+	for _, e := range execs {
 		if err := e.Close(); err != nil && first == nil {
 			first = err
 		}
@@ -77,11 +152,39 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 	if err != nil {
 		return nil, err
 	}
-	t := Target{
+	t := engine.Target{
 		Name: p.Name, Class: p.Class, Inputs: inputs, Outputs: outputs,
 		Semantics: model.SemanticsClosure, Callins: p.CallinSymbols(), Callbacks: p.OutputCallbacks(),
-		Restrictions: p.Restrictions, Map: p.MapCallback, Bound: p.Bound,
+		Bound:   p.Bound,
 		Purpose: &model.PurposeInfo{Name: p.Name, Class: p.Class, File: p.File, Fingerprint: p.Fingerprint()},
+	}
+	b, err := startBackend(ctx, p, read, o)
+	if err != nil {
+		return nil, err
+	}
+	t.Backend = b.info
+	plan, err := NewPlan(t, Rules(p.Restrictions), p.MapCallback, b.executors)
+	if err != nil {
+		closeAll(b.executors)
+		return nil, err
+	}
+	plan.Model, plan.Virtual = b.model, b.virtual
+	return plan, nil
+}
+
+// started is what a backend brings to a plan.
+type started struct {
+	executors []backend.Executor
+	info      model.BackendInfo // the document's description of the backend
+	model     *sim.Model        // the sim backend's model
+	virtual   bool              // device time is simulated
+}
+
+// startBackend starts the purpose's backend. This is the one switch over
+// backend kinds.
+func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions) (started, error) {
+	timeouts := map[string]string{
+		"quiescence": p.Timeouts.Quiescence.String(), "settle": p.Timeouts.Settle.String(), "post_reset": p.Timeouts.PostReset.String(),
 	}
 	switch p.Backend.Kind {
 	case purpose.BackendSim:
@@ -92,23 +195,23 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 		}
 		data, err := read(modelPath)
 		if err != nil {
-			return nil, fmt.Errorf("%s: backend.sim.model: %w", p.File, err)
+			return started{}, fmt.Errorf("%s: backend.sim.model: %w", p.File, err)
 		}
 		m, err := sim.ParseModel(modelPath, data, s.Format)
 		if err != nil {
-			return nil, err
+			return started{}, err
 		}
 		if err := checkSimModel(p, m); err != nil {
-			return nil, fmt.Errorf("%s: backend.sim.model %s: %w", p.File, s.Model, err)
+			return started{}, fmt.Errorf("%s: backend.sim.model %s: %w", p.File, s.Model, err)
 		}
 		timing := sim.Timing{
 			Quiescence: p.Timeouts.Quiescence, Reset: p.Timeouts.Settle + p.Timeouts.PostReset,
 			Latency: s.Latency, DefaultLatency: s.DefaultLatency, Realtime: s.Realtime || o.Realtime,
 		}
-		t.Backend = model.BackendInfo{Kind: purpose.BackendSim, Model: s.Model, Options: map[string]string{
+		info := model.BackendInfo{Kind: purpose.BackendSim, Model: s.Model, Options: map[string]string{
 			"quiescence": p.Timeouts.Quiescence.String(), "reset": timing.Reset.String(),
 		}}
-		return &Plan{Target: t, Executors: simLanes(m, timing, o.Lanes), Model: m, Virtual: !timing.Realtime}, nil
+		return started{executors: simLanes(m, timing, o.Lanes), info: info, model: m, virtual: !timing.Realtime}, nil
 	case purpose.BackendJVM:
 		j := o.JVM
 		if p.Backend.JVM != nil {
@@ -119,23 +222,17 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 		}
 		execs, err := startJVMs(ctx, p, j, o.Lanes)
 		if err != nil {
-			return nil, err
+			return started{}, err
 		}
-		t.Backend = model.BackendInfo{Kind: purpose.BackendJVM, Options: map[string]string{
-			"quiescence": p.Timeouts.Quiescence.String(), "settle": p.Timeouts.Settle.String(), "post_reset": p.Timeouts.PostReset.String(),
-		}}
-		return &Plan{Target: t, Executors: execs}, nil
+		return started{executors: execs, info: model.BackendInfo{Kind: purpose.BackendJVM, Options: timeouts}}, nil
 	case purpose.BackendADB:
 		execs, err := startDevices(ctx, p, o.ADB)
 		if err != nil {
-			return nil, err
+			return started{}, err
 		}
-		t.Backend = model.BackendInfo{Kind: purpose.BackendADB, Options: map[string]string{
-			"quiescence": p.Timeouts.Quiescence.String(), "settle": p.Timeouts.Settle.String(), "post_reset": p.Timeouts.PostReset.String(),
-		}}
-		return &Plan{Target: t, Executors: execs}, nil
+		return started{executors: execs, info: model.BackendInfo{Kind: purpose.BackendADB, Options: timeouts}}, nil
 	default:
-		return nil, fmt.Errorf("%s: backend %q is not available", p.File, p.Backend.Kind)
+		return started{}, fmt.Errorf("%s: backend %q is not available", p.File, p.Backend.Kind)
 	}
 }
 
@@ -251,7 +348,7 @@ func checkSimModel(p *purpose.Purpose, m *sim.Model) error {
 	}
 	var unknown []string
 	for _, o := range m.Machine.Outputs.Names() {
-		if o == mealy.OK || o == mealy.Quiet || o == mealy.Err {
+		if mealy.IsClosureOutput(o) {
 			continue
 		}
 		if _, _, ok := p.MapCallback(o); !ok {
@@ -293,7 +390,10 @@ type ModelOptions struct {
 	// model never shows throws everywhere (DroidStar's diagrams omit such
 	// inputs, e.g. SQLiteOpenHelper's openHV).
 	Callins []string
-	Sim     BackendOptions
+	// Restrictions exclude queries as a purpose's would (the DroidStar
+	// benchmarks learn their diagrams under DroidStar's restrictions).
+	Restrictions []purpose.Restriction
+	Sim          BackendOptions
 }
 
 // FromModel prepares learning a model file the way AALpy and LearnLib users
@@ -309,7 +409,7 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 		}
 	}
 	name := strings.TrimSuffix(path.Base(file), path.Ext(file))
-	t := Target{
+	t := engine.Target{
 		Name: name, Inputs: m.Machine.Inputs, Outputs: m.Machine.Outputs,
 		Semantics: m.Semantics, Bound: o.Bound,
 		Backend: model.BackendInfo{Kind: purpose.BackendSim, Model: file, Options: map[string]string{
@@ -323,11 +423,16 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 			}
 		}
 		for _, out := range m.Machine.Outputs.Names() {
-			if out != mealy.OK && out != mealy.Quiet && out != mealy.Err {
+			if !mealy.IsClosureOutput(out) {
 				t.Callbacks = append(t.Callbacks, out)
 			}
 		}
 	}
 	timing := sim.Timing{Quiescence: o.Quiescence, Reset: o.Reset, DefaultLatency: o.Latency, Realtime: o.Sim.Realtime}
-	return &Plan{Target: t, Executors: simLanes(m, timing, o.Sim.Lanes), Model: m, Virtual: !timing.Realtime}, nil
+	plan, err := NewPlan(t, Rules(o.Restrictions), nil, simLanes(m, timing, o.Sim.Lanes))
+	if err != nil {
+		return nil, err
+	}
+	plan.Model, plan.Virtual = m, !timing.Realtime
+	return plan, nil
 }

@@ -1,7 +1,9 @@
-// Package session runs one learning job: it builds the membership pipeline
-// over a backend's executors, runs L* with an equivalence oracle, and turns
-// the result into a model document with its statistics and metadata.
-package session
+// Package engine runs one learning job: a learner over a membership
+// pipeline, with an equivalence oracle, turned into a model document with
+// its statistics and metadata. It knows no backend and no purpose file:
+// internal/compose builds the job (alphabets, pipeline, devices) from
+// either, and a display reads the engine's progress snapshots.
+package engine
 
 import (
 	"context"
@@ -9,18 +11,14 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/learn/equivalence"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
-	"github.com/droidstar/droidstar/internal/progress"
-	"github.com/droidstar/droidstar/internal/purpose"
 )
 
-// Target is what is learned: alphabets, semantics, the restrictions and
-// how backend output names map to symbols.
+// Target is what is learned and how the document describes it.
 type Target struct {
 	Name      string
 	Class     string
@@ -29,22 +27,44 @@ type Target struct {
 	Semantics string // model.SemanticsClosure or model.SemanticsMealy
 	// Callins and Callbacks are recorded in the document (closure only).
 	Callins, Callbacks []string
-	Restrictions       []purpose.Restriction
-	Map                oracle.OutputMap
 	Bound              int
 	Purpose            *model.PurposeInfo
 	Backend            model.BackendInfo
 }
 
+// Sem is the closure semantics of the target's alphabets, or none for a
+// plain Mealy target.
+func (t Target) Sem() (mealy.Semantics, error) {
+	if t.Semantics != model.SemanticsClosure {
+		return mealy.PlainSemantics(), nil
+	}
+	sem := mealy.ClosureSemantics(t.Inputs, t.Outputs)
+	if !sem.Closure {
+		return sem, fmt.Errorf("closure semantics needs input %q and outputs %q, %q", mealy.Wait, mealy.Quiet, mealy.Err)
+	}
+	return sem, nil
+}
+
+// Job is a target with the pipeline that answers its queries.
+type Job struct {
+	Target Target
+	// MQ is the membership pipeline; the engine puts one counter for the
+	// learner and one for the equivalence oracle on top of it.
+	MQ oracle.Oracle
+	// Recorder is what every stage of MQ records into.
+	Recorder *oracle.Recorder
+	// Devices describes the executors at the bottom of MQ, in order.
+	Devices []model.DeviceInfo
+}
+
 // Options control one run.
 type Options struct {
-	Executors []backend.Executor
 	// Perfect, when set, replaces the distinguisher-bound oracle by a
 	// comparison with this machine (benchmarks of the learner alone).
 	Perfect *mealy.Machine
 	Learner learn.Options
 	// PerBatch is the number of transitions the bound oracle checks per
-	// batch (see equivalence.Bound); 0 picks one per executor.
+	// batch (see equivalence.Bound); 0 picks one per device.
 	PerBatch int
 	// VirtualClock marks device time as simulated in the statistics.
 	VirtualClock bool
@@ -56,7 +76,7 @@ type Options struct {
 	// ProgressEvery (default 200 ms) and on every hypothesis, one call at
 	// a time but not always on the caller's goroutine; it must return
 	// quickly. The last call happens before Run returns.
-	Progress      func(progress.Snapshot)
+	Progress      func(Snapshot)
 	ProgressEvery time.Duration
 }
 
@@ -69,39 +89,35 @@ type Result struct {
 	Partial bool
 }
 
-// Run learns target. On failure after at least one hypothesis it returns
-// both the error and a partial result.
-func Run(ctx context.Context, t Target, o Options) (*Result, error) {
+// Run learns the job's target. On failure after at least one hypothesis
+// it returns both the error and a partial result.
+func Run(ctx context.Context, job Job, o Options) (*Result, error) {
+	t := job.Target
 	if t.Inputs == nil || t.Outputs == nil {
-		return nil, errors.New("session: target has no alphabets")
+		return nil, errors.New("engine: target has no alphabets")
 	}
-	sem := oracle.PlainSemantics()
-	if t.Semantics == model.SemanticsClosure {
-		sem = oracle.ClosureSemantics(t.Inputs, t.Outputs)
-		if !sem.Closure {
-			return nil, fmt.Errorf("closure semantics needs input %q and outputs %q, %q", mealy.Wait, mealy.Quiet, mealy.Err)
-		}
+	if job.MQ == nil || job.Recorder == nil {
+		return nil, errors.New("engine: the job has no pipeline")
 	}
-	stats := &oracle.Stats{}
-	sched := &oracle.Scheduler{Executors: o.Executors, Inputs: t.Inputs, Outputs: t.Outputs, Sem: sem, Map: t.Map, Stats: stats}
-	cache := oracle.NewCache(sched, t.Inputs, t.Outputs, sem, stats)
-	filter, err := oracle.NewFilter(cache, t.Inputs, sem, t.Restrictions, stats)
+	sem, err := t.Sem()
 	if err != nil {
 		return nil, err
 	}
-	mq := &oracle.Counter{Next: filter, Stats: stats}
+	rec := job.Recorder
+	learnMQ := &oracle.Counter{Next: job.MQ, Phase: oracle.PhaseLearning, Recorder: rec}
+	eqMQ := &oracle.Counter{Next: job.MQ, Phase: oracle.PhaseEquivalence, Recorder: rec}
 
 	start := time.Now()
-	watch := newWatcher(stats, start, o.Progress)
+	watch := newWatcher(rec, start, o.Progress)
 	var eq learn.EquivalenceOracle
 	if o.Perfect != nil {
 		eq = &equivalence.Perfect{Target: o.Perfect}
 	} else {
 		per := o.PerBatch
 		if per == 0 {
-			per = len(o.Executors)
+			per = max(len(job.Devices), 1)
 		}
-		eq = &equivalence.Bound{MQ: mq, Bound: t.Bound, Sem: sem, PerBatch: per, OnProgress: watch.roundProgress}
+		eq = &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, PerBatch: per, OnProgress: watch.roundProgress}
 	}
 	lopts := o.Learner
 	if o.Progress != nil {
@@ -116,22 +132,16 @@ func Run(ctx context.Context, t Target, o Options) (*Result, error) {
 		defer stop()
 	}
 
-	res, learnErr := learn.LStar(ctx, t.Inputs, t.Outputs, mq, eq, lopts)
+	res, learnErr := learn.LStar(ctx, t.Inputs, t.Outputs, learnMQ, eq, lopts)
 	wall := time.Since(start)
 	if res == nil || res.Hypothesis == nil {
 		return nil, learnErr
 	}
 	h := res.Hypothesis
+	// Why a transition is err is asked down the chain the queries took.
 	doc := model.FromMachine(t.Name, t.Semantics, h.Machine, func(q, i int) *model.ErrInfo {
-		w := h.Access[q].Concat(i)
-		if k, why := filter.FirstViolation(w); k == len(w)-1 {
-			return &model.ErrInfo{Kind: model.ErrExcluded, Detail: why}
-		}
-		a, ok := cache.Lookup(w)
-		if !ok || a.ErrAt != len(w)-1 {
-			return nil
-		}
-		return a.Err
+		info, _ := oracle.Explain(learnMQ, h.Access[q].Concat(i))
+		return info
 	})
 	doc.Callins, doc.Callbacks = t.Callins, t.Callbacks
 	if o.Perfect == nil {
@@ -141,22 +151,21 @@ func Run(ctx context.Context, t Target, o Options) (*Result, error) {
 	doc.Purpose = t.Purpose
 	backendInfo := t.Backend
 	ran := map[string]int{}
-	for _, d := range stats.Devices() {
+	for _, d := range rec.Devices() {
 		ran[d.Serial] = d.Executed
 	}
-	for _, ex := range o.Executors {
-		info := ex.Describe()
+	for _, info := range job.Devices {
 		info.Queries = ran[info.Serial]
 		backendInfo.Devices = append(backendInfo.Devices, info)
 	}
 	doc.Backend = &backendInfo
-	learning, equiv := stats.Snapshot()
+	learning, equiv := rec.Snapshot()
 	doc.Stats = &model.Stats{
 		States: typestateStates(h.Machine, t.Semantics), EQs: res.EQs,
 		Learning: learning, Equivalence: equiv, WallSecs: wall.Seconds(),
 		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs, VirtualClock: o.VirtualClock,
 	}
-	doc.Warnings = sched.Warnings()
+	doc.Warnings = rec.Warnings()
 	doc.Tool = &model.ToolInfo{Name: "droidstar", Version: o.ToolVersion}
 	if o.Now != nil {
 		now := o.Now().UTC()

@@ -1,4 +1,4 @@
-package session
+package engine_test
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/learn"
-	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
-	"github.com/droidstar/droidstar/internal/progress"
 )
 
 // A small timer typestate in Mealy DOT: enough for a few L* rounds.
@@ -59,22 +59,32 @@ func learnOptions(first func()) learn.Options {
 	}}
 }
 
-func timerPlan(t *testing.T) *Plan {
+func timerPlan(t *testing.T) *compose.Plan {
 	t.Helper()
-	plan, err := FromModel("timer.dot", []byte(timerDOT), ModelOptions{Bound: 2, Quiescence: 500e6})
+	plan, err := compose.FromModel("timer.dot", []byte(timerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return plan
 }
 
-func TestRunLearnsAndDescribes(t *testing.T) {
-	plan := timerPlan(t)
-	res, err := Run(context.Background(), plan.Target, Options{Executors: plan.Executors, VirtualClock: true, ToolVersion: "test"})
+// over is plan's job with its pipeline rebuilt over other executors.
+func over(t *testing.T, plan *compose.Plan, execs ...backend.Executor) engine.Job {
+	t.Helper()
+	p, err := compose.NewPlan(plan.Target(), nil, nil, execs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w, differ, err := Disagreement(res.Machine, plan); err != nil || differ {
+	return p.Job
+}
+
+func TestRunLearnsAndDescribes(t *testing.T) {
+	plan := timerPlan(t)
+	res, err := engine.Run(context.Background(), plan.Job, engine.Options{VirtualClock: true, ToolVersion: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, differ, err := compose.Disagreement(res.Machine, plan); err != nil || differ {
 		t.Fatalf("learned machine differs on %v (%v)", w, err)
 	}
 	d := res.Document
@@ -98,13 +108,13 @@ func TestRunKeepsWhatWasLearnedWhenADeviceVanishes(t *testing.T) {
 	// Count the queries the first table needs, then fail right after them.
 	probe := &flaky{Executor: plan.Executors[0]}
 	var firstHypothesisAt int
-	_, err := Run(context.Background(), plan.Target, Options{Executors: []backend.Executor{probe},
+	_, err := engine.Run(context.Background(), over(t, plan, probe), engine.Options{
 		Learner: learnOptions(func() { firstHypothesisAt = probe.n })})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dying := &flaky{Executor: plan.Executors[0], limit: firstHypothesisAt}
-	res, err := Run(context.Background(), plan.Target, Options{Executors: []backend.Executor{dying}})
+	res, err := engine.Run(context.Background(), over(t, plan, dying), engine.Options{})
 	if err == nil || !strings.Contains(err.Error(), "device sim-0 vanished (adb: device offline)") {
 		t.Fatalf("error %v", err)
 	}
@@ -119,7 +129,7 @@ func TestRunKeepsWhatWasLearnedWhenADeviceVanishes(t *testing.T) {
 
 func TestRunReportsNonDeterminism(t *testing.T) {
 	plan := timerPlan(t)
-	res, err := Run(context.Background(), plan.Target, Options{Executors: []backend.Executor{&flaky{Executor: plan.Executors[0], flipFrom: 6}}})
+	res, err := engine.Run(context.Background(), over(t, plan, &flaky{Executor: plan.Executors[0], flipFrom: 6}), engine.Options{})
 	var nd *oracle.NondeterminismError
 	if !errors.As(err, &nd) {
 		t.Fatalf("want a non-determinism error, got %v (%+v)", err, res)
@@ -129,46 +139,18 @@ func TestRunReportsNonDeterminism(t *testing.T) {
 	}
 }
 
-func TestFromModelPlainMealy(t *testing.T) {
-	plan, err := FromModel("m.dot", []byte(`digraph { __start0 -> a; a -> a [label="x / 1"]; }`), ModelOptions{Bound: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if plan.Target.Semantics != model.SemanticsMealy {
-		t.Fatalf("semantics %q", plan.Target.Semantics)
-	}
-}
-
-func TestDisagreementFindsShortestDifference(t *testing.T) {
-	plan := timerPlan(t)
-	res, err := Run(context.Background(), plan.Target, Options{Executors: plan.Executors})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := res.Machine.Clone()
-	start, _ := m.Inputs.Index("start")
-	wait, _ := m.Inputs.Index("wait")
-	quiet, _ := m.Outputs.Index("quiet")
-	armed := m.Next[m.Initial][start]
-	m.Out[armed][wait] = quiet // the timer never fires
-	w, differ, err := Disagreement(m, plan)
-	if err != nil || !differ || m.Inputs.Format(w) != "start wait" {
-		t.Fatalf("got %q differ=%v err=%v", m.Inputs.Format(w), differ, err)
-	}
-}
-
 // The progress snapshots follow the run: table fill, then the
 // equivalence rounds with their transitions, and the last one has the
 // final counts.
 func TestRunReportsProgress(t *testing.T) {
-	plan, err := FromModel("timer.dot", []byte(timerDOT), ModelOptions{Bound: 2, Quiescence: 500e6, Sim: BackendOptions{Lanes: 2}})
+	plan, err := compose.FromModel("timer.dot", []byte(timerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6, Sim: compose.BackendOptions{Lanes: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var snaps []progress.Snapshot
-	res, err := Run(context.Background(), plan.Target, Options{Executors: plan.Executors, VirtualClock: true,
-		Progress: func(s progress.Snapshot) {
+	var snaps []engine.Snapshot
+	res, err := engine.Run(context.Background(), plan.Job, engine.Options{VirtualClock: true,
+		Progress: func(s engine.Snapshot) {
 			mu.Lock()
 			snaps = append(snaps, s)
 			mu.Unlock()
@@ -194,7 +176,7 @@ func TestRunReportsProgress(t *testing.T) {
 	}
 }
 
-func sumExecuted(ds []progress.Device) int {
+func sumExecuted(ds []engine.Device) int {
 	n := 0
 	for _, d := range ds {
 		n += d.Executed

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"fmt"
@@ -7,15 +7,44 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/internal/oracle"
-	"github.com/droidstar/droidstar/internal/progress"
 )
 
-// watcher turns the pipeline's counters and the learner's events into
+// Device is one executor's share of the run.
+type Device struct {
+	Serial     string
+	Executed   int  // queries this device ran
+	Busy       bool // running a query now
+	DeviceSecs float64
+}
+
+// Snapshot is the run as it stands at one moment.
+type Snapshot struct {
+	Phase     string // "table fill", "equivalence round 2", "refining after round 2"
+	Round     int    // equivalence rounds so far
+	States    int    // states of the current hypothesis (0 before the first)
+	Asked     int    // membership queries the learner asked
+	Executed  int    // queries run on devices
+	CacheHits int    // answered from the cache
+	Excluded  int    // answered by the restrictions without running
+	// DeviceSecs is device time so far, summed over devices.
+	DeviceSecs float64
+	Elapsed    time.Duration
+	// Done and Total measure the current phase when known (e.g. transitions
+	// checked of the equivalence round), 0/0 when unknown; they drive the
+	// estimate of what is left.
+	Done, Total int
+	// Unit names what Done and Total count ("transitions"); empty leaves
+	// the counts bare.
+	Unit    string
+	Devices []Device
+}
+
+// watcher turns the pipeline's records and the learner's events into
 // progress snapshots.
 type watcher struct {
-	stats *oracle.Stats
+	rec   *oracle.Recorder
 	start time.Time
-	send  func(progress.Snapshot)
+	send  func(Snapshot)
 
 	// emitMu keeps send from running on two goroutines at once (the
 	// ticker and the learner's hypothesis events).
@@ -26,8 +55,8 @@ type watcher struct {
 	done, total int
 }
 
-func newWatcher(stats *oracle.Stats, start time.Time, send func(progress.Snapshot)) *watcher {
-	return &watcher{stats: stats, start: start, send: send}
+func newWatcher(rec *oracle.Recorder, start time.Time, send func(Snapshot)) *watcher {
+	return &watcher{rec: rec, start: start, send: send}
 }
 
 func (w *watcher) hypothesis(round, states int) {
@@ -44,16 +73,16 @@ func (w *watcher) roundProgress(done, total int) {
 }
 
 // Snapshot is the run as it stands.
-func (w *watcher) snapshot() progress.Snapshot {
-	learning, equiv := w.stats.Snapshot()
+func (w *watcher) snapshot() Snapshot {
+	learning, equiv := w.rec.Snapshot()
 	w.mu.Lock()
-	s := progress.Snapshot{Round: w.round, States: w.states, Elapsed: time.Since(w.start)}
+	s := Snapshot{Round: w.round, States: w.states, Elapsed: time.Since(w.start)}
 	done, total := w.done, w.total
 	w.mu.Unlock()
 	switch {
 	case s.Round == 0:
 		s.Phase = "table fill"
-	case w.stats.Current() == oracle.PhaseEquivalence:
+	case w.rec.Current() == oracle.PhaseEquivalence:
 		s.Phase = fmt.Sprintf("equivalence round %d", s.Round)
 		s.Done, s.Total, s.Unit = done, total, "transitions"
 	default:
@@ -64,8 +93,8 @@ func (w *watcher) snapshot() progress.Snapshot {
 	s.CacheHits = learning.CacheHits + equiv.CacheHits
 	s.Excluded = learning.Excluded + equiv.Excluded
 	s.DeviceSecs = learning.DeviceSecs + equiv.DeviceSecs
-	for _, d := range w.stats.Devices() {
-		s.Devices = append(s.Devices, progress.Device{Serial: d.Serial, Executed: d.Executed, Busy: d.Busy, DeviceSecs: d.DeviceSecs})
+	for _, d := range w.rec.Devices() {
+		s.Devices = append(s.Devices, Device{Serial: d.Serial, Executed: d.Executed, Busy: d.Busy, DeviceSecs: d.DeviceSecs})
 	}
 	// By serial, so lines keep their places whichever device ran first.
 	sort.Slice(s.Devices, func(i, j int) bool { return s.Devices[i].Serial < s.Devices[j].Serial })

@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/compose/composetest"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/render/gvwasm"
-	"github.com/droidstar/droidstar/internal/session/sessiontest"
 )
 
 // renderSVG renders in-process, as the droidstar-render helper does
@@ -360,7 +360,7 @@ func equal(a, b []string) bool { return strings.Join(a, ",") == strings.Join(b, 
 var exampleDocs = sync.OnceValues(func() (map[string]*model.Document, error) {
 	docs := map[string]*model.Document{}
 	for _, name := range examples.Names() {
-		d, err := sessiontest.LearnExample(name)
+		d, err := composetest.LearnExample(name)
 		if err != nil {
 			return nil, err
 		}

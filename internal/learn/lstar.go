@@ -72,16 +72,17 @@ type table struct {
 	cells  map[string][]mealy.Word // row key → one output word per column filled so far
 }
 
-// LStar learns a Mealy machine over inputs from mq, checking hypotheses with eq.
+// LStar learns a Mealy machine over inputs from mq, checking hypotheses
+// with eq. The counterexample analysis asks mq too; eq asks whatever
+// oracle it was built over, so a caller that wants the two phases counted
+// apart gives each its own counter.
 func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet, mq oracle.Oracle, eq EquivalenceOracle, opts Options) (*Result, error) {
 	t := &table{inputs: inputs, inS: map[string]int{}, eKeys: map[string]bool{}, cells: map[string][]mealy.Word{}}
 	for a := 0; a < inputs.Size(); a++ {
 		t.addColumn(mealy.Word{a})
 	}
 	t.addRow(mealy.Word{})
-	learnCtx := oracle.WithPhase(ctx, oracle.PhaseLearning)
-	eqCtx := oracle.WithPhase(ctx, oracle.PhaseEquivalence)
-	if err := t.fill(learnCtx, mq); err != nil {
+	if err := t.fill(ctx, mq); err != nil {
 		return nil, err
 	}
 	res := &Result{}
@@ -94,7 +95,7 @@ func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet,
 		return nil, err
 	}
 	for {
-		if err := t.close(learnCtx, mq); err != nil {
+		if err := t.close(ctx, mq); err != nil {
 			return fail(err)
 		}
 		h := t.hypothesis(outputs)
@@ -103,7 +104,7 @@ func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet,
 		if opts.OnHypothesis != nil {
 			opts.OnHypothesis(res.EQs, h)
 		}
-		cex, err := eq.FindCounterexample(eqCtx, h)
+		cex, err := eq.FindCounterexample(ctx, h)
 		if err != nil {
 			return fail(fmt.Errorf("equivalence query %d: %w", res.EQs, err))
 		}
@@ -113,7 +114,7 @@ func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet,
 		if opts.MaxRounds > 0 && res.EQs >= opts.MaxRounds {
 			return res, ErrMaxRounds
 		}
-		suffixes, err := t.suffixesFor(learnCtx, mq, h, cex)
+		suffixes, err := t.suffixesFor(ctx, mq, h, cex)
 		if err != nil {
 			return fail(fmt.Errorf("counterexample %s: %w", inputs.Format(cex.Word), err))
 		}
@@ -132,7 +133,7 @@ func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet,
 		if added == 0 {
 			return fail(fmt.Errorf("counterexample %s adds no new experiment; the target is not deterministic or the oracle is wrong", inputs.Format(cex.Word)))
 		}
-		if err := t.fill(learnCtx, mq); err != nil {
+		if err := t.fill(ctx, mq); err != nil {
 			return fail(err)
 		}
 	}

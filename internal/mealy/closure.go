@@ -11,6 +11,68 @@ const (
 	Err   = "err"   // output: a callin threw, an error callback fired, or the query was excluded
 )
 
+// IsClosureOutput says whether an output name is one of the closure's own
+// (ok, quiet, err) rather than a callback.
+func IsClosureOutput(name string) bool {
+	return name == OK || name == Quiet || name == Err
+}
+
+// Semantics is the synchronous closure's two rules on symbol indices, the
+// one statement of them that the query cache, the restriction filter, the
+// scheduler, the simulated device and the simulated harness all follow:
+//
+//   - err is prefix-closed: after an err every output is err (the harness
+//     stops executing; the host answers the rest);
+//   - a wait right after a quiet answers quiet at once and changes nothing
+//     (the harness does not wait again).
+//
+// A plain Mealy machine has neither rule.
+type Semantics struct {
+	// Closure enables the two rules.
+	Closure bool
+	// Wait, Quiet and Err are the symbol indices of wait (an input), quiet
+	// and err (outputs); -1 without Closure.
+	Wait, Quiet, Err int
+}
+
+// ClosureSemantics looks up wait, quiet and err in the alphabets; without
+// all three it is PlainSemantics.
+func ClosureSemantics(inputs, outputs *Alphabet) Semantics {
+	w, ok1 := inputs.Index(Wait)
+	q, ok2 := outputs.Index(Quiet)
+	e, ok3 := outputs.Index(Err)
+	if !ok1 || !ok2 || !ok3 {
+		return PlainSemantics()
+	}
+	return Semantics{Closure: true, Wait: w, Quiet: q, Err: e}
+}
+
+// PlainSemantics is a Mealy machine with no special symbols.
+func PlainSemantics() Semantics { return Semantics{Wait: -1, Quiet: -1, Err: -1} }
+
+// Forced returns the output the rules give input in when the previous
+// output of the query was prev (-1 at its start), and ok=false when the
+// input has to be run. A forced output changes no state.
+func (s Semantics) Forced(prev, in int) (out int, ok bool) {
+	switch {
+	case !s.Closure:
+		return 0, false
+	case prev == s.Err:
+		return s.Err, true
+	case in == s.Wait && prev == s.Quiet:
+		return s.Quiet, true
+	}
+	return 0, false
+}
+
+// ErrFrom sets every output from index k on to err (the rest of a query
+// after its first err).
+func (s Semantics) ErrFrom(outputs Word, k int) {
+	for j := k; j < len(outputs); j++ {
+		outputs[j] = s.Err
+	}
+}
+
 // ClosureAlphabets builds the input alphabet (callins, then wait) and the
 // output alphabet (ok, quiet, err, then callbacks) of a synchronous closure.
 func ClosureAlphabets(callins, callbacks []string) (inputs, outputs *Alphabet, err error) {

@@ -185,3 +185,45 @@ func TestAlphabetErrors(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// The closure's two rules, on indices: err forces err, a wait after quiet
+// forces quiet; a plain machine forces nothing.
+func TestSemanticsForced(t *testing.T) {
+	in, out, err := ClosureAlphabets([]string{"start"}, []string{"fired"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sem := ClosureSemantics(in, out)
+	start, wait := in.MustWord("start")[0], in.MustWord(Wait)[0]
+	o := out.MustWord(OK, Quiet, Err, "fired")
+	ok, quiet, errOut, fired := o[0], o[1], o[2], o[3]
+	cases := []struct {
+		prev, in, want int
+		forced         bool
+	}{
+		{-1, start, 0, false},
+		{-1, wait, 0, false},
+		{quiet, wait, quiet, true},
+		{quiet, start, 0, false},
+		{errOut, start, errOut, true},
+		{errOut, wait, errOut, true},
+		{fired, wait, 0, false},
+		{ok, wait, 0, false},
+	}
+	for _, c := range cases {
+		if got, forced := sem.Forced(c.prev, c.in); forced != c.forced || got != c.want {
+			t.Errorf("Forced(%d, %d) = %d, %v; want %d, %v", c.prev, c.in, got, forced, c.want, c.forced)
+		}
+	}
+	if _, forced := PlainSemantics().Forced(errOut, wait); forced {
+		t.Error("a plain machine forced an output")
+	}
+	if s := ClosureSemantics(MustAlphabet("a"), out); s.Closure {
+		t.Errorf("no wait input, yet %+v", s)
+	}
+	w := Word{ok, fired, ok, ok}
+	sem.ErrFrom(w, 2)
+	if want := (Word{ok, fired, errOut, errOut}); !w.Equal(want) {
+		t.Errorf("ErrFrom: %v", w)
+	}
+}

@@ -11,15 +11,14 @@ import (
 )
 
 // Cache answers queries from a prefix tree of everything executed so far:
-// every prefix of an executed word, and, under closure semantics, every
-// extension of a word that answered err (errors are prefix-closed) and every
-// wait that directly follows a quiet (it answers quiet at once and changes
-// nothing, as the harness does). Only the misses of a batch go on, and of
+// every prefix of an executed word, and whatever the closure's rules force
+// (mealy.Semantics.Forced: every extension of an err, every wait right
+// after a quiet). Only the misses of a batch go on, and of
 // those only the ones that are not a prefix of another miss.
 type Cache struct {
 	Next            Oracle
-	Sem             Semantics
-	Stats           *Stats
+	Sem             mealy.Semantics
+	Recorder        *Recorder
 	Inputs, Outputs *mealy.Alphabet
 
 	mu   sync.Mutex
@@ -58,8 +57,8 @@ func (e *NondeterminismError) Error() string {
 }
 
 // NewCache returns an empty cache in front of next.
-func NewCache(next Oracle, inputs, outputs *mealy.Alphabet, sem Semantics, stats *Stats) *Cache {
-	return &Cache{Next: next, Sem: sem, Stats: stats, Inputs: inputs, Outputs: outputs, root: &node{out: -1}}
+func NewCache(next Oracle, inputs, outputs *mealy.Alphabet, sem mealy.Semantics, rec *Recorder) *Cache {
+	return &Cache{Next: next, Sem: sem, Recorder: rec, Inputs: inputs, Outputs: outputs, root: &node{out: -1}}
 }
 
 // Lookup answers w from the tree alone.
@@ -69,21 +68,25 @@ func (c *Cache) Lookup(w mealy.Word) (Answer, bool) {
 	return c.lookup(w)
 }
 
+// Explain implements Explainer: what the executor said about the err that
+// ends w, when w is known and its first err is its last symbol.
+func (c *Cache) Explain(w mealy.Word) (*model.ErrInfo, bool) {
+	a, ok := c.Lookup(w)
+	if !ok || a.ErrAt != len(w)-1 || a.Err == nil {
+		return nil, false
+	}
+	return a.Err, true
+}
+
 func (c *Cache) lookup(w mealy.Word) (Answer, bool) {
 	ans := Answer{Outputs: make(mealy.Word, len(w)), ErrAt: -1}
 	n := c.root
 	for k, in := range w {
-		if c.Sem.Closure {
-			if n.out == c.Sem.Err {
-				for j := k; j < len(w); j++ {
-					ans.Outputs[j] = c.Sem.Err
-				}
-				return ans, true
-			}
-			if in == c.Sem.Wait && n.out == c.Sem.Quiet {
-				ans.Outputs[k] = c.Sem.Quiet
-				continue
-			}
+		// A forced output does not move down the tree: the harness ran
+		// nothing for it.
+		if out, forced := c.Sem.Forced(n.out, in); forced {
+			ans.Outputs[k] = out
+			continue
 		}
 		if n.children == nil || n.children[in] == nil {
 			return Answer{}, false
@@ -103,16 +106,14 @@ func (c *Cache) insert(w mealy.Word, a Answer) error {
 	n := c.root
 	for k, in := range w {
 		out := a.Outputs[k]
-		if c.Sem.Closure {
-			if n.out == c.Sem.Err {
-				return nil
+		if forced, ok := c.Sem.Forced(n.out, in); ok {
+			if forced == c.Sem.Err {
+				return nil // the rest is err by the rule, nothing to store
 			}
-			if in == c.Sem.Wait && n.out == c.Sem.Quiet {
-				if out != c.Sem.Quiet {
-					return c.conflict(w, k, c.Sem.Quiet, n.device, a)
-				}
-				continue
+			if out != forced {
+				return c.conflict(w, k, forced, n.device, a)
 			}
+			continue
 		}
 		if n.children == nil {
 			n.children = make([]*node, c.Inputs.Size())
@@ -151,8 +152,7 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 		}
 	}
 	c.mu.Unlock()
-	hits := len(queries) - len(missIdx)
-	c.Stats.update(ctx, func(p *model.PhaseStats) { p.CacheHits += hits })
+	c.Recorder.CacheHits(ctx, len(queries)-len(missIdx))
 	if len(missIdx) == 0 {
 		return answers, nil
 	}

@@ -1,9 +1,8 @@
-package oracle
+package oracle_test
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -13,7 +12,10 @@ import (
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
-	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/dispatch"
+	"github.com/droidstar/droidstar/internal/oracle/mapper"
+	"github.com/droidstar/droidstar/internal/oracle/restrict"
 )
 
 // timerExec is a tiny hand-written device: "start" arms a timer whose
@@ -74,36 +76,39 @@ func (e *timerExec) Execute(_ context.Context, in []string) (backend.Result, err
 func (e *timerExec) Describe() model.DeviceInfo { return model.DeviceInfo{Serial: e.serial} }
 func (e *timerExec) Close() error               { return nil }
 
+// pipeline is the usual chain of stages over one timerExec:
+// Counter → Filter → Cache → Scheduler → mapper → timerExec.
 type pipeline struct {
 	in, out *mealy.Alphabet
 	exec    *timerExec
-	stats   *Stats
-	cache   *Cache
-	top     Oracle
-	filter  *Filter
+	rec     *oracle.Recorder
+	cache   *oracle.Cache
+	top     oracle.Oracle
 }
 
-func newPipeline(t *testing.T, restrictions []purpose.Restriction) *pipeline {
+func newPipeline(t *testing.T, rules ...restrict.Rule) *pipeline {
 	t.Helper()
 	in, out, err := mealy.ClosureAlphabets([]string{"start", "cancel"}, []string{"fired"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pipeline{in: in, out: out, exec: &timerExec{serial: "fake-0"}, stats: &Stats{}}
-	sem := ClosureSemantics(in, out)
+	p := &pipeline{in: in, out: out, exec: &timerExec{serial: "fake-0"}, rec: &oracle.Recorder{}}
+	sem := mealy.ClosureSemantics(in, out)
 	mapping := func(name string) (string, bool, bool) {
 		if name == "onFire" {
 			return "fired", false, true
 		}
 		return "", false, false
 	}
-	sched := &Scheduler{Executors: []backend.Executor{p.exec}, Inputs: in, Outputs: out, Sem: sem, Map: mapping, Stats: p.stats}
-	p.cache = NewCache(sched, in, out, sem, p.stats)
-	p.filter, err = NewFilter(p.cache, in, sem, restrictions, p.stats)
+	sched := &dispatch.Scheduler{Executors: []backend.Executor{&mapper.Executor{Next: p.exec, Map: mapping}},
+		Inputs: in, Outputs: out, Sem: sem, Recorder: p.rec}
+	p.cache = oracle.NewCache(sched, in, out, sem, p.rec)
+	automaton, err := restrict.Compile(in, sem, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.top = &Counter{Next: p.filter, Stats: p.stats}
+	filter := &restrict.Filter{Next: p.cache, Rules: automaton, Sem: sem, Recorder: p.rec}
+	p.top = &oracle.Counter{Next: filter, Phase: oracle.PhaseLearning, Recorder: p.rec}
 	return p
 }
 
@@ -125,7 +130,7 @@ func (p *pipeline) ask(t *testing.T, words ...string) []string {
 }
 
 func TestCacheAnswersPrefixesAndRunsOnlyMaximalWords(t *testing.T) {
-	p := newPipeline(t, nil)
+	p := newPipeline(t)
 	got := p.ask(t, "start", "start wait", "start wait cancel", "cancel wait")
 	want := []string{"ok", "ok fired", "ok fired ok", "ok quiet"}
 	if !reflect.DeepEqual(got, want) {
@@ -136,14 +141,14 @@ func TestCacheAnswersPrefixesAndRunsOnlyMaximalWords(t *testing.T) {
 	}
 	// Everything is known now: prefixes hit the cache.
 	p.ask(t, "start wait", "cancel")
-	l, _ := p.stats.Snapshot()
+	l, _ := p.rec.Snapshot()
 	if l.Asked != 6 || l.CacheHits != 2 || l.Executed != 2 || l.Symbols != 5 {
 		t.Fatalf("stats %+v", l)
 	}
 }
 
 func TestCacheErrIsPrefixClosed(t *testing.T) {
-	p := newPipeline(t, nil)
+	p := newPipeline(t)
 	if got := p.ask(t, "start start"); got[0] != "ok err" {
 		t.Fatalf("got %q", got)
 	}
@@ -161,7 +166,7 @@ func TestCacheErrIsPrefixClosed(t *testing.T) {
 }
 
 func TestCacheQuietChains(t *testing.T) {
-	p := newPipeline(t, nil)
+	p := newPipeline(t)
 	p.ask(t, "cancel wait start")
 	// A wait right after a quiet answers quiet, and the rest of the word
 	// behaves as if that wait were not there.
@@ -175,11 +180,11 @@ func TestCacheQuietChains(t *testing.T) {
 }
 
 func TestCacheReportsNonDeterminism(t *testing.T) {
-	p := newPipeline(t, nil)
+	p := newPipeline(t)
 	p.exec.flipped = true
 	p.ask(t, "start wait")
 	_, err := p.top.Ask(context.Background(), []mealy.Word{p.in.MustWord("start", "wait", "cancel")})
-	var nd *NondeterminismError
+	var nd *oracle.NondeterminismError
 	if !errors.As(err, &nd) {
 		t.Fatalf("want a NondeterminismError, got %v", err)
 	}
@@ -192,18 +197,18 @@ func TestCacheReportsNonDeterminism(t *testing.T) {
 // non-determinism, naming both devices.
 func TestCacheReportsDevicesThatDisagree(t *testing.T) {
 	in, out, _ := mealy.ClosureAlphabets([]string{"start", "cancel"}, []string{"onFire"})
-	sem := ClosureSemantics(in, out)
-	stats := &Stats{}
+	sem := mealy.ClosureSemantics(in, out)
+	rec := &oracle.Recorder{}
 	good := &timerExec{serial: "emulator-5554"}
 	odd := &timerExec{serial: "emulator-5556", flipped: true, runs: 1}
-	cache := NewCache(nil, in, out, sem, stats)
-	cache.Next = &Scheduler{Executors: []backend.Executor{good}, Inputs: in, Outputs: out, Sem: sem, Stats: stats}
+	cache := oracle.NewCache(nil, in, out, sem, rec)
+	cache.Next = &dispatch.Scheduler{Executors: []backend.Executor{good}, Inputs: in, Outputs: out, Sem: sem, Recorder: rec}
 	if _, err := cache.Ask(context.Background(), []mealy.Word{in.MustWord("start", "wait")}); err != nil {
 		t.Fatal(err)
 	}
-	cache.Next = &Scheduler{Executors: []backend.Executor{odd}, Inputs: in, Outputs: out, Sem: sem, Stats: stats}
+	cache.Next = &dispatch.Scheduler{Executors: []backend.Executor{odd}, Inputs: in, Outputs: out, Sem: sem, Recorder: rec}
 	_, err := cache.Ask(context.Background(), []mealy.Word{in.MustWord("start", "wait", "cancel")})
-	var nd *NondeterminismError
+	var nd *oracle.NondeterminismError
 	if !errors.As(err, &nd) {
 		t.Fatalf("want a NondeterminismError, got %v", err)
 	}
@@ -216,30 +221,30 @@ func TestCacheReportsDevicesThatDisagree(t *testing.T) {
 func TestFilterExcludesWithoutRunning(t *testing.T) {
 	cases := []struct {
 		name  string
-		rule  purpose.Restriction
+		rule  restrict.Rule
 		query string
 		want  string
 		ran   []string
 	}{
-		{"at most", purpose.Restriction{Kind: purpose.AtMost, Count: 1, Symbols: []string{"cancel"}},
+		{"at most", restrict.Rule{Kind: restrict.AtMost, Count: 1, Symbols: []string{"cancel"}},
 			"cancel wait cancel wait", "ok quiet err err", []string{"cancel wait"}},
-		{"first", purpose.Restriction{Kind: purpose.First, Symbols: []string{"start"}},
+		{"first", restrict.Rule{Kind: restrict.First, Symbols: []string{"start"}},
 			"cancel start", "err err", nil},
-		{"followed by wait", purpose.Restriction{Kind: purpose.FollowedByWait, Symbols: []string{"start"}},
+		{"followed by wait", restrict.Rule{Kind: restrict.FollowedByWait, Symbols: []string{"start"}},
 			"start cancel", "ok err", []string{"start"}},
-		{"followed by wait, ends with it", purpose.Restriction{Kind: purpose.FollowedByWait, Symbols: []string{"start"}},
+		{"followed by wait, ends with it", restrict.Rule{Kind: restrict.FollowedByWait, Symbols: []string{"start"}},
 			"cancel start", "ok ok", []string{"cancel start"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := newPipeline(t, []purpose.Restriction{c.rule})
+			p := newPipeline(t, c.rule)
 			if got := p.ask(t, c.query); got[0] != c.want {
 				t.Fatalf("got %q, want %q", got[0], c.want)
 			}
 			if !reflect.DeepEqual(p.exec.ran, c.ran) {
 				t.Fatalf("ran %q, want %q", p.exec.ran, c.ran)
 			}
-			l, _ := p.stats.Snapshot()
+			l, _ := p.rec.Snapshot()
 			excluded := 0
 			if strings.Contains(c.want, "err") {
 				excluded = 1
@@ -252,7 +257,7 @@ func TestFilterExcludesWithoutRunning(t *testing.T) {
 }
 
 func TestFilterMarksErrAsExcluded(t *testing.T) {
-	p := newPipeline(t, []purpose.Restriction{{Kind: purpose.AtMost, Count: 0, Symbols: []string{"cancel"}}})
+	p := newPipeline(t, restrict.Rule{Kind: restrict.AtMost, Count: 0, Symbols: []string{"cancel"}, Text: "at most 0 of [cancel]"})
 	ans, err := p.top.Ask(context.Background(), []mealy.Word{p.in.MustWord("start", "cancel", "wait")})
 	if err != nil {
 		t.Fatal(err)
@@ -262,71 +267,53 @@ func TestFilterMarksErrAsExcluded(t *testing.T) {
 	}
 }
 
-func TestSchedulerRejectsUndeclaredCallbacks(t *testing.T) {
-	in := mealy.MustAlphabet("start", "wait")
-	out := mealy.MustAlphabet("ok", "quiet", "err")
-	s := &Scheduler{Executors: []backend.Executor{&timerExec{serial: "fake-0"}}, Inputs: in, Outputs: out,
-		Sem: ClosureSemantics(in, out), Stats: &Stats{},
-		Map: func(string) (string, bool, bool) { return "", false, false }}
-	_, err := s.Ask(context.Background(), []mealy.Word{in.MustWord("start", "wait")})
-	want := `fake-0: query start wait: backend reported callback "onFire", which the purpose does not declare`
-	if err == nil || err.Error() != want {
-		t.Fatalf("error %v, want %q", err, want)
+// Why an err transition is err travels down the chain the queries took:
+// the filter knows exclusions, the cache what the device said, and a word
+// whose err comes earlier than its last symbol has no explanation.
+func TestExplainTravelsDownTheChain(t *testing.T) {
+	p := newPipeline(t, restrict.Rule{Kind: restrict.AtMost, Count: 1, Symbols: []string{"cancel"}, Text: "at most 1 of [cancel]"})
+	p.ask(t, "start start", "cancel cancel")
+	cases := []struct {
+		word string
+		want *model.ErrInfo
+	}{
+		{"start start", &model.ErrInfo{Kind: model.ErrThrown, Detail: "IllegalStateException"}},
+		{"cancel cancel", &model.ErrInfo{Kind: model.ErrExcluded, Detail: "at most 1 of [cancel]"}},
+		{"start start wait", nil},    // the err is earlier
+		{"cancel cancel start", nil}, // excluded earlier
+		{"start wait", nil},          // no err at all
+		{"cancel wait start", nil},   // never asked
+	}
+	for _, c := range cases {
+		got, ok := oracle.Explain(p.top, p.in.MustWord(strings.Fields(c.word)...))
+		if ok != (c.want != nil) || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: explained %+v (%v), want %+v", c.word, got, ok, c.want)
+		}
 	}
 }
 
-func TestSchedulerErrorCallbackAnswersErr(t *testing.T) {
-	in := mealy.MustAlphabet("start", "cancel", "wait")
-	out := mealy.MustAlphabet("ok", "quiet", "err")
-	s := &Scheduler{Executors: []backend.Executor{&timerExec{serial: "fake-0"}}, Inputs: in, Outputs: out,
-		Sem: ClosureSemantics(in, out), Stats: &Stats{},
-		Map: func(n string) (string, bool, bool) { return "failed", n == "onFire", n == "onFire" }}
-	ans, err := s.Ask(context.Background(), []mealy.Word{in.MustWord("start", "wait", "cancel")})
-	if err != nil {
+// Each top counter counts its own asker's queries, and every stage below
+// counts them in that asker's phase.
+func TestCountersSplitThePhases(t *testing.T) {
+	p := newPipeline(t)
+	eq := &oracle.Counter{Next: p.top.(*oracle.Counter).Next, Phase: oracle.PhaseEquivalence, Recorder: p.rec}
+	p.ask(t, "start wait", "start")
+	if _, err := eq.Ask(context.Background(), []mealy.Word{p.in.MustWord("start"), p.in.MustWord("cancel", "wait")}); err != nil {
 		t.Fatal(err)
 	}
-	a := ans[0]
-	if got := out.Format(a.Outputs); got != "ok err err" || a.ErrAt != 1 || a.Err.Kind != model.ErrErrorCallback || a.Err.Detail != "onFire" {
-		t.Fatalf("got %s %+v %+v", got, a, a.Err)
+	if cur := p.rec.Current(); cur != oracle.PhaseEquivalence {
+		t.Errorf("current phase %v", cur)
 	}
-}
-
-func TestSchedulerSpreadsOverExecutors(t *testing.T) {
-	in, out, _ := mealy.ClosureAlphabets([]string{"start", "cancel"}, []string{"onFire"})
-	execs := []*timerExec{{serial: "a"}, {serial: "b"}, {serial: "c"}}
-	var bs []backend.Executor
-	for _, e := range execs {
-		bs = append(bs, e)
+	l, e := p.rec.Snapshot()
+	want := model.PhaseStats{Asked: 2, Executed: 1, Symbols: 2, DeviceSecs: 0.01}
+	if l != want {
+		t.Errorf("learning %+v, want %+v", l, want)
 	}
-	stats := &Stats{}
-	s := &Scheduler{Executors: bs, Inputs: in, Outputs: out, Sem: ClosureSemantics(in, out), Stats: stats}
-	var qs []mealy.Word
-	for k := 0; k < 30; k++ {
-		w := mealy.Word{}
-		for j := 0; j <= k%4; j++ {
-			w = w.Concat(k % 3)
-		}
-		qs = append(qs, w)
+	want = model.PhaseStats{Asked: 2, Executed: 1, CacheHits: 1, Symbols: 2, DeviceSecs: 0.5}
+	if e != want {
+		t.Errorf("equivalence %+v, want %+v", e, want)
 	}
-	ans, err := s.Ask(context.Background(), qs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := 0
-	for _, e := range execs {
-		total += len(e.ran)
-	}
-	if total != 30 {
-		t.Fatalf("ran %d queries, want 30", total)
-	}
-	for k, q := range qs {
-		want, _ := (&timerExec{}).Execute(context.Background(), in.Strings(q))
-		got := out.Strings(ans[k].Outputs)[:len(want.Outputs)]
-		if fmt.Sprint(got) != fmt.Sprint(want.Outputs) {
-			t.Fatalf("query %d answered %v, want %v", k, got, want.Outputs)
-		}
-	}
-	if l, _ := stats.Snapshot(); l.Executed != 30 {
-		t.Fatalf("executed %d", l.Executed)
+	if d := p.rec.Devices(); len(d) != 1 || d[0].Serial != "fake-0" || d[0].Executed != 2 || d[0].Busy {
+		t.Errorf("devices %+v", d)
 	}
 }

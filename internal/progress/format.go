@@ -2,6 +2,7 @@ package progress
 
 import (
 	"fmt"
+	"github.com/droidstar/droidstar/internal/engine"
 	"strings"
 	"time"
 )
@@ -14,7 +15,7 @@ const prefix = "droidstar: "
 const sep = " · "
 
 // statusLine is the plain-mode progress line without its prefix.
-func statusLine(s Snapshot, start phaseStart) string {
+func statusLine(s engine.Snapshot, start phaseStart) string {
 	var b strings.Builder
 	b.WriteString(phaseName(s.Phase, "starting"))
 	if s.Total > 0 {
@@ -29,14 +30,14 @@ func statusLine(s Snapshot, start phaseStart) string {
 
 // counts is the part of a line every mode shares: hypothesis size, where
 // the answers came from and the device time they cost.
-func counts(s Snapshot) string {
+func counts(s engine.Snapshot) string {
 	return fmt.Sprintf("hypothesis %s%s%d executed, %d from cache, %d excluded%sdevice %.1f s",
 		plural(s.States, "state"), sep, s.Executed, s.CacheHits, s.Excluded, sep, s.DeviceSecs)
 }
 
 // summary is the closing output of plain and live mode alike, so a run
 // reads the same in a terminal scrollback as in a CI log.
-func summary(s Snapshot) string {
+func summary(s engine.Snapshot) string {
 	var b strings.Builder
 	b.WriteString(prefix)
 	b.WriteString(phaseName(s.Phase, "finished"))
@@ -55,7 +56,7 @@ func summary(s Snapshot) string {
 
 // deviceLines gives one aligned line per device, so a device that lags
 // behind the others stands out.
-func deviceLines(devs []Device, state bool) []string {
+func deviceLines(devs []engine.Device, state bool) []string {
 	w := 0
 	for _, dv := range devs {
 		w = max(w, len(dv.Serial))
@@ -75,7 +76,7 @@ func deviceLines(devs []Device, state bool) []string {
 	return lines
 }
 
-func doneOfTotal(s Snapshot) string {
+func doneOfTotal(s engine.Snapshot) string {
 	if s.Unit == "" {
 		return fmt.Sprintf("%d/%d", s.Done, s.Total)
 	}
@@ -85,7 +86,7 @@ func doneOfTotal(s Snapshot) string {
 // eta extrapolates the pace of the current phase so far over what is
 // left of it. The pace counts only the steps done since the phase was
 // first seen: a phase first seen half done has no known pace yet.
-func eta(s Snapshot, start phaseStart) (time.Duration, bool) {
+func eta(s engine.Snapshot, start phaseStart) (time.Duration, bool) {
 	if s.Total <= 0 {
 		return 0, false
 	}

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"fmt"
+	"github.com/droidstar/droidstar/internal/engine"
 	"io"
 	"strings"
 	"time"
@@ -63,7 +64,7 @@ func (b *bars) stop() {
 
 // view is what one frame shows.
 type view struct {
-	s       Snapshot
+	s       engine.Snapshot
 	elapsed time.Duration
 	left    time.Duration
 	leftOK  bool

@@ -2,12 +2,13 @@
 // of bars when stderr is a terminal, throttled log lines when it is not
 // (CI logs would otherwise fill up with redraws), or nothing at all.
 //
-// The learning session pushes Snapshots; the Display never asks for them,
+// The learning engine pushes snapshots (engine.Snapshot); the Display never asks for them,
 // so it needs no knowledge of the learner and can be fed from any
 // goroutine.
 package progress
 
 import (
+	"github.com/droidstar/droidstar/internal/engine"
 	"io"
 	"os"
 	"sync"
@@ -15,36 +16,6 @@ import (
 
 	"golang.org/x/term"
 )
-
-// Device is one phone's share of the run.
-type Device struct {
-	Serial     string
-	Executed   int  // queries this device ran
-	Busy       bool // running a query now
-	DeviceSecs float64
-}
-
-// Snapshot is the run as it stands at one moment.
-type Snapshot struct {
-	Phase     string // "table fill", "equivalence round 2", "refining after round 2"
-	Round     int    // equivalence rounds so far
-	States    int    // states of the current hypothesis (0 before the first)
-	Asked     int    // membership queries the learner asked
-	Executed  int    // queries run on devices
-	CacheHits int    // answered from the cache
-	Excluded  int    // answered by the restrictions without running
-	// DeviceSecs is device time so far, summed over devices.
-	DeviceSecs float64
-	Elapsed    time.Duration
-	// Done and Total measure the current phase when known (e.g. transitions
-	// checked of the equivalence round), 0/0 when unknown; they drive the
-	// estimate of what is left.
-	Done, Total int
-	// Unit names what Done and Total count ("transitions"); empty leaves
-	// the counts bare.
-	Unit    string
-	Devices []Device
-}
 
 // Options configure a Display.
 type Options struct {
@@ -81,7 +52,7 @@ type Display struct {
 	now      func() time.Time
 
 	mu       sync.Mutex
-	cur      Snapshot
+	cur      engine.Snapshot
 	seenAt   time.Time // when cur arrived; the live view runs the clock on from there
 	start    phaseStart
 	printed  bool      // plain: a line has been written
@@ -138,7 +109,7 @@ func IsTerminal(f *os.File) bool {
 // Update records the run's state. It is cheap: live mode only stores the
 // snapshot for the next frame, plain mode writes a line at most once per
 // interval. Updates after Finish are ignored.
-func (d *Display) Update(s Snapshot) {
+func (d *Display) Update(s engine.Snapshot) {
 	if d.mode == quiet {
 		return
 	}
@@ -166,10 +137,10 @@ func (d *Display) Update(s Snapshot) {
 
 // record stores s as the current snapshot and reports whether it begins
 // a new phase. Callers hold d.mu.
-func (d *Display) record(s Snapshot) (changed bool) {
+func (d *Display) record(s engine.Snapshot) (changed bool) {
 	// The caller may reuse its slice for the next snapshot while a frame
 	// is still reading this one.
-	s.Devices = append([]Device(nil), s.Devices...)
+	s.Devices = append([]engine.Device(nil), s.Devices...)
 	changed = s.Phase != d.start.phase
 	if changed {
 		d.start = phaseStart{phase: s.Phase, elapsed: s.Elapsed, done: s.Done}
@@ -182,7 +153,7 @@ func (d *Display) record(s Snapshot) (changed bool) {
 // ("learned", "interrupted"; empty reads "finished"). Live mode clears
 // the bars first so only the summary stays on screen. Later calls do
 // nothing; concurrent ones return once the first has finished.
-func (d *Display) Finish(final Snapshot) {
+func (d *Display) Finish(final engine.Snapshot) {
 	d.finish.Do(func() {
 		if d.mode == quiet {
 			return

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"github.com/droidstar/droidstar/internal/engine"
 	"os"
 	"runtime"
 	"strings"
@@ -40,7 +41,7 @@ func TestPlainLines(t *testing.T) {
 	clk := newClock()
 	d := New(Options{Out: &out, Interval: 10 * time.Second, Now: clk.Now})
 
-	fill := Snapshot{Phase: "table fill", Executed: 120, CacheHits: 40, Excluded: 3, DeviceSecs: 35.2, Elapsed: sec(42)}
+	fill := engine.Snapshot{Phase: "table fill", Executed: 120, CacheHits: 40, Excluded: 3, DeviceSecs: 35.2, Elapsed: sec(42)}
 	clk.Advance(10 * time.Second)
 	d.Update(fill) // the run has lasted one interval: the first line
 	clk.Advance(3 * time.Second)
@@ -51,7 +52,7 @@ func TestPlainLines(t *testing.T) {
 	d.Update(fill) // interval over: a line
 
 	clk.Advance(1 * time.Second)
-	eq := Snapshot{Phase: "equivalence round 2", Round: 2, States: 5, Executed: 131, CacheHits: 41, Excluded: 3,
+	eq := engine.Snapshot{Phase: "equivalence round 2", Round: 2, States: 5, Executed: 131, CacheHits: 41, Excluded: 3,
 		DeviceSecs: 40, Elapsed: sec(53), Total: 400, Unit: "transitions"}
 	d.Update(eq) // phase change: a line, no pace yet
 	clk.Advance(5 * time.Second)
@@ -62,9 +63,9 @@ func TestPlainLines(t *testing.T) {
 	d.Update(eq) // interval over: 65 s for 130 transitions, 270 to go
 
 	clk.Advance(1 * time.Second)
-	final := Snapshot{Phase: "learned", Round: 3, States: 1, Asked: 400, Executed: 300, CacheHits: 90, Excluded: 10,
+	final := engine.Snapshot{Phase: "learned", Round: 3, States: 1, Asked: 400, Executed: 300, CacheHits: 90, Excluded: 10,
 		DeviceSecs: 250.25, Elapsed: sec(3725),
-		Devices: []Device{{Serial: "emulator-5554", Executed: 160, DeviceSecs: 130}, {Serial: "R58M", Executed: 140, DeviceSecs: 120.25}}}
+		Devices: []engine.Device{{Serial: "emulator-5554", Executed: 160, DeviceSecs: 130}, {Serial: "R58M", Executed: 140, DeviceSecs: 120.25}}}
 	d.Finish(final)
 	d.Finish(final)
 	d.Update(eq)
@@ -89,11 +90,11 @@ func TestPlainShortRunWritesNothing(t *testing.T) {
 	var out bytes.Buffer
 	clk := newClock()
 	d := New(Options{Out: &out, Interval: 10 * time.Second, Now: clk.Now})
-	d.Update(Snapshot{Phase: "table fill", Executed: 3})
+	d.Update(engine.Snapshot{Phase: "table fill", Executed: 3})
 	clk.Advance(4 * time.Second)
-	d.Update(Snapshot{Phase: "equivalence round 1", Round: 1, States: 2, Executed: 9})
+	d.Update(engine.Snapshot{Phase: "equivalence round 1", Round: 1, States: 2, Executed: 9})
 	clk.Advance(5 * time.Second)
-	d.Finish(Snapshot{Phase: "learned", Round: 1, States: 2, Executed: 9})
+	d.Finish(engine.Snapshot{Phase: "learned", Round: 1, States: 2, Executed: 9})
 	if out.Len() != 0 {
 		t.Errorf("a 9 s run wrote %q", out.String())
 	}
@@ -103,9 +104,9 @@ func TestQuietWritesNothing(t *testing.T) {
 	for _, terminal := range []bool{false, true} {
 		var out bytes.Buffer
 		d := New(Options{Out: &out, Quiet: true, Terminal: terminal, Interval: time.Nanosecond})
-		d.Update(Snapshot{Phase: "table fill", Devices: []Device{{Serial: "a"}, {Serial: "b"}}})
-		d.Update(Snapshot{Phase: "equivalence round 1"})
-		d.Finish(Snapshot{Phase: "learned"})
+		d.Update(engine.Snapshot{Phase: "table fill", Devices: []engine.Device{{Serial: "a"}, {Serial: "b"}}})
+		d.Update(engine.Snapshot{Phase: "equivalence round 1"})
+		d.Finish(engine.Snapshot{Phase: "learned"})
 		if out.Len() != 0 {
 			t.Errorf("terminal=%v: quiet display wrote %q", terminal, out.String())
 		}
@@ -140,19 +141,19 @@ func TestETA(t *testing.T) {
 	start := phaseStart{phase: "equivalence round 1", elapsed: sec(100), done: 0}
 	for _, tc := range []struct {
 		name  string
-		s     Snapshot
+		s     engine.Snapshot
 		start phaseStart
 		want  string
 	}{
-		{"total unknown", Snapshot{Phase: "table fill", Done: 5, Elapsed: sec(200)}, start, "?"},
-		{"nothing done yet", Snapshot{Phase: start.phase, Total: 400, Elapsed: sec(130)}, start, "?"},
-		{"pace of the phase", Snapshot{Phase: start.phase, Done: 130, Total: 400, Elapsed: sec(165)}, start, "about 2:15"},
-		{"all done", Snapshot{Phase: start.phase, Done: 400, Total: 400, Elapsed: sec(300)}, start, "about 0:00"},
-		{"seen half done", Snapshot{Phase: start.phase, Done: 200, Total: 400, Elapsed: sec(100)},
+		{"total unknown", engine.Snapshot{Phase: "table fill", Done: 5, Elapsed: sec(200)}, start, "?"},
+		{"nothing done yet", engine.Snapshot{Phase: start.phase, Total: 400, Elapsed: sec(130)}, start, "?"},
+		{"pace of the phase", engine.Snapshot{Phase: start.phase, Done: 130, Total: 400, Elapsed: sec(165)}, start, "about 2:15"},
+		{"all done", engine.Snapshot{Phase: start.phase, Done: 400, Total: 400, Elapsed: sec(300)}, start, "about 0:00"},
+		{"seen half done", engine.Snapshot{Phase: start.phase, Done: 200, Total: 400, Elapsed: sec(100)},
 			phaseStart{phase: start.phase, elapsed: sec(100), done: 200}, "?"},
-		{"pace since first seen", Snapshot{Phase: start.phase, Done: 300, Total: 400, Elapsed: sec(150)},
+		{"pace since first seen", engine.Snapshot{Phase: start.phase, Done: 300, Total: 400, Elapsed: sec(150)},
 			phaseStart{phase: start.phase, elapsed: sec(100), done: 200}, "about 0:50"},
-		{"long", Snapshot{Phase: start.phase, Done: 1, Total: 400, Elapsed: sec(111)}, start, "about 1:13:09"},
+		{"long", engine.Snapshot{Phase: start.phase, Done: 1, Total: 400, Elapsed: sec(111)}, start, "about 1:13:09"},
 	} {
 		if got := clockOr(eta(tc.s, tc.start)); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
@@ -164,14 +165,14 @@ func TestLive(t *testing.T) {
 	var out bytes.Buffer
 	clk := newClock()
 	d := New(Options{Out: &out, Terminal: true, Width: 200, Now: clk.Now})
-	devs := []Device{
+	devs := []engine.Device{
 		{Serial: "emulator-5554", Executed: 70, Busy: true, DeviceSecs: 20},
 		{Serial: "R58M", Executed: 50, Busy: false, DeviceSecs: 15.2},
 	}
-	d.Update(Snapshot{Phase: "equivalence round 2", Round: 2, States: 5, Executed: 100, CacheHits: 30, Excluded: 3,
+	d.Update(engine.Snapshot{Phase: "equivalence round 2", Round: 2, States: 5, Executed: 100, CacheHits: 30, Excluded: 3,
 		DeviceSecs: 30, Elapsed: sec(50), Total: 400, Unit: "transitions", Devices: devs})
 	clk.Advance(65 * time.Second)
-	final := Snapshot{Phase: "equivalence round 2", Round: 2, States: 5, Asked: 163, Executed: 120, CacheHits: 40, Excluded: 3,
+	final := engine.Snapshot{Phase: "equivalence round 2", Round: 2, States: 5, Asked: 163, Executed: 120, CacheHits: 40, Excluded: 3,
 		DeviceSecs: 35.2, Elapsed: sec(115), Done: 130, Total: 400, Unit: "transitions", Devices: devs}
 	d.Finish(final)
 	d.Finish(final)
@@ -209,12 +210,12 @@ func TestLiveConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			devs := make([]Device, 3)
+			devs := make([]engine.Device, 3)
 			for i := range 200 {
 				for j := range devs {
-					devs[j] = Device{Serial: "device-with-a-rather-long-serial", Executed: i, Busy: i%2 == 0}
+					devs[j] = engine.Device{Serial: "device-with-a-rather-long-serial", Executed: i, Busy: i%2 == 0}
 				}
-				d.Update(Snapshot{Phase: "table fill", Executed: g*1000 + i, Done: i, Total: 200, Elapsed: time.Duration(i) * time.Millisecond, Devices: devs})
+				d.Update(engine.Snapshot{Phase: "table fill", Executed: g*1000 + i, Done: i, Total: 200, Elapsed: time.Duration(i) * time.Millisecond, Devices: devs})
 			}
 		}()
 	}
@@ -224,7 +225,7 @@ func TestLiveConcurrent(t *testing.T) {
 		fin.Add(1)
 		go func() {
 			defer fin.Done()
-			d.Finish(Snapshot{Phase: "learned"})
+			d.Finish(engine.Snapshot{Phase: "learned"})
 		}()
 	}
 	fin.Wait()
@@ -272,10 +273,10 @@ func TestLiveNarrow(t *testing.T) {
 	var out bytes.Buffer
 	clk := newClock()
 	d := New(Options{Out: &out, Terminal: true, Width: 80, Now: clk.Now})
-	start := Snapshot{Phase: "equivalence round 12", Round: 12, Elapsed: sec(3600), Total: 4000, Unit: "transitions"}
+	start := engine.Snapshot{Phase: "equivalence round 12", Round: 12, Elapsed: sec(3600), Total: 4000, Unit: "transitions"}
 	d.Update(start)
 	clk.Advance(time.Minute)
-	devs := []Device{
+	devs := []engine.Device{
 		{Serial: "0123456789ABCDEF0123456789ABCDEF", Executed: 123456, Busy: true, DeviceSecs: 98765.4},
 		{Serial: "emulator-5554", Executed: 1, DeviceSecs: 0.5},
 	}

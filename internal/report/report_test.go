@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/droidstar/droidstar/internal/compose/composetest"
 	goldenfile "github.com/droidstar/droidstar/internal/golden"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/render/gvwasm"
-	"github.com/droidstar/droidstar/internal/session/sessiontest"
 )
 
 // renderSVG renders in-process, as the helper does.
@@ -28,7 +28,7 @@ func renderSVG(dot []byte) ([]byte, error) { return gvwasm.SVG(context.Backgroun
 var learned = sync.OnceValues(func() (map[string]*model.Document, error) {
 	docs := map[string]*model.Document{}
 	for _, name := range []string{"asynctask", "mediaplayer"} {
-		d, err := sessiontest.LearnExample(name)
+		d, err := composetest.LearnExample(name)
 		if err != nil {
 			return nil, err
 		}

@@ -30,7 +30,8 @@ type Timing struct {
 	Realtime bool
 }
 
-// Executor answers queries from a model. It is safe to create several over
+// Executor answers queries from a model, under the closure's rules
+// (mealy.Semantics) when the model is a synchronous closure. It is safe to create several over
 // one model (lanes); each must be used by one goroutine at a time.
 type Executor struct {
 	model  *Model
@@ -38,62 +39,72 @@ type Executor struct {
 	serial string
 	closed bool
 
-	wait, quiet, errOut int // -1 unless closure semantics
+	sem mealy.Semantics
 }
 
 // NewExecutor returns an executor named serial (e.g. "sim-0") over m.
 func NewExecutor(m *Model, timing Timing, serial string) *Executor {
-	e := &Executor{model: m, timing: timing, serial: serial, wait: -1, quiet: -1, errOut: -1}
+	e := &Executor{model: m, timing: timing, serial: serial, sem: mealy.PlainSemantics()}
 	if m.Semantics == model.SemanticsClosure {
-		e.wait, _ = m.Machine.Inputs.Index(mealy.Wait)
-		e.quiet, _ = m.Machine.Outputs.Index(mealy.Quiet)
-		e.errOut, _ = m.Machine.Outputs.Index(mealy.Err)
+		e.sem = mealy.ClosureSemantics(m.Machine.Inputs, m.Machine.Outputs)
 	}
 	return e
 }
 
 // Execute implements backend.Executor.
 func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+	res, _, err := e.Run(ctx, inputs)
+	return res, err
+}
+
+// Run is Execute that also says what each answered symbol cost: a callin
+// nothing, a wait its callback's latency or the quiescence timeout, a
+// wait the closure's rules answer nothing. The reset is the rest of the
+// result's device time.
+func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []time.Duration, error) {
 	if e.closed {
-		return backend.Result{}, fmt.Errorf("simulator %s is closed", e.serial)
+		return backend.Result{}, nil, fmt.Errorf("simulator %s is closed", e.serial)
 	}
 	m := e.model.Machine
 	res := backend.Result{Outputs: make([]string, 0, len(inputs)), Device: e.timing.Reset}
-	q := m.Initial
-	afterQuiet := false
+	costs := make([]time.Duration, 0, len(inputs))
+	q, prev := m.Initial, -1
 	for _, name := range inputs {
 		in, ok := m.Inputs.Index(name)
 		if !ok {
-			return res, fmt.Errorf("the model %s has no input %q", e.model.Path, name)
+			return res, costs, fmt.Errorf("the model %s has no input %q", e.model.Path, name)
 		}
-		if in == e.wait && afterQuiet {
-			// The harness answers quiet at once: no time passes, nothing changes.
-			res.Outputs = append(res.Outputs, mealy.Quiet)
+		if out, forced := e.sem.Forced(prev, in); forced {
+			// The harness answers at once: no time passes, nothing changes.
+			res.Outputs = append(res.Outputs, m.Outputs.Name(out))
+			costs = append(costs, 0)
 			continue
 		}
 		out := m.Out[q][in]
-		q = m.Next[q][in]
+		q, prev = m.Next[q][in], out
 		res.Outputs = append(res.Outputs, m.Outputs.Name(out))
+		var cost time.Duration
 		switch {
-		case in == e.wait && out == e.quiet:
-			res.Device += e.timing.Quiescence
-		case in == e.wait:
-			res.Device += e.latency(m.Outputs.Name(out))
+		case in == e.sem.Wait && out == e.sem.Quiet:
+			cost = e.timing.Quiescence
+		case in == e.sem.Wait:
+			cost = e.latency(m.Outputs.Name(out))
 		}
-		afterQuiet = e.wait >= 0 && in == e.wait && out == e.quiet
-		if out == e.errOut {
+		res.Device += cost
+		costs = append(costs, cost)
+		if e.sem.Closure && out == e.sem.Err {
 			res.Err = &model.ErrInfo{Kind: model.ErrThrown, Detail: fmt.Sprintf("%s answers err in the model", name)}
 			break
 		}
 	}
 	if e.timing.Realtime {
 		if err := sleep(ctx, res.Device); err != nil {
-			return res, err
+			return res, costs, err
 		}
 	} else if err := ctx.Err(); err != nil {
-		return res, err
+		return res, costs, err
 	}
-	return res, nil
+	return res, costs, nil
 }
 
 func (e *Executor) latency(out string) time.Duration {

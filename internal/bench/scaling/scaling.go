@@ -25,11 +25,12 @@ import (
 	"github.com/droidstar/droidstar/internal/adbclient"
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/sim"
+	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
 	"github.com/droidstar/droidstar/internal/fake/simharness"
 	"github.com/droidstar/droidstar/internal/purpose"
-	"github.com/droidstar/droidstar/internal/session"
 )
 
 // Example is the example the benchmark learns by default: on one
@@ -111,7 +112,7 @@ func RunWith(ctx context.Context, example string, counts []int, o Options) ([]Ro
 	if err := sp.Backend.Use(purpose.BackendSim); err != nil {
 		return nil, fmt.Errorf("scaling: %s: %w", sp.File, err)
 	}
-	simPlan, err := session.FromPurpose(ctx, sp, examples.ReadFile, session.BackendOptions{})
+	simPlan, err := compose.FromPurpose(ctx, sp, examples.ReadFile, compose.BackendOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("scaling: %s: %w", example, err)
 	}
@@ -164,7 +165,7 @@ func scaledTiming(p *purpose.Purpose, speed float64) sim.Timing {
 // runRow learns the example on n fresh fakes behind a fresh adb
 // server, so that no row inherits an installed harness or a warm server
 // from the one before.
-func runRow(ctx context.Context, example string, n int, simPlan *session.Plan, timing sim.Timing, names map[string]string, host string) (_ *Row, err error) {
+func runRow(ctx context.Context, example string, n int, simPlan *compose.Plan, timing sim.Timing, names map[string]string, host string) (_ *Row, err error) {
 	server, err := adbserver.Start(ctx)
 	if err != nil {
 		return nil, err
@@ -190,7 +191,7 @@ func runRow(ctx context.Context, example string, n int, simPlan *session.Plan, t
 		return nil, fmt.Errorf("%s: %w", p.File, err)
 	}
 	client := adbclient.New(adbclient.Config{Host: "127.0.0.1", Port: server.Port()})
-	plan, err := session.FromPurpose(ctx, p, examples.ReadFile, session.BackendOptions{ADB: session.ADBOptions{
+	plan, err := compose.FromPurpose(ctx, p, examples.ReadFile, compose.BackendOptions{ADB: compose.ADBOptions{
 		Client:    client,
 		Selection: adbbackend.Selection{Devices: []string{"all"}},
 		Options:   adbbackend.Options{APK: harnessapk.APK, Host: host},
@@ -206,11 +207,11 @@ func runRow(ctx context.Context, example string, n int, simPlan *session.Plan, t
 	if len(plan.Executors) != n {
 		return nil, fmt.Errorf("the adb server offers %d devices, want %d", len(plan.Executors), n)
 	}
-	res, err := session.Run(ctx, plan.Target, session.Options{Executors: plan.Executors})
+	res, err := engine.Run(ctx, plan.Job, engine.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("learn: %w", err)
 	}
-	_, differ, err := session.Disagreement(res.Machine, simPlan)
+	_, differ, err := compose.Disagreement(res.Machine, simPlan)
 	if err != nil {
 		return nil, fmt.Errorf("compare with the model: %w", err)
 	}

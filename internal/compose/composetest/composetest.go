@@ -1,16 +1,17 @@
-// Package sessiontest learns the embedded examples for other packages'
+// Package composetest learns the embedded examples for other packages'
 // tests: on the simulator, with a virtual clock and a fixed date, so that
 // golden files of exports and reports stay put.
-package sessiontest
+package composetest
 
 import (
 	"context"
 	"time"
 
 	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
-	"github.com/droidstar/droidstar/internal/session"
 )
 
 // LearnedAt is the date every model learned here carries.
@@ -29,13 +30,13 @@ func LearnExample(name string) (*model.Document, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	plan, err := session.FromPurpose(ctx, p, examples.ReadFile, session.BackendOptions{})
+	plan, err := compose.FromPurpose(ctx, p, examples.ReadFile, compose.BackendOptions{})
 	if err != nil {
 		return nil, err
 	}
 	defer plan.Close()
-	res, err := session.Run(ctx, plan.Target, session.Options{
-		Executors: plan.Executors, VirtualClock: true, ToolVersion: "test",
+	res, err := engine.Run(ctx, plan.Job, engine.Options{
+		VirtualClock: true, ToolVersion: "test",
 		Now: func() time.Time { return LearnedAt },
 	})
 	if err != nil {

@@ -26,7 +26,7 @@ import (
 type Bound struct {
 	MQ    oracle.Oracle
 	Bound int
-	Sem   oracle.Semantics
+	Sem   mealy.Semantics
 	// PerBatch is how many transitions are checked in one batch of queries:
 	// 1 stops at the first counterexample with the fewest queries; more gives
 	// several devices more to run at once. 0 means 1.

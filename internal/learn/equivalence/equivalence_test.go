@@ -53,7 +53,7 @@ func (c *counting) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, err
 
 func TestBoundFindsTheShortestSuffix(t *testing.T) {
 	mq := &counting{m: target()}
-	b := &Bound{MQ: mq, Bound: 2, Sem: oracle.PlainSemantics()}
+	b := &Bound{MQ: mq, Bound: 2, Sem: mealy.PlainSemantics()}
 	cex, err := b.FindCounterexample(context.Background(), merged())
 	if err != nil || cex == nil {
 		t.Fatalf("no counterexample: %v", err)
@@ -81,7 +81,7 @@ func TestBoundFindsTheShortestSuffix(t *testing.T) {
 // hypothesis: the assumption is the user's to state, and the learned model
 // reports the bound it needs so a too-small one can be noticed.
 func TestBoundTooSmallMissesTheDifference(t *testing.T) {
-	b := &Bound{MQ: &counting{m: target()}, Bound: 1, Sem: oracle.PlainSemantics()}
+	b := &Bound{MQ: &counting{m: target()}, Bound: 1, Sem: mealy.PlainSemantics()}
 	cex, err := b.FindCounterexample(context.Background(), merged())
 	if err != nil || cex != nil {
 		t.Fatalf("got %+v, %v; bound 1 cannot see the difference", cex, err)
@@ -100,7 +100,7 @@ func TestBoundSkipsTheErrorSink(t *testing.T) {
 	m.SetTransition(1, 1, 2, 1)
 	mq := &counting{m: m}
 	h := &learn.Hypothesis{Machine: m, Access: []mealy.Word{{}, {0}}}
-	b := &Bound{MQ: mq, Bound: 2, Sem: oracle.ClosureSemantics(in, out)}
+	b := &Bound{MQ: mq, Bound: 2, Sem: mealy.ClosureSemantics(in, out)}
 	cex, err := b.FindCounterexample(context.Background(), h)
 	if err != nil || cex != nil {
 		t.Fatalf("got %+v, %v", cex, err)

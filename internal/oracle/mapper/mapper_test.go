@@ -1,0 +1,61 @@
+package mapper_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle/mapper"
+)
+
+// fixed answers every query with the same outputs.
+type fixed []string
+
+func (f fixed) Execute(context.Context, []string) (backend.Result, error) {
+	return backend.Result{Outputs: append([]string(nil), f...)}, nil
+}
+func (fixed) Describe() model.DeviceInfo { return model.DeviceInfo{Serial: "fixed"} }
+func (fixed) Close() error               { return nil }
+
+// purposeMap is a purpose with onFire as "fired" and onFail as an error
+// callback "failed".
+func purposeMap(name string) (string, bool, bool) {
+	switch name {
+	case "onFire":
+		return "fired", false, true
+	case "onFail":
+		return "failed", true, true
+	}
+	return "", false, false
+}
+
+func TestMapperTranslatesCallbacks(t *testing.T) {
+	cases := []struct {
+		outputs []string
+		want    backend.Result
+		wantErr string
+	}{
+		{outputs: []string{"ok", "onFire", "quiet"}, want: backend.Result{Outputs: []string{"ok", "fired", "quiet"}}},
+		{outputs: []string{"ok", "onFail", "onFire"}, want: backend.Result{Outputs: []string{"ok", "err"},
+			Err: &model.ErrInfo{Kind: model.ErrErrorCallback, Detail: "onFail"}}},
+		{outputs: []string{"ok", "onTick"}, wantErr: `backend reported callback "onTick", which the purpose does not declare`},
+	}
+	for _, c := range cases {
+		e := &mapper.Executor{Next: fixed(c.outputs), Map: purposeMap}
+		got, err := e.Execute(context.Background(), []string{"start", "wait", "wait"})
+		if c.wantErr != "" {
+			if err == nil || err.Error() != c.wantErr {
+				t.Errorf("%v: error %v, want %q", c.outputs, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%v: got %+v (%v), want %+v", c.outputs, got, err, c.want)
+		}
+	}
+	if d := (&mapper.Executor{Next: fixed(nil)}).Describe(); d.Serial != "fixed" {
+		t.Errorf("describe %+v", d)
+	}
+}

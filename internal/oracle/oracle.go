@@ -1,0 +1,59 @@
+// Package oracle is the floor every learner stands on: the membership
+// oracle interface and its answers, the statistics recorder the pipeline's
+// stages write to, the Counter at the top of the pipeline, and the Cache.
+// It imports only mealy and model, so a learner that links it can link no
+// purpose, backend or file format (a go list -deps test keeps it so).
+//
+// The membership pipeline is a chain of decorators, each an Oracle that
+// owns one job and its own counts and passes the rest on:
+//
+//	learner → Counter → restrict.Filter → Cache → dispatch.Scheduler → mapper → executors
+//
+// internal/compose assembles it; internal/engine puts one Counter for the
+// learner and one for the equivalence oracle on top.
+package oracle
+
+import (
+	"context"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// Answer is the output word of one query.
+type Answer struct {
+	// Outputs has one output per input of the query.
+	Outputs mealy.Word
+	// ErrAt is the index of the first err output, -1 when there is none or
+	// the semantics has no err.
+	ErrAt int
+	// Err explains the err at ErrAt.
+	Err *model.ErrInfo
+	// Device names the executor that ran the query (empty when it came
+	// from the cache), so a disagreement can say which devices differ.
+	Device string
+}
+
+// Oracle answers membership queries in batches. Answers are in query order.
+type Oracle interface {
+	Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
+}
+
+// Explainer is implemented by the stages that can tell, without running
+// anything, why a word they have seen answers err at its last symbol: the
+// restriction filter (excluded) and the cache (what the device said).
+// A stage that cannot tell passes the question on, down the same chain the
+// query took.
+type Explainer interface {
+	// Explain returns why w's last output is err, or ok=false when this
+	// stage and those below it do not know (or it is no err there).
+	Explain(w mealy.Word) (info *model.ErrInfo, ok bool)
+}
+
+// Explain asks o why w answers err at its last symbol, if o can tell.
+func Explain(o Oracle, w mealy.Word) (*model.ErrInfo, bool) {
+	if e, ok := o.(Explainer); ok {
+		return e.Explain(w)
+	}
+	return nil, false
+}

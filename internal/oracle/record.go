@@ -1,0 +1,160 @@
+package oracle
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// Phase is the learning phase a query belongs to, for the statistics.
+type Phase int
+
+const (
+	PhaseLearning Phase = iota
+	PhaseEquivalence
+)
+
+func (p Phase) String() string {
+	if p == PhaseEquivalence {
+		return "equivalence"
+	}
+	return "learning"
+}
+
+type phaseKey struct{}
+
+// withPhase tags the queries asked under ctx with a phase. Only the
+// Counter at the top of a pipeline does this, so the stages below count
+// each query in the phase of whoever asked it.
+func withPhase(ctx context.Context, p Phase) context.Context {
+	return context.WithValue(ctx, phaseKey{}, p)
+}
+
+// PhaseOf returns the phase of the queries asked under ctx (learning when
+// no Counter tagged it).
+func PhaseOf(ctx context.Context) Phase {
+	if p, ok := ctx.Value(phaseKey{}).(Phase); ok {
+		return p
+	}
+	return PhaseLearning
+}
+
+// Recorder collects what the pipeline's stages did, per phase and per
+// executor, and the assumption violations the executors reported. Every
+// stage records its own events through these methods; it is safe for
+// concurrent use, so a progress display may read it while learning.
+type Recorder struct {
+	mu       sync.Mutex
+	phases   [2]model.PhaseStats
+	current  Phase
+	devices  []DeviceStats
+	warnings []string
+}
+
+// DeviceStats is what one executor has done so far.
+type DeviceStats struct {
+	Serial     string
+	Executed   int
+	Busy       bool
+	DeviceSecs float64
+}
+
+func (r *Recorder) phase(ctx context.Context, f func(*model.PhaseStats)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f(&r.phases[PhaseOf(ctx)])
+}
+
+// Asked records n queries asked by a learner or an equivalence oracle,
+// and makes their phase the current one.
+func (r *Recorder) Asked(ctx context.Context, n int) {
+	r.phase(ctx, func(p *model.PhaseStats) { p.Asked += n })
+	r.mu.Lock()
+	r.current = PhaseOf(ctx)
+	r.mu.Unlock()
+}
+
+// CacheHits records n queries answered from the cache.
+func (r *Recorder) CacheHits(ctx context.Context, n int) {
+	r.phase(ctx, func(p *model.PhaseStats) { p.CacheHits += n })
+}
+
+// Excluded records n queries the restrictions cut short.
+func (r *Recorder) Excluded(ctx context.Context, n int) {
+	r.phase(ctx, func(p *model.PhaseStats) { p.Excluded += n })
+}
+
+// Busy records that an executor started (true) or stopped (false)
+// running a query.
+func (r *Recorder) Busy(serial string, busy bool) {
+	r.device(serial, func(d *DeviceStats) { d.Busy = busy })
+}
+
+// Executed records one query an executor ran to the end: the symbols it
+// answered and the device time it took.
+func (r *Recorder) Executed(ctx context.Context, serial string, symbols int, device time.Duration) {
+	r.phase(ctx, func(p *model.PhaseStats) {
+		p.Executed++
+		p.Symbols += symbols
+		p.DeviceSecs += device.Seconds()
+	})
+	r.device(serial, func(d *DeviceStats) {
+		d.Executed++
+		d.DeviceSecs += device.Seconds()
+	})
+}
+
+// Warn records assumption violations, each once.
+func (r *Recorder) Warn(ws ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, w := range ws {
+		if !slices.Contains(r.warnings, w) {
+			r.warnings = append(r.warnings, w)
+		}
+	}
+}
+
+// Warnings returns the distinct violations recorded, in order.
+func (r *Recorder) Warnings() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.warnings)
+}
+
+// Current is the phase of the latest queries asked.
+func (r *Recorder) Current() Phase {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.current
+}
+
+// Devices returns the per-executor counts, in the order executors first ran.
+func (r *Recorder) Devices() []DeviceStats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.devices)
+}
+
+// Snapshot returns the counts so far.
+func (r *Recorder) Snapshot() (learning, equivalence model.PhaseStats) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.phases[PhaseLearning], r.phases[PhaseEquivalence]
+}
+
+func (r *Recorder) device(serial string, f func(*DeviceStats)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.devices {
+		if r.devices[k].Serial == serial {
+			f(&r.devices[k])
+			return
+		}
+	}
+	r.devices = append(r.devices, DeviceStats{Serial: serial})
+	f(&r.devices[len(r.devices)-1])
+}
