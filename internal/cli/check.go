@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
@@ -34,7 +33,7 @@ has one.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			failed := 0
 			for _, file := range args {
-				summary, err := checkPurpose(c.Context(), file)
+				summary, err := checkPurpose(c.Context(), e, file)
 				if err != nil {
 					failed++
 					fmt.Fprintln(e.stderr, err)
@@ -50,42 +49,16 @@ has one.`,
 	}
 }
 
-// checkPurpose opens every backend the purpose configures far enough to
-// catch mismatches: a sim model is loaded and compared with the purpose,
-// and a jvm harness resolves the target (classes, methods, listeners,
-// arguments) without running a query.
-func checkPurpose(ctx context.Context, file string) (string, error) {
+// checkPurpose loads a purpose and has the composition root open each of
+// its backends far enough to catch mismatches.
+func checkPurpose(ctx context.Context, e *env, file string) (string, error) {
 	p, err := purpose.Load(file)
 	if err != nil {
 		return "", err
 	}
-	var parts []string
-	for _, kind := range p.Backend.Kinds {
-		q := *p
-		if err := q.Backend.Use(kind); err != nil {
-			return "", err
-		}
-		if kind == purpose.BackendADB {
-			if err := adbbackend.CheckPermissions(p); err != nil {
-				return "", err
-			}
-			parts = append(parts, "adb (resolved on the device when learning starts)")
-			continue
-		}
-		plan, err := compose.FromPurpose(ctx, &q, os.ReadFile, backendOptions(1, false))
-		if err != nil {
-			return "", err
-		}
-		switch {
-		case plan.Model != nil:
-			parts = append(parts, fmt.Sprintf("sim (%s model, %d states)", plan.Model.Format, plan.Model.Machine.NumStates()))
-		case len(plan.Executors) > 0:
-			d := plan.Executors[0].Describe()
-			parts = append(parts, fmt.Sprintf("%s (target resolved by the harness on %s %s)", kind, d.Model, d.Release))
-		}
-		if err := plan.Close(); err != nil {
-			return "", err
-		}
+	parts, err := compose.Check(ctx, p, os.ReadFile, e.backendOptions(1, false))
+	if err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("%s, %d callins, %d callbacks, bound %d, backends %s", p.Name, len(p.Callins), len(p.Callbacks), p.Bound, strings.Join(parts, ", ")), nil
 }

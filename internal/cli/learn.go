@@ -138,7 +138,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
 	}
-	simOpts := backendOptions(f.lanes, f.realtime)
+	simOpts := e.backendOptions(f.lanes, f.realtime)
 	var plan *compose.Plan
 	var err error
 	switch {

@@ -358,7 +358,7 @@ func matrixTargets(p *purpose.Purpose, models, javas []string) ([]*matrixTarget,
 // learnTarget learns one target and writes NAME.json and NAME.dot (or
 // NAME.partial.json when learning fails part-way).
 func learnTarget(c *cobra.Command, e *env, f *matrixFlags, p *purpose.Purpose, t *matrixTarget) error {
-	o := backendOptions(f.lanes, false)
+	o := e.backendOptions(f.lanes, false)
 	if t.Device != "" {
 		client, err := f.adb.client(e)
 		if err != nil {

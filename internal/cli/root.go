@@ -145,9 +145,9 @@ func newVersionCmd(e *env) *cobra.Command {
 
 // backendOptions are the backend settings every command shares: the
 // harness jar and app embedded in this binary among them.
-func backendOptions(lanes int, realtime bool) compose.BackendOptions {
+func (e *env) backendOptions(lanes int, realtime bool) compose.BackendOptions {
 	return compose.BackendOptions{
-		Lanes: lanes, Realtime: realtime,
+		Getenv: e.getenv, Lanes: lanes, Realtime: realtime,
 		JVM: jvm.Options{Jar: harnessapk.JVMJar, Host: "droidstar " + Version},
 		ADB: compose.ADBOptions{Options: adbbackend.Options{APK: harnessapk.APK, Host: "droidstar " + Version}},
 	}

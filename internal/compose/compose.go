@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -40,6 +41,9 @@ type ReadFunc func(name string) ([]byte, error)
 
 // BackendOptions tune the backends.
 type BackendOptions struct {
+	// Getenv reads the environment (JAVA_HOME, ADB_SERVER_SOCKET, ...);
+	// nil means os.Getenv. This package is the only one that reads it.
+	Getenv func(string) string
 	// Lanes is the number of executors running queries in parallel:
 	// simulated devices, or harness JVMs.
 	Lanes int
@@ -50,6 +54,13 @@ type BackendOptions struct {
 	// ADB configures the adb backend: the server, which devices, and the
 	// harness app.
 	ADB ADBOptions
+}
+
+func (o BackendOptions) getenv(key string) string {
+	if o.Getenv == nil {
+		return os.Getenv(key)
+	}
+	return o.Getenv(key)
 }
 
 // ADBOptions pick the adb server and devices.
@@ -172,6 +183,44 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 	return plan, nil
 }
 
+// Check opens every backend the purpose lists far enough to catch
+// mismatches without running a query: a sim model is loaded and compared
+// with the purpose, a jvm harness resolves the target (classes, methods,
+// listeners, arguments), and for adb the permissions are checked against
+// the harness app (the rest is resolved on the device when learning
+// starts). It says what it found, one part per backend.
+func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions) ([]string, error) {
+	var parts []string
+	for _, kind := range p.Backend.Kinds {
+		q := *p
+		if err := q.Backend.Use(kind); err != nil {
+			return nil, err
+		}
+		if kind == purpose.BackendADB {
+			if err := adbbackend.CheckPermissions(p); err != nil {
+				return nil, err
+			}
+			parts = append(parts, "adb (resolved on the device when learning starts)")
+			continue
+		}
+		plan, err := FromPurpose(ctx, &q, read, o)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case plan.Model != nil:
+			parts = append(parts, fmt.Sprintf("sim (%s model, %d states)", plan.Model.Format, plan.Model.Machine.NumStates()))
+		case len(plan.Executors) > 0:
+			d := plan.Executors[0].Describe()
+			parts = append(parts, fmt.Sprintf("%s (target resolved by the harness on %s %s)", kind, d.Model, d.Release))
+		}
+		if err := plan.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return parts, nil
+}
+
 // started is what a backend brings to a plan.
 type started struct {
 	executors []backend.Executor
@@ -214,6 +263,15 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 		return started{executors: simLanes(m, timing, o.Lanes), info: info, model: m, virtual: !timing.Realtime}, nil
 	case purpose.BackendJVM:
 		j := o.JVM
+		j.JavaHome = o.getenv("JAVA_HOME")
+		if j.CacheDir == "" {
+			// The unpacked harness jar is kept per user, once per content.
+			base, err := os.UserCacheDir()
+			if err != nil {
+				base = os.TempDir()
+			}
+			j.CacheDir = filepath.Join(base, "droidstar")
+		}
 		if p.Backend.JVM != nil {
 			if p.Backend.JVM.Java != "" {
 				j.Java = p.Backend.JVM.Java
@@ -226,7 +284,7 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 		}
 		return started{executors: execs, info: model.BackendInfo{Kind: purpose.BackendJVM, Options: timeouts}}, nil
 	case purpose.BackendADB:
-		execs, err := startDevices(ctx, p, o.ADB)
+		execs, err := startDevices(ctx, p, o.ADB, o.getenv)
 		if err != nil {
 			return started{}, err
 		}
@@ -250,10 +308,10 @@ func startJVMs(ctx context.Context, p *purpose.Purpose, o jvm.Options, lanes int
 
 // startDevices prepares every selected device in parallel (installing the
 // harness can take a while on each).
-func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions) ([]backend.Executor, error) {
+func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions, getenv func(string) string) ([]backend.Executor, error) {
 	client := o.Client
 	if client == nil {
-		cfg, err := adbclient.ConfigFromEnv("", 0, os.Getenv)
+		cfg, err := adbclient.ConfigFromEnv("", 0, getenv)
 		if err != nil {
 			return nil, err
 		}

@@ -31,11 +31,14 @@ const MainClass = "org.droidstar.harness.jvm.Main"
 type Options struct {
 	// Jar is the harness jar's content (the one embedded in droidstar).
 	Jar []byte
-	// Java is the java command; empty: $JAVA_HOME/bin/java, then PATH.
+	// Java is the java command; empty: JavaHome's bin/java, then PATH.
 	Java string
+	// JavaHome is $JAVA_HOME, as the composition root read it.
+	JavaHome string
 	// JVMOptions are extra flags before the class name.
 	JVMOptions []string
-	// CacheDir holds the unpacked jar; empty: the user's cache directory.
+	// CacheDir holds the unpacked jar (the composition root picks the
+	// user's cache directory).
 	CacheDir string
 	// Host identifies droidstar in the hello.
 	Host string
@@ -53,8 +56,9 @@ type Executor struct {
 	waitErr error
 }
 
-// FindJava resolves the java command.
-func FindJava(java string) (string, error) {
+// FindJava resolves the java command: java itself when given, else
+// javaHome's bin/java, else java on PATH.
+func FindJava(java, javaHome string) (string, error) {
 	if java != "" {
 		p, err := exec.LookPath(java)
 		if err != nil {
@@ -62,8 +66,8 @@ func FindJava(java string) (string, error) {
 		}
 		return p, nil
 	}
-	if home := os.Getenv("JAVA_HOME"); home != "" {
-		p := filepath.Join(home, "bin", "java")
+	if javaHome != "" {
+		p := filepath.Join(javaHome, "bin", "java")
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
@@ -80,7 +84,7 @@ func FindJava(java string) (string, error) {
 // argument type) fails here, as a purpose error at the offending line,
 // before any query runs.
 func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *Executor, err error) {
-	java, err := FindJava(o.Java)
+	java, err := FindJava(o.Java, o.JavaHome)
 	if err != nil {
 		return nil, err
 	}
@@ -227,11 +231,7 @@ func unpackJar(jar []byte, cacheDir string) (string, error) {
 		return "", errors.New("backend jvm: this droidstar was built without the harness jar")
 	}
 	if cacheDir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			base = os.TempDir()
-		}
-		cacheDir = filepath.Join(base, "droidstar")
+		return "", errors.New("backend jvm: no cache directory for the harness jar")
 	}
 	sum := sha256.Sum256(jar)
 	path := filepath.Join(cacheDir, "droidstar-harness-"+hex.EncodeToString(sum[:6])+".jar")

@@ -2,6 +2,7 @@ package jvm
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 
 func needJava(t *testing.T) {
 	t.Helper()
-	if _, err := FindJava(""); err != nil {
+	if _, err := FindJava("", os.Getenv("JAVA_HOME")); err != nil {
 		t.Skip("no JVM here: " + err.Error())
 	}
 }
@@ -31,7 +32,7 @@ func options(t *testing.T) Options {
 }
 
 func TestFindJavaNamesTheProblem(t *testing.T) {
-	_, err := FindJava("no-such-java-command")
+	_, err := FindJava("no-such-java-command", "")
 	if err == nil || !strings.HasPrefix(err.Error(), `backend jvm: java command "no-such-java-command": `) {
 		t.Errorf("got %v", err)
 	}

@@ -1,0 +1,19 @@
+package oracle_test
+
+import (
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/depstest"
+)
+
+// The oracle floor imports only mealy and model, so whatever links it (a
+// learner) links no purpose, backend or stage.
+func TestOracleFloorImportsOnlyMealyAndModel(t *testing.T) {
+	depstest.Forbid(t, func(dep string) (string, bool) {
+		switch rel := depstest.Internal(dep); rel {
+		case "", "internal/oracle", "internal/mealy", "internal/model":
+			return "", false
+		}
+		return "the floor imports only mealy and model", true
+	}, depstest.Module+"/internal/oracle")
+}
