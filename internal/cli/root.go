@@ -54,11 +54,7 @@ type env struct {
 	stderrTerminal bool
 }
 
-// NewRoot builds the command tree.
-func NewRoot(stdout, stderr io.Writer) *cobra.Command {
-	return newRoot(&env{stdout: stdout, stderr: stderr, getenv: os.Getenv, stderrTerminal: isTerminal(stderr)})
-}
-
+// newRoot builds the command tree.
 func newRoot(e *env) *cobra.Command {
 	stdout, stderr := e.stdout, e.stderr
 	root := &cobra.Command{
