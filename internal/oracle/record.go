@@ -33,9 +33,9 @@ func withPhase(ctx context.Context, p Phase) context.Context {
 	return context.WithValue(ctx, phaseKey{}, p)
 }
 
-// PhaseOf returns the phase of the queries asked under ctx (learning when
+// phaseOf returns the phase of the queries asked under ctx (learning when
 // no Counter tagged it).
-func PhaseOf(ctx context.Context) Phase {
+func phaseOf(ctx context.Context) Phase {
 	if p, ok := ctx.Value(phaseKey{}).(Phase); ok {
 		return p
 	}
@@ -65,7 +65,7 @@ type DeviceStats struct {
 func (r *Recorder) phase(ctx context.Context, f func(*model.PhaseStats)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	f(&r.phases[PhaseOf(ctx)])
+	f(&r.phases[phaseOf(ctx)])
 }
 
 // Asked records n queries asked by a learner or an equivalence oracle,
@@ -73,7 +73,7 @@ func (r *Recorder) phase(ctx context.Context, f func(*model.PhaseStats)) {
 func (r *Recorder) Asked(ctx context.Context, n int) {
 	r.phase(ctx, func(p *model.PhaseStats) { p.Asked += n })
 	r.mu.Lock()
-	r.current = PhaseOf(ctx)
+	r.current = phaseOf(ctx)
 	r.mu.Unlock()
 }
 
