@@ -36,48 +36,22 @@ func TestMatrixAcrossModels(t *testing.T) {
 	if got := strings.Join(names, " "); got != "api23.dot api23.json api34.dot api34.json matrix.json matrix.md same.dot same.json" {
 		t.Errorf("wrote %s", got)
 	}
+	// The formats are internal/matrix's to test; here, that the command
+	// writes them.
 	data, err := os.ReadFile(filepath.Join(out, "matrix.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {
 		Format   string `json:"format"`
-		Version  int    `json:"version"`
 		Baseline string `json:"baseline"`
-		Targets  []struct {
-			Name    string `json:"name"`
-			Learned bool   `json:"learned"`
-			Same    *bool  `json:"same_as_baseline"`
-			First   string `json:"first_difference"`
-			Diff    *struct {
-				Same    bool `json:"same"`
-				OldOnly struct {
-					Total int `json:"total"`
-				} `json:"old_only"`
-			} `json:"diff"`
-		} `json:"targets"`
 	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(data, &rep); err != nil || rep.Format != "droidstar-matrix" || rep.Baseline != "api23" {
+		t.Errorf("matrix.json = %+v, %v", rep, err)
 	}
-	if rep.Format != "droidstar-matrix" || rep.Version != 1 || rep.Baseline != "api23" || len(rep.Targets) != 3 {
-		t.Fatalf("matrix.json = %+v", rep)
-	}
-	api34 := rep.Targets[2]
-	if !api34.Learned || api34.Same == nil || *api34.Same || api34.First != "cancel" || api34.Diff == nil || api34.Diff.OldOnly.Total == 0 {
-		t.Errorf("api34 = %+v", api34)
-	}
-	if s := rep.Targets[1]; s.Same == nil || !*s.Same || s.Diff == nil || !s.Diff.Same {
-		t.Errorf("same = %+v", s)
-	}
-	md, _ := os.ReadFile(filepath.Join(out, "matrix.md"))
-	wantTable = "| target | states | transitions | same as api23 | first differing trace |\n|---|---|---|---|---|\n" +
-		"| api23 | 3 | 5 | baseline |  |\n" +
-		"| same | 3 | 5 | yes |  |\n" +
-		"| api34 | 3 | 4 | no | `cancel` |\n"
-	if !strings.Contains(string(md), wantTable) || !strings.Contains(string(md), "\n## api34 against api23\n\n### droidstar diff: CountDownTimer\n") ||
-		strings.Contains(string(md), "same against") {
-		t.Errorf("matrix.md:\n%s", md)
+	md, err := os.ReadFile(filepath.Join(out, "matrix.md"))
+	if err != nil || !strings.HasPrefix(string(md), "# Typestate matrix: "+filepath.Join(dir, "purpose.yaml")+"\n") {
+		t.Errorf("matrix.md: %v\n%s", err, md)
 	}
 }
 

@@ -193,7 +193,7 @@ func TestRunLearnsEachTargetsPurpose(t *testing.T) {
 			q.Backend.JVM.Java+" "+strings.Join(q.Backend.JVM.Options, ","))
 		return nil, errors.New("not learning")
 	}
-	_, err := Run(context.Background(), Spec{Purpose: p, Out: t.TempDir(), Learn: learn,
+	rep, err := Run(context.Background(), Spec{PurposeFile: "p.yaml", Purpose: p, Out: t.TempDir(), Learn: learn,
 		Targets: []Target{{Name: "sim"}, {Name: "m", SimModel: "models/m.dot"}, {Name: "j", Java: "/opt/jdk/bin/java"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -205,6 +205,36 @@ func TestRunLearnsEachTargetsPurpose(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("learned\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// matrix.json records what each target differs in.
+	wantJSON := `{
+  "format": "droidstar-matrix",
+  "version": 1,
+  "purpose": "p.yaml",
+  "baseline": "sim",
+  "targets": [
+    {
+      "name": "sim",
+      "learned": false,
+      "error": "not learning"
+    },
+    {
+      "name": "m",
+      "model": "models/m.dot",
+      "learned": false,
+      "error": "not learning"
+    },
+    {
+      "name": "j",
+      "java": "/opt/jdk/bin/java",
+      "learned": false,
+      "error": "not learning"
+    }
+  ]
+}
+`
+	if data, err := rep.JSON(); err != nil || string(data) != wantJSON {
+		t.Errorf("matrix.json:\n%s\nwant:\n%s", data, wantJSON)
 	}
 	if s := p.Backend.Sim; s.Model != orig.Model || s.ModelPath != orig.ModelPath || s.Format != orig.Format || p.Backend.JVM.Java != "java" {
 		t.Errorf("the caller's purpose changed: %+v %+v", p.Backend.Sim, p.Backend.JVM)
@@ -248,6 +278,15 @@ func TestRunDevicesInParallel(t *testing.T) {
 		if r.Target != targets[i] {
 			t.Errorf("target %d is %+v, want %+v", i, r.Target, targets[i])
 		}
+	}
+	data, err := rep.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"name": "api34",
+      "device": "emulator-5556",
+      "learned": true,`) {
+		t.Errorf("matrix.json does not record the devices:\n%s", data)
 	}
 }
 
