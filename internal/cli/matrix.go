@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,7 @@ first one (the baseline) as 'droidstar diff' does, and writes matrix.md and
 matrix.json. A target that fails to learn leaves NAME.partial.json and the
 others still run.
 
-Targets: with the sim backend, each --model NAME=FILE (FILE relative to the
+Targets: with the sim backend, each --sim-model NAME=FILE (FILE relative to the
 current directory) replaces the purpose's sim model and stands in for one
 Android version; with the jvm backend, each --java NAME=PATH runs the harness
 with another java command (two JDKs, say). Without either, the purpose as it
@@ -49,11 +50,11 @@ parallel. NAMEs use letters, digits, '_', '-' and '.'.
 Exit code: 0 when every target learned and all behave like the baseline, 1
 when one differs or failed, 2 on a usage error.`,
 		Example: `  droidstar matrix examples/mediaplayer/purpose.yaml \
-      --model api23=models/mediaplayer-23.dot --model api34=models/mediaplayer-34.dot -o out/
+      --sim-model api23=models/mediaplayer-23.dot --sim-model api34=models/mediaplayer-34.dot -o out/
 
   # the README's example: one model identical to the baseline, one with a change
   cd testdata/matrix
-  droidstar matrix purpose.yaml --model api23=api23.dot --model same=api23.dot --model api34=api34.dot -o out
+  droidstar matrix purpose.yaml --sim-model api23=api23.dot --sim-model same=api23.dot --sim-model api34=api34.dot -o out
 
   # every attached device (one per Android version), learning in parallel
   droidstar matrix examples/mediaplayer/purpose.yaml --devices all -o out/
@@ -72,7 +73,14 @@ when one differs or failed, 2 on a usage error.`,
 	}
 	fl := c.Flags()
 	fl.StringVarP(&f.out, "out", "o", ".", "directory for the models and the matrix report")
-	fl.StringArrayVar(&f.simModels, "model", nil, "a target NAME=FILE: the sim model standing in for one version (repeatable)")
+	fl.Var(&appendFlag{list: &f.simModels}, "sim-model", "a target NAME=FILE: the sim model standing in for one version (repeatable)")
+	// --model was this flag's first name, but learn --model learns a model
+	// file itself: one name, two meanings. The old spelling still works.
+	fl.Var(&appendFlag{list: &f.simModels}, "model", "the old name of --sim-model")
+	fl.MarkDeprecated("model", "use --sim-model NAME=FILE instead")
+	// pflag prints the deprecation notice to the flag set's output, which
+	// cobra would copy to stdout, where the table goes.
+	fl.SetOutput(e.stderr)
 	fl.StringArrayVar(&f.java, "java", nil, "a target NAME=PATH: the java command running the harness, for the jvm backend (repeatable)")
 	fl.StringSliceVar(&f.adb.devices, "devices", nil, "targets for the adb backend: all, or SERIAL or NAME=SERIAL entries")
 	f.adb.addServer(fl)
@@ -81,6 +89,14 @@ when one differs or failed, 2 on a usage error.`,
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
 	return c
 }
+
+// appendFlag is a repeatable flag whose values append to a list that
+// another flag (its deprecated alias) may share, in command-line order.
+type appendFlag struct{ list *[]string }
+
+func (a *appendFlag) Set(s string) error { *a.list = append(*a.list, s); return nil }
+func (a *appendFlag) Type() string       { return "stringArray" }
+func (a *appendFlag) String() string     { return strings.Join(*a.list, ",") }
 
 func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	if f.lanes < 1 {

@@ -25,7 +25,7 @@ type Target struct {
 
 // Flags are the target entries of the command line, as given.
 type Flags struct {
-	SimModels []string // NAME=FILE entries of --model
+	SimModels []string // NAME=FILE entries of --sim-model
 	Java      []string // NAME=PATH entries of --java
 	// Devices are the entries of --devices (all, SERIAL or NAME=SERIAL);
 	// DevicesGiven tells an empty --devices from none.
@@ -69,7 +69,7 @@ func checkName(flag, entry, n string, seen map[string]bool) error {
 func ParseTargets(backend string, f Flags) ([]Target, *DeviceRequest, error) {
 	if backend == purpose.BackendADB {
 		if len(f.SimModels)+len(f.Java) > 0 {
-			return nil, nil, usage("--model and --java are for the sim and jvm backends; with backend adb the targets are --devices")
+			return nil, nil, usage("--sim-model and --java are for the sim and jvm backends; with backend adb the targets are --devices")
 		}
 		req, err := ParseDevices(f.Devices)
 		return nil, req, err
@@ -87,15 +87,15 @@ func ParseTargets(backend string, f Flags) ([]Target, *DeviceRequest, error) {
 func fileTargets(backend string, models, javas []string) ([]Target, error) {
 	switch {
 	case len(models) > 0 && len(javas) > 0:
-		return nil, usage("--model and --java do not mix: --model is for the sim backend, --java for the jvm backend")
+		return nil, usage("--sim-model and --java do not mix: --sim-model is for the sim backend, --java for the jvm backend")
 	case len(models) > 0 && backend != purpose.BackendSim:
-		return nil, usage("--model replaces the sim model, but the purpose runs on backend %s (use --backend sim if it lists one)", backend)
+		return nil, usage("--sim-model replaces the sim model, but the purpose runs on backend %s (use --backend sim if it lists one)", backend)
 	case len(javas) > 0 && backend != purpose.BackendJVM:
 		return nil, usage("--java picks the java command of the jvm backend, but the purpose runs on backend %s (use --backend jvm if it lists one)", backend)
 	case len(models)+len(javas) == 0:
 		return []Target{{Name: backend}}, nil
 	}
-	flag, what, example, entries := "--model", "FILE", "api23=models/api23.dot", models
+	flag, what, example, entries := "--sim-model", "FILE", "api23=models/api23.dot", models
 	if len(javas) > 0 {
 		flag, what, example, entries = "--java", "PATH", "jdk21=/usr/lib/jvm/java-21-openjdk-amd64/bin/java", javas
 	}
