@@ -1,0 +1,64 @@
+package matrix
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/droidstar/droidstar/internal/atomicfile"
+	"github.com/droidstar/droidstar/internal/export"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// learnTarget learns r's target and writes NAME.json and NAME.dot, or
+// NAME.partial.json when learning fails part-way, filling in r.
+func learnTarget(ctx context.Context, s Spec, r *Result) error {
+	p, err := forTarget(s.Purpose, r.Target)
+	if err != nil {
+		return err
+	}
+	doc, err := s.Learn(ctx, p, r.Target)
+	if err != nil {
+		if doc != nil {
+			if file, werr := writeModel(s.Out, r.Name+".partial.json", doc); werr == nil {
+				return fmt.Errorf("%w (the last hypothesis is in %s)", err, file)
+			}
+		}
+		return err
+	}
+	if doc == nil {
+		return fmt.Errorf("learning %s gave no model", r.Name)
+	}
+	file, err := writeModel(s.Out, r.Name+".json", doc)
+	if err != nil {
+		return err
+	}
+	dot, err := export.Write(doc, export.FormatDOT, export.DOTOptions{})
+	if err != nil {
+		return fmt.Errorf("typestate of %s: %w", r.Name, err)
+	}
+	if err := atomicfile.Write(filepath.Join(s.Out, r.Name+".dot"), dot); err != nil {
+		return err
+	}
+	m, _, err := doc.Machine()
+	if err != nil {
+		return fmt.Errorf("model of %s: %w", r.Name, err)
+	}
+	ts, err := m.Typestate()
+	if err != nil {
+		return fmt.Errorf("typestate of %s: %w", r.Name, err)
+	}
+	r.Learned, r.File, r.doc = true, file, doc
+	r.States, r.Transitions = len(ts.States), len(ts.Edges)
+	return nil
+}
+
+// writeModel writes doc as the model file name in dir and returns its path.
+func writeModel(dir, name string, doc *model.Document) (string, error) {
+	data, err := doc.Marshal()
+	if err != nil {
+		return "", fmt.Errorf("model %s: %w", name, err)
+	}
+	file := filepath.Join(dir, name)
+	return file, atomicfile.Write(file, data)
+}
