@@ -85,8 +85,8 @@ next to droidstar; $DROIDSTAR_RENDER can name it.`,
 
 // renderOptions are the options of the pictures: SVG is rendered by the
 // droidstar-render helper.
-func renderOptions(ctx context.Context, showErrors bool) export.DOTOptions {
-	return export.DOTOptions{
+func renderOptions(ctx context.Context, showErrors bool) export.PictureOptions {
+	return export.PictureOptions{
 		ShowErrors: showErrors,
 		Render:     func(dot []byte) ([]byte, error) { return render.SVG(ctx, dot) },
 	}

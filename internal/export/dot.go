@@ -11,9 +11,9 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 )
 
-// DOTOptions control TypestateDOT and the pictures drawn from the same
-// graph (SVG, Mermaid).
-type DOTOptions struct {
+// PictureOptions control the typestate pictures, which are all drawn from
+// one graph: DOT (TypestateDOT), SVG (the DOT, rendered) and Mermaid.
+type PictureOptions struct {
 	// ShowErrors draws the error sink (a red double circle labelled err)
 	// and every err transition into it as a red dotted edge. An err that
 	// the purpose's restrictions caused is labelled "(excluded)", so a
@@ -60,7 +60,7 @@ var edgeStyle = map[edgeKind]map[string]string{
 // state means: "s5 / exec · ⇒postexec" is the state after exec returned
 // and postexec was delivered. The graph label is the title and a one-line
 // legend of the edge kinds shown.
-func TypestateDOT(d *model.Document, opts DOTOptions) ([]byte, error) {
+func TypestateDOT(d *model.Document, opts PictureOptions) ([]byte, error) {
 	v, err := newView(d)
 	if err != nil {
 		return nil, err

@@ -79,7 +79,7 @@ func JSON(d *model.Document) ([]byte, error) { return d.Marshal() }
 
 // Write renders d in the named format. opts only matter to the pictures
 // (dot, svg, mermaid); svg needs opts.Render.
-func Write(d *model.Document, format string, opts DOTOptions) ([]byte, error) {
+func Write(d *model.Document, format string, opts PictureOptions) ([]byte, error) {
 	switch format {
 	case FormatJSON:
 		return JSON(d)

@@ -161,17 +161,17 @@ func plainMealy(t *testing.T) *model.Document {
 type dotCase struct {
 	name        string
 	doc         func(*testing.T) *model.Document
-	opts        DOTOptions
+	opts        PictureOptions
 	nodes, edge int // including the start node and its edge
 }
 
 var dotCases = []dotCase{
-	{"asynctask", asyncTask, DOTOptions{}, 5, 8},
-	{"asynctask-errors", asyncTask, DOTOptions{ShowErrors: true}, 6, 11},
-	{"recognizer", recognizer, DOTOptions{}, 5, 10},
-	{"recognizer-errors", recognizer, DOTOptions{ShowErrors: true}, 6, 14},
-	{"mealy", plainMealy, DOTOptions{}, 4, 6},
-	{"mealy-errors", plainMealy, DOTOptions{ShowErrors: true}, 4, 6}, // nothing to hide in a plain machine
+	{"asynctask", asyncTask, PictureOptions{}, 5, 8},
+	{"asynctask-errors", asyncTask, PictureOptions{ShowErrors: true}, 6, 11},
+	{"recognizer", recognizer, PictureOptions{}, 5, 10},
+	{"recognizer-errors", recognizer, PictureOptions{ShowErrors: true}, 6, 14},
+	{"mealy", plainMealy, PictureOptions{}, 4, 6},
+	{"mealy-errors", plainMealy, PictureOptions{ShowErrors: true}, 4, 6}, // nothing to hide in a plain machine
 }
 
 func TestTypestateDOTGolden(t *testing.T) {
@@ -229,7 +229,7 @@ func edgesBetween(g *gographviz.Graph, src, dst string) []map[string]string {
 
 func TestTypestateDOTContent(t *testing.T) {
 	d := asyncTask(t)
-	data, err := TypestateDOT(d, DOTOptions{})
+	data, err := TypestateDOT(d, PictureOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestTypestateDOTContent(t *testing.T) {
 		t.Errorf("graph attributes %v", g.Attrs)
 	}
 
-	data, err = TypestateDOT(d, DOTOptions{ShowErrors: true})
+	data, err = TypestateDOT(d, PictureOptions{ShowErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestTypestateDOTContent(t *testing.T) {
 	}
 
 	// Merged edges and the quiet edge of the recognizer.
-	data, err = TypestateDOT(recognizer(t), DOTOptions{})
+	data, err = TypestateDOT(recognizer(t), PictureOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestDOTQuotesAwkwardNames(t *testing.T) {
 	d := plainMealy(t)
 	d.Name = `odd "graph"`
 	d.States[0].Name = `a\b "c"`
-	data, err := TypestateDOT(d, DOTOptions{})
+	data, err := TypestateDOT(d, PictureOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +397,7 @@ func TestJSONAndWrite(t *testing.T) {
 				if Description(f) == "" {
 					t.Errorf("format %q has no description", f)
 				}
-				out, err := Write(d, f, DOTOptions{Render: renderSVG})
+				out, err := Write(d, f, PictureOptions{Render: renderSVG})
 				if (f == FormatLegacyDOT || f == FormatLifestate || f == FormatLifestateJSON) && d.Semantics != model.SemanticsClosure {
 					if err == nil {
 						t.Errorf("%s of a plain Mealy model: no error", f)
@@ -410,17 +410,17 @@ func TestJSONAndWrite(t *testing.T) {
 			}
 		})
 	}
-	_, err := Write(asyncTask(t), "png", DOTOptions{})
+	_, err := Write(asyncTask(t), "png", PictureOptions{})
 	if err == nil || !strings.Contains(err.Error(), "json, dot, svg, mermaid, legacy-dot, lifestate, lifestate-json, summary") {
 		t.Errorf("unknown format: %v", err)
 	}
 	if IsFormat("png") || Extension("png") != "" {
 		t.Errorf("png is not a format of this package")
 	}
-	if _, err := Write(asyncTask(t), FormatSVG, DOTOptions{}); err == nil || !strings.Contains(err.Error(), "no renderer") {
+	if _, err := Write(asyncTask(t), FormatSVG, PictureOptions{}); err == nil || !strings.Contains(err.Error(), "no renderer") {
 		t.Errorf("svg without a renderer: %v", err)
 	}
-	if _, err := TypestateDOT(nil, DOTOptions{}); err == nil {
+	if _, err := TypestateDOT(nil, PictureOptions{}); err == nil {
 		t.Errorf("nil document: no error")
 	}
 }
@@ -438,18 +438,18 @@ func TestIncompleteDocument(t *testing.T) {
 	}
 	d.Transitions = keep
 	d.States = append(d.States[:3], d.States[4:]...) // s3 was the sink
-	plain, err := TypestateDOT(d, DOTOptions{})
+	plain, err := TypestateDOT(d, PictureOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, err := TypestateDOT(asyncTask(t), DOTOptions{})
+	full, err := TypestateDOT(asyncTask(t), PictureOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(plain, full) {
 		t.Errorf("incomplete document draws differently:\n%s", plain)
 	}
-	withErr, err := TypestateDOT(d, DOTOptions{ShowErrors: true})
+	withErr, err := TypestateDOT(d, PictureOptions{ShowErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}

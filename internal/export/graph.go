@@ -72,7 +72,7 @@ type mergedEdge struct {
 // model with every transition labelled "input / output". Transitions of
 // the same kind between the same two states are merged. Edges are in the
 // order of their source state in the document, then of the inputs.
-func (v *view) graph(opts DOTOptions) (*graph, error) {
+func (v *view) graph(opts PictureOptions) (*graph, error) {
 	var states []int // drawn states, in document order
 	var raw []rawEdge
 	sink := -1
@@ -170,7 +170,7 @@ func pathText(path []step) string {
 
 // closureEdges is the typestate of a closure model, plus the err
 // transitions (and the sink) when they are shown.
-func (v *view) closureEdges(opts DOTOptions) (states []int, raw []rawEdge, sink int, err error) {
+func (v *view) closureEdges(opts PictureOptions) (states []int, raw []rawEdge, sink int, err error) {
 	ts, err := v.m.Typestate()
 	if err != nil {
 		return nil, nil, -1, fmt.Errorf("model %q: %w", v.d.Name, err)

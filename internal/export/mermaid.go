@@ -27,7 +27,7 @@ import (
 // shown by its name; the error sink is a red state "err". Parallel
 // transitions are written one per line. Labels are escaped with Mermaid's
 // #code; entities wherever Mermaid's grammar gives a character a meaning.
-func Mermaid(d *model.Document, opts DOTOptions) ([]byte, error) {
+func Mermaid(d *model.Document, opts PictureOptions) ([]byte, error) {
 	v, err := newView(d)
 	if err != nil {
 		return nil, err

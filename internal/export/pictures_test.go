@@ -28,7 +28,7 @@ func TestDOTLabelsUnnamedStatesByPath(t *testing.T) {
 	for k := range d.States {
 		d.States[k].Name = ""
 	}
-	data, err := TypestateDOT(d, DOTOptions{})
+	data, err := TypestateDOT(d, PictureOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestMermaidGolden(t *testing.T) {
 	}
 }
 
-func mustDOT(t *testing.T, d *model.Document, opts DOTOptions) []byte {
+func mustDOT(t *testing.T, d *model.Document, opts PictureOptions) []byte {
 	t.Helper()
 	data, err := TypestateDOT(d, opts)
 	if err != nil {
@@ -124,7 +124,7 @@ func mustDOT(t *testing.T, d *model.Document, opts DOTOptions) []byte {
 }
 
 func TestMermaidContent(t *testing.T) {
-	got, err := Mermaid(asyncTask(t), DOTOptions{ShowErrors: true})
+	got, err := Mermaid(asyncTask(t), PictureOptions{ShowErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestMermaidContent(t *testing.T) {
 			t.Errorf("mermaid lacks %q:\n%s", want, got)
 		}
 	}
-	got, _ = Mermaid(recognizer(t), DOTOptions{})
+	got, _ = Mermaid(recognizer(t), PictureOptions{})
 	if !strings.Contains(string(got), "    s3 --> s0: (quiet)\n") {
 		t.Errorf("quiet edge:\n%s", got)
 	}
@@ -150,7 +150,7 @@ func TestMermaidContent(t *testing.T) {
 	for k := range d.States {
 		d.States[k].Name = ""
 	}
-	got, _ = Mermaid(d, DOTOptions{})
+	got, _ = Mermaid(d, PictureOptions{})
 	if !strings.Contains(string(got), "    s4: exec · ⇒postexec\n") || strings.Contains(string(got), "    s0:") {
 		t.Errorf("state descriptions:\n%s", got)
 	}
@@ -187,7 +187,7 @@ func TestMermaidEscapes(t *testing.T) {
 		}
 	}
 	d.Name = "odd: direction TB"
-	got, err := Mermaid(d, DOTOptions{})
+	got, err := Mermaid(d, PictureOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,11 +279,11 @@ func strokes(e *svgNode) []string {
 
 func TestSVGShowsTheTypestate(t *testing.T) {
 	d := asyncTask(t)
-	data, err := SVG(d, DOTOptions{Render: renderSVG})
+	data, err := SVG(d, PictureOptions{Render: renderSVG})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := SVG(d, DOTOptions{Render: renderSVG})
+	again, err := SVG(d, PictureOptions{Render: renderSVG})
 	if err != nil || !bytes.Equal(data, again) {
 		t.Fatalf("SVG output is not deterministic (err %v)", err)
 	}
@@ -328,7 +328,7 @@ func TestSVGShowsTheTypestate(t *testing.T) {
 	}
 
 	// With ShowErrors the sink is a node and err edges are red.
-	data, err = SVG(d, DOTOptions{ShowErrors: true, Render: renderSVG})
+	data, err = SVG(d, PictureOptions{ShowErrors: true, Render: renderSVG})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +386,7 @@ func TestExamplesGolden(t *testing.T) {
 		}
 		for _, f := range Formats() {
 			t.Run(name+"/"+f, func(t *testing.T) {
-				got, err := Write(d, f, DOTOptions{Render: renderSVG})
+				got, err := Write(d, f, PictureOptions{Render: renderSVG})
 				if err != nil {
 					t.Fatal(err)
 				}

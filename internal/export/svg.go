@@ -11,9 +11,9 @@ import (
 // WebAssembly, in the droidstar-render helper). The SVG and the DOT are
 // one graph description, so they always show the same thing; the same
 // document gives the same bytes.
-func SVG(d *model.Document, opts DOTOptions) ([]byte, error) {
+func SVG(d *model.Document, opts PictureOptions) ([]byte, error) {
 	if opts.Render == nil {
-		return nil, fmt.Errorf("svg: no renderer (DOTOptions.Render is nil)")
+		return nil, fmt.Errorf("svg: no renderer (PictureOptions.Render is nil)")
 	}
 	dot, err := TypestateDOT(d, opts)
 	if err != nil {

@@ -33,7 +33,7 @@ func learnTarget(ctx context.Context, s Spec, r *Result) error {
 	if err != nil {
 		return err
 	}
-	dot, err := export.Write(doc, export.FormatDOT, export.DOTOptions{})
+	dot, err := export.Write(doc, export.FormatDOT, export.PictureOptions{})
 	if err != nil {
 		return fmt.Errorf("typestate of %s: %w", r.Name, err)
 	}

@@ -67,7 +67,7 @@ func TestRunAcrossModels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if dot, _ := export.Write(docs[r.SimModel], export.FormatDOT, export.DOTOptions{}); !bytes.Equal(got, dot) {
+		if dot, _ := export.Write(docs[r.SimModel], export.FormatDOT, export.PictureOptions{}); !bytes.Equal(got, dot) {
 			t.Errorf("%s.dot is not the learned typestate", r.Name)
 		}
 	}

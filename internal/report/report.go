@@ -183,7 +183,7 @@ func picture(d *model.Document, opts Options) (template.HTML, string) {
 	if opts.Render == nil {
 		return "", "no SVG renderer was given"
 	}
-	svg, err := export.SVG(d, export.DOTOptions{Render: opts.Render})
+	svg, err := export.SVG(d, export.PictureOptions{Render: opts.Render})
 	if err != nil {
 		return "", err.Error()
 	}
