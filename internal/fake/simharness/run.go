@@ -60,18 +60,19 @@ func (m millis) MarshalJSON() ([]byte, error) {
 	return []byte(s + strings.TrimRight(fmt.Sprintf("%03d", frac), "0")), nil
 }
 
-// run checks every symbol of every query before running any, as the Java
-// harness does, so that a bad batch runs nothing.
-func (s *server) run(ctx context.Context, req map[string]any) (any, *protoError) {
+// run checks every symbol of every query before running any, as
+// Server.run does, so that a bad batch runs nothing (the corpus case
+// run-unknown-symbol runs a good query after a refused batch).
+func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 	if s.config == nil {
 		return nil, &protoError{code: codeNotConfigured, message: "run before a successful configure"}
 	}
-	qs, ok := req["queries"].([]any)
+	qs, ok := req.get("queries").([]any)
 	if !ok {
-		if req["queries"] == nil {
+		if req.get("queries") == nil {
 			return nil, badRequest("", `run needs "queries"`)
 		}
-		return nil, badRequest("", `"queries" must be an array of arrays of symbols, not %s`, typeName(req["queries"]))
+		return nil, badRequest("", `"queries" must be an array of arrays of symbols, not %s`, typeName(req.get("queries")))
 	}
 	queries := make([][]string, len(qs))
 	for i, rawQuery := range qs {
@@ -86,7 +87,7 @@ func (s *server) run(ctx context.Context, req map[string]any) (any, *protoError)
 				return nil, badRequest("", "queries[%d][%d] must be a symbol (a string), not %s", i, k, typeName(raw))
 			}
 			if sym != mealy.Wait && !s.config.callins[sym] {
-				return nil, &protoError{code: codeUnknownSymbol, message: fmt.Sprintf("queries[%d][%d]: %q is neither a callin of %s nor wait", i, k, sym, s.config.name)}
+				return nil, &protoError{code: codeUnknownSymbol, message: fmt.Sprintf("queries[%d][%d]: \"%s\" is neither a callin of %s nor wait", i, k, sym, s.config.name)}
 			}
 			queries[i][k] = sym
 		}
