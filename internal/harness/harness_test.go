@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -328,4 +329,30 @@ func TestClientErrors(t *testing.T) {
 			t.Errorf("got %+v, %v", r, err)
 		}
 	})
+}
+
+// PROTOCOL.md's configure example is the request of examples/jvm/timer.yaml,
+// byte for byte, so that the document shows what the host sends.
+func TestProtocolDocExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "harness-apk", "PROTOCOL.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var example string
+	for _, line := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(line, `{"id":2,"op":"configure",`) {
+			example = line
+		}
+	}
+	p, err := purpose.Load(filepath.Join("..", "..", "examples", "jvm", "timer.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(map[string]any{"id": 2, "op": "configure", "purpose": Configure(p).Request})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if example != string(data) {
+		t.Errorf("PROTOCOL.md's configure example:\n%s\nthe request of %s:\n%s", example, p.File, data)
+	}
 }

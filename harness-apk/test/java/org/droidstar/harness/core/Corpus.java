@@ -221,12 +221,18 @@ final class Corpus {
     private static final Pattern CODE_ROW = Pattern.compile("^\\| `([a-z-]+)` \\|");
     private static final Pattern OP_HEADING = Pattern.compile("^### `([a-z]+)`(?: and `([a-z]+)`)?");
 
-    /** The error codes of PROTOCOL.md's table, in order. */
+    /** The error codes of PROTOCOL.md's table of codes (the one headed "| code | meaning |"), in order. */
     static Set<String> protocolCodes() throws IOException {
         Set<String> out = new LinkedHashSet<String>();
+        boolean inTable = false;
         for (String l : protocolLines()) {
+            if (l.equals("| code | meaning |")) {
+                inTable = true;
+            } else if (inTable && !l.startsWith("|")) {
+                break;
+            }
             Matcher m = CODE_ROW.matcher(l);
-            if (m.find()) {
+            if (inTable && m.find()) {
                 out.add(m.group(1));
             }
         }
