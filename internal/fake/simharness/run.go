@@ -47,7 +47,8 @@ type callbackErr struct {
 
 // millis is a duration written as the Java harness writes one (Json.millis):
 // milliseconds rounded to microseconds, always with a fraction ("0.0",
-// "102.4").
+// "102.4"). The corpus's "*ms" wildcard checks the fraction, and a quiet
+// chain's "0.0" the text.
 type millis time.Duration
 
 func (m millis) MarshalJSON() ([]byte, error) {
@@ -61,8 +62,8 @@ func (m millis) MarshalJSON() ([]byte, error) {
 }
 
 // run checks every symbol of every query before running any, as
-// Server.run does, so that a bad batch runs nothing (the corpus case
-// run-unknown-symbol runs a good query after a refused batch).
+// Server.run does, so that a bad batch runs nothing (the corpus session
+// run-bad-queries refuses batches, then runs a good one).
 func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 	if s.config == nil {
 		return nil, &protoError{code: codeNotConfigured, message: "run before a successful configure"}
@@ -108,9 +109,9 @@ func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 }
 
 // query runs one query on a fresh executor. The model is walked once on
-// the virtual clock to find where the harness would stop: the Java
-// harness ends a query at an error callback, which the simulator does not
-// know about. The query is then run up to there with the real timing, so
+// the virtual clock to find where the harness would stop: the harness
+// ends a query at an error callback (the corpus session configure-run
+// shows it), which the simulator does not know about. The query is then run up to there with the real timing, so
 // that a realtime device sleeps only for what it answers.
 func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	virtual := s.opts.Timing
