@@ -133,7 +133,7 @@ func (c *Client) Hello(ctx context.Context, host string) (Hello, error) {
 // field comes back as a purpose error at that field's line.
 func (c *Client) Configure(ctx context.Context, cfg *Configuration) (Configured, error) {
 	var r Configured
-	err := c.call(ctx, "configure", map[string]any{"purpose": cfg.Config}, &r)
+	err := c.call(ctx, "configure", map[string]any{"purpose": cfg.Request}, &r)
 	var re *RemoteError
 	if errors.As(err, &re) && re.Code != "bad-request" && re.Code != "internal" {
 		return r, cfg.PurposeError(re)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,24 +26,27 @@ func loadTimer(t *testing.T) *purpose.Purpose {
 }
 
 // TestConfigure pins the configure request a purpose becomes: it is the
-// contract with the Java harness (PROTOCOL.md), so every byte matters.
+// contract with the Java harness (PROTOCOL.md), so every byte matters. The
+// fields are the purpose file's, in their long forms (the bare callin
+// cancel calls cancel, the bare init purge is {call: purge}).
 func TestConfigure(t *testing.T) {
 	p := loadTimer(t)
-	data, err := json.Marshal(Configure(p).Config)
+	data, err := json.Marshal(Configure(p).Request)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"name":"Timer","class":"java.util.Timer","new":[true],"shim":{"fail":"false","sleep_ms":"200"},` +
-		`"listeners":[{"type":"java.util.TimerTask"}],"init":[{"method":"purge","args":[]}],"dispose":{"method":"cancel","args":[]},` +
-		`"setup":[{"action":"delete","file":"watched.txt"},{"action":"sqlite","file":"db/app.db","version":2}],` +
+	want := `{"name":"Timer","class":"java.util.Timer",` +
+		`"target":{"new":[true],"shim":{"fail":"false","sleep_ms":"200"},"listeners":[{"type":"java.util.TimerTask"}],` +
+		`"init":[{"call":"purge"}],"dispose":{"call":"cancel"}},` +
+		`"setup":[{"delete":"watched.txt"},{"sqlite":{"file":"db/app.db","version":2}}],` +
 		`"callins":[` +
-		`{"symbol":"schedule","method":"schedule","on":null,"args":[{"listener":"java.util.TimerTask"},100],"actions":[]},` +
-		`{"symbol":"cancel","method":"cancel","on":null,"args":[],"actions":[]},` +
-		`{"symbol":"taskcancel","method":"cancel","on":{"listener":"java.util.TimerTask"},"args":[],"actions":[]},` +
-		`{"symbol":"touch","method":null,"on":null,"args":[],"actions":[{"action":"write","file":"watched.txt","content":"hello"},{"action":"sleep","ms":10}]},` +
-		`{"symbol":"flags","method":"schedule","on":null,"args":[{"constant":["a.B.C","a.B.D"]},{"long":5},{"double":1},2.5,null,"s",{"file":"other.bin"},{"target":true}],"actions":[]}],` +
-		`"callbacks":[{"name":"run","error":false},{"name":"onError/IO","error":true},{"name":"onError/TIMEOUT","error":true}],` +
-		`"timeouts":{"quiescence_ms":300,"settle_ms":100,"post_reset_ms":50},` +
+		`{"symbol":"schedule","call":"schedule","args":[{"listener":"java.util.TimerTask"},100]},` +
+		`{"symbol":"cancel","call":"cancel"},` +
+		`{"symbol":"taskcancel","call":"cancel","on":{"listener":"java.util.TimerTask"}},` +
+		`{"symbol":"touch","do":[{"write":{"file":"watched.txt","content":"hello"}},{"sleep":10}]},` +
+		`{"symbol":"flags","call":"schedule","args":[{"constant":["a.B.C","a.B.D"]},{"long":5},{"double":1},2.5,null,"s",{"file":"other.bin"},{"target":true}]}],` +
+		`"callbacks":[{"symbol":"ran","from":["run"]},{"symbol":"failed","from":["onError/IO","onError/TIMEOUT"],"error":true}],` +
+		`"timeouts":{"quiescence":300,"settle":100,"post_reset":50},` +
 		`"jars":["jars/extra.jar"],"adapters":["org.example.Adapter"]}`
 	if string(data) != want {
 		t.Errorf("configure request:\n got %s\nwant %s", data, want)
@@ -50,27 +54,39 @@ func TestConfigure(t *testing.T) {
 }
 
 // TestPurposeError checks that a complaint about a field of the configure
-// request lands on the purpose line that wrote the field.
+// request lands on the purpose line that wrote the field, under the same
+// path: the request's paths are the purpose's.
 func TestPurposeError(t *testing.T) {
 	p := loadTimer(t)
 	c := Configure(p)
 	file := p.File
 	cases := []struct{ where, want string }{
 		{"class", file + ":3:8: class: boom"},
-		{"new[0]", file + ":5:9: target.new[0]: boom"},
-		{"new", file + ":5:8: target.new: boom"},
-		{"listeners[0].type", file + ":8:13: target.listeners[0].type: boom"},
-		{"init[0].method", file + ":10:7: target.init[0].call: boom"},
-		{"dispose.method", file + ":11:19: target.dispose.call: boom"},
+		{"target.new[0]", file + ":5:9: target.new[0]: boom"},
+		{"target.new", file + ":5:8: target.new: boom"},
+		{"target.shim.sleep_ms", file + ":6:20: target.shim.sleep_ms: boom"},
+		{"target.listeners[0].type", file + ":8:13: target.listeners[0].type: boom"},
+		// The file wrote the short form purge: the item is the call.
+		{"target.init[0].call", file + ":10:7: target.init[0].call: boom"},
+		{"target.dispose.call", file + ":11:19: target.dispose.call: boom"},
+		{"setup[0].delete", file + ":13:13: setup[0].delete: boom"},
+		{"setup[1].sqlite.version", file + ":14:40: setup[1].sqlite.version: boom"},
 		{"setup[1]", file + ":14:5: setup[1]: boom"},
-		{"callins[0].method", file + ":23:11: callins[0].call: boom"},
+		{"callins[0].call", file + ":23:11: callins[0].call: boom"},
 		{"callins[0].args[1]", file + ":24:45: callins[0].args[1]: boom"},
-		{"callins[1].method", file + ":25:5: callins[1].call: boom"},
+		// A bare callin's call is filled in by the host: its item.
+		{"callins[1].call", file + ":25:5: callins[1].call: boom"},
 		{"callins[2].on", file + ":28:9: callins[2].on: boom"},
-		{"callins[3].actions[0]", file + ":31:9: callins[3].do[0]: boom"},
-		{"callins[4].args[0]", file + ":35:12: callins[4].args[0]: boom"},
-		{"callbacks[0]", file + ":38:12: callbacks[0].from[0]: boom"},
-		{"callbacks[2]", file + ":40:24: callbacks[1].from[1]: boom"},
+		{"callins[3].do[0].write.content", file + ":31:45: callins[3].do[0].write.content: boom"},
+		{"callins[3].do[1].sleep", file + ":32:16: callins[3].do[1].sleep: boom"},
+		{"callins[4].args[0].constant[1]", file + ":35:31: callins[4].args[0].constant[1]: boom"},
+		{"callbacks[0].from[0]", file + ":38:12: callbacks[0].from[0]: boom"},
+		{"callbacks[1].from[1]", file + ":40:24: callbacks[1].from[1]: boom"},
+		{"callbacks[1].error", file + ":41:12: callbacks[1].error: boom"},
+		{"timeouts.quiescence", file + ":43:15: timeouts.quiescence: boom"},
+		// Defaults the file did not write: the enclosing field.
+		{"timeouts.settle", file + ":43:3: timeouts.settle: boom"},
+		{"jars[0]", file + ":19:8: jars[0]: boom"},
 		{"adapters[0]", file + ":20:12: adapters[0]: boom"},
 		{"", file + ":1:1: boom"},
 	}
@@ -78,6 +94,59 @@ func TestPurposeError(t *testing.T) {
 		err := c.PurposeError(&RemoteError{Code: "unknown-method", Where: tc.where, Message: "boom"})
 		if err.Error() != tc.want {
 			t.Errorf("where %q:\n got %s\nwant %s", tc.where, err, tc.want)
+		}
+	}
+}
+
+// Every field of the request is a purpose field the file wrote, or sits
+// inside one: a complaint about any of them lands on a line of the file,
+// under the request's own path.
+func TestEveryRequestPathIsAPurposeLine(t *testing.T) {
+	p := loadTimer(t)
+	c := Configure(p)
+	data, err := json.Marshal(c.Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		if path != "" {
+			paths = append(paths, path)
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if path == "" {
+					walk(k, e)
+				} else {
+					walk(path+"."+k, e)
+				}
+			}
+		case []any:
+			for i, e := range x {
+				walk(fmt.Sprintf("%s[%d]", path, i), e)
+			}
+		}
+	}
+	walk("", v)
+	if len(paths) < 60 {
+		t.Fatalf("walked only %d paths", len(paths))
+	}
+	for _, path := range paths {
+		err := c.PurposeError(&RemoteError{Where: path, Message: "m"})
+		var list purpose.ErrorList
+		if !errors.As(err, &list) || len(list) != 1 || list[0].Field != path {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		// name is required and always written; 1:1 is the fallback.
+		if e := list[0]; e.Line == 1 && e.Col == 1 {
+			t.Errorf("%s: no line of the purpose: %v", path, err)
 		}
 	}
 }
@@ -129,7 +198,7 @@ func reply(format string) func(map[string]any) string {
 func TestClientConversation(t *testing.T) {
 	ctx := context.Background()
 	c, f := startFake(t,
-		reply(`{"id":%d,"ok":true,"protocol":1,"harness":"0.1.0","platform":"jvm","sdk":0,"release":"17.0.15","model":"OpenJDK 64-Bit Server VM","manufacturer":"Debian"}`),
+		reply(`{"id":%d,"ok":true,"protocol":2,"harness":"0.2.0","platform":"jvm","sdk":0,"release":"17.0.15","model":"OpenJDK 64-Bit Server VM","manufacturer":"Debian"}`),
 		reply(`{"id":%d,"ok":true,"callins":["schedule"],"callbacks":["run"],"shims":[]}`),
 		reply(`{"id":%d,"ok":true,"results":[{"outputs":["ok","run"],"ms":[0.1,100],"device_ms":250.5,"stragglers":0,"ignored":0,"violations":[]},`+
 			`{"outputs":["ok","err"],"ms":[0.1,0.2],"device_ms":150,"stragglers":1,"ignored":0,"violations":[{"kind":"between-callins","at":1,"callback":"run"}],"err":{"at":1,"kind":"thrown","exception":"java.lang.IllegalStateException","message":"Task already scheduled or cancelled"}}]}`),
@@ -139,7 +208,7 @@ func TestClientConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Platform != "jvm" || h.Release != "17.0.15" || h.Protocol != 1 {
+	if h.Platform != "jvm" || h.Release != "17.0.15" || h.Protocol != 2 {
 		t.Errorf("hello = %+v", h)
 	}
 	if _, err := c.Configure(ctx, Configure(loadTimer(t))); err != nil {
@@ -185,7 +254,7 @@ func TestClientConversation(t *testing.T) {
 func TestClientErrors(t *testing.T) {
 	ctx := context.Background()
 	t.Run("configure error at the purpose line", func(t *testing.T) {
-		c, _ := startFake(t, reply(`{"id":%d,"ok":false,"error":{"code":"unknown-method","where":"callins[0].method","message":"class java.util.Timer has no method schedule(TimerTask, int, int)"}}`))
+		c, _ := startFake(t, reply(`{"id":%d,"ok":false,"error":{"code":"unknown-method","where":"callins[0].call","message":"class java.util.Timer has no method schedule(TimerTask, int, int)"}}`))
 		p := loadTimer(t)
 		_, err := c.Configure(ctx, Configure(p))
 		want := p.File + ":23:11: callins[0].call: class java.util.Timer has no method schedule(TimerTask, int, int)"
@@ -223,9 +292,9 @@ func TestClientErrors(t *testing.T) {
 		}
 	})
 	t.Run("wrong protocol", func(t *testing.T) {
-		c, _ := startFake(t, reply(`{"id":%d,"ok":true,"protocol":2,"harness":"9.0"}`))
+		c, _ := startFake(t, reply(`{"id":%d,"ok":true,"protocol":1,"harness":"0.1.0"}`))
 		_, err := c.Hello(ctx, "t")
-		if err == nil || err.Error() != "harness test: the harness speaks protocol 2, this droidstar speaks 1: install the harness that comes with it" {
+		if err == nil || err.Error() != "harness test: the harness speaks protocol 1, this droidstar speaks 2: install the harness that comes with it" {
 			t.Errorf("got %v", err)
 		}
 	})
@@ -260,4 +329,30 @@ func TestClientErrors(t *testing.T) {
 			t.Errorf("got %+v, %v", r, err)
 		}
 	})
+}
+
+// PROTOCOL.md's configure example is the request of examples/jvm/timer.yaml,
+// byte for byte, so that the document shows what the host sends.
+func TestProtocolDocExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "harness-apk", "PROTOCOL.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var example string
+	for _, line := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(line, `{"id":2,"op":"configure",`) {
+			example = line
+		}
+	}
+	p, err := purpose.Load(filepath.Join("..", "..", "examples", "jvm", "timer.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(map[string]any{"id": 2, "op": "configure", "purpose": Configure(p).Request})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if example != string(data) {
+		t.Errorf("PROTOCOL.md's configure example:\n%s\nthe request of %s:\n%s", example, p.File, data)
+	}
 }

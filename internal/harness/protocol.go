@@ -1,8 +1,8 @@
 // Package harness is the host side of the harness wire protocol
 // (harness-apk/PROTOCOL.md): it turns a purpose into the configure request,
 // talks JSON lines to a harness over any byte stream (a JVM's pipes, an ADB
-// stream to a device's socket), and maps the harness's complaints back to
-// the purpose's lines.
+// stream to a device's socket), and points the harness's complaints at the
+// purpose's lines.
 package harness
 
 import (
@@ -12,7 +12,7 @@ import (
 )
 
 // ProtocolVersion is the wire protocol version this host speaks.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // Hello is the harness's answer to hello: who and where it is.
 type Hello struct {
@@ -25,50 +25,31 @@ type Hello struct {
 	Manufacturer string `json:"manufacturer"`
 }
 
-// Config is the purpose object of a configure request.
-type Config struct {
+// Request is the purpose object of a configure request: the purpose's
+// harness fields under the purpose file's own names and nesting, each in
+// its long form, so that the path the harness names in an error is the
+// path of a purpose field (PROTOCOL.md). This is the one table of what a
+// purpose sends; the purpose's Go types marshal to their YAML names.
+type Request struct {
 	Name      string             `json:"name"`
 	Class     string             `json:"class"`
-	New       []purpose.Arg      `json:"new,omitempty"`
-	Factory   *purpose.Call      `json:"factory,omitempty"`
-	Shim      map[string]string  `json:"shim,omitempty"`
-	Listeners []purpose.Listener `json:"listeners,omitempty"`
-	Init      []WireCall         `json:"init,omitempty"`
-	Dispose   *WireCall          `json:"dispose,omitempty"`
+	Target    *purpose.Target    `json:"target,omitempty"`
 	Setup     []purpose.Action   `json:"setup,omitempty"`
-	Callins   []WireCallin       `json:"callins"`
-	Callbacks []WireCallback     `json:"callbacks"`
-	Timeouts  WireTimeouts       `json:"timeouts"`
-	Jars      []string           `json:"jars,omitempty"`
-	Adapters  []string           `json:"adapters,omitempty"`
+	Callins   []purpose.Callin   `json:"callins"`
+	Callbacks []purpose.Callback `json:"callbacks,omitempty"`
+	Timeouts  Timeouts           `json:"timeouts"`
+	// Jars are the staged paths of the purpose's jars, relative to the
+	// harness's files directory (JarDir/NAME), index for index.
+	Jars     []string `json:"jars,omitempty"`
+	Adapters []string `json:"adapters,omitempty"`
 }
 
-// WireCall is a method call on the instance.
-type WireCall struct {
-	Method string        `json:"method"`
-	Args   []purpose.Arg `json:"args"`
-}
-
-// WireCallin is one callin as the harness runs it.
-type WireCallin struct {
-	Symbol  string           `json:"symbol"`
-	Method  *string          `json:"method"`
-	On      purpose.Arg      `json:"on"`
-	Args    []purpose.Arg    `json:"args"`
-	Actions []purpose.Action `json:"actions"`
-}
-
-// WireCallback is a declared callback name.
-type WireCallback struct {
-	Name  string `json:"name"`
-	Error bool   `json:"error"`
-}
-
-// WireTimeouts are the purpose's timeouts in milliseconds.
-type WireTimeouts struct {
-	QuiescenceMs int64 `json:"quiescence_ms"`
-	SettleMs     int64 `json:"settle_ms"`
-	PostResetMs  int64 `json:"post_reset_ms"`
+// Timeouts are the purpose's timeouts in whole milliseconds, the
+// harness's unit.
+type Timeouts struct {
+	Quiescence int64 `json:"quiescence"`
+	Settle     int64 `json:"settle"`
+	PostReset  int64 `json:"post_reset"`
 }
 
 // Configured is the harness's answer to configure.

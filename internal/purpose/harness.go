@@ -17,13 +17,18 @@ import (
 // checked); the jvm and adb backends send it to the harness, which resolves
 // it by reflection (harness-apk/PROTOCOL.md).
 
+// The Go types below marshal to JSON under the purpose file's own field
+// names, in the long form of each field: that JSON is the purpose object of
+// the harness's configure request (harness-apk/PROTOCOL.md), so that every
+// path the harness names in an error is the path of a purpose field.
+
 // Target says how the harness makes, wires and disposes of a fresh instance
 // for every query (the reset).
 type Target struct {
 	// New holds constructor arguments; nil with Factory nil means the
 	// no-argument constructor (or the shim's).
-	New     []Arg `json:"new,omitempty"`
-	Factory *Call `json:"factory,omitempty"`
+	New     []Arg    `json:"new,omitempty"`
+	Factory *Factory `json:"factory,omitempty"`
 	// Shim holds options for the built-in shims (sleep_ms, ...).
 	Shim      map[string]string `json:"shim,omitempty"`
 	Listeners []Listener        `json:"listeners,omitempty"`
@@ -39,11 +44,18 @@ type Listener struct {
 	Register string `json:"register,omitempty"`
 }
 
-// Call is a method call with literal arguments: Class is set for static
-// factories only.
-type Call struct {
+// Factory is a static method that makes the instance. Class defaults to
+// the purpose's class (the harness fills it in).
+type Factory struct {
 	Class  string `json:"class,omitempty"`
 	Method string `json:"method"`
+	Args   []Arg  `json:"args,omitempty"`
+}
+
+// Call is a method call on the instance with literal arguments (init,
+// dispose); a bare method name in the file is its short form.
+type Call struct {
+	Method string `json:"call"`
 	Args   []Arg  `json:"args,omitempty"`
 }
 
@@ -51,13 +63,30 @@ type Call struct {
 // int64, float64, bool, nil, or a one-key map such as {"file": "a.txt"}.
 type Arg = any
 
-// Action is an environment action of the harness (PROTOCOL.md).
+// Action is an environment action of the harness (PROTOCOL.md), shaped as
+// in the file: exactly one field is set.
 type Action struct {
-	Action  string `json:"action"`
-	File    string `json:"file,omitempty"`
-	Content string `json:"content,omitempty"`
-	Version int    `json:"version,omitempty"`
-	Ms      int64  `json:"ms,omitempty"`
+	Write  *WriteAction  `json:"write,omitempty"`
+	Append *WriteAction  `json:"append,omitempty"`
+	Delete string        `json:"delete,omitempty"`
+	Touch  string        `json:"touch,omitempty"`
+	SQLite *SQLiteAction `json:"sqlite,omitempty"`
+	// Sleep is in milliseconds, the harness's unit (the file writes a
+	// duration).
+	Sleep *int64 `json:"sleep,omitempty"`
+}
+
+// WriteAction is the argument of write and append.
+type WriteAction struct {
+	File    string `json:"file"`
+	Content string `json:"content"`
+}
+
+// SQLiteAction is the argument of sqlite: an empty database whose
+// user_version is Version.
+type SQLiteAction struct {
+	File    string `json:"file"`
+	Version int    `json:"version"`
 }
 
 // File is a host file pushed to the harness's files directory once per
@@ -113,7 +142,7 @@ func (d *decoder) target(p *Purpose, v value) *Target {
 		fm := d.mapping(factF.value, factoryKeys)
 		if fm != nil {
 			d.where(p, factF.value)
-			c := &Call{}
+			c := &Factory{}
 			// The factory's class defaults to the target class.
 			if f := fm.opt("class"); f != nil {
 				c.Class = d.javaName(p, f.value, "class")
@@ -238,6 +267,7 @@ func (d *decoder) shimOptions(p *Purpose, v value) map[string]string {
 		if !f.ok {
 			continue
 		}
+		d.where(p, f.value)
 		switch n := f.node.(type) {
 		case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
 			out[f.key] = tokenText(nodeToken(n))
@@ -406,39 +436,57 @@ func (d *decoder) action(p *Purpose, v value) (Action, bool) {
 		return Action{}, false // an unknown action, reported
 	}
 	f := m.order[0]
-	a := Action{Action: f.key}
+	d.where(p, f.value)
+	var a Action
 	switch f.key {
 	case "delete", "touch":
 		s, ok := d.str(f.value)
 		d.fileName(f.value, s)
-		a.File = s
+		if f.key == "delete" {
+			a.Delete = s
+		} else {
+			a.Touch = s
+		}
 		return a, ok
 	case "sleep":
 		dur, ok := d.nonNegDuration(f.value)
-		a.Ms = dur.Milliseconds()
+		ms := dur.Milliseconds()
+		a.Sleep = &ms
 		return a, ok
 	case "sqlite":
 		sm := d.mapping(f.value, sqliteKeys)
+		sq := &SQLiteAction{}
 		if sf := d.req(sm, "file"); sf != nil {
-			a.File, _ = d.str(sf.value)
-			d.fileName(sf.value, a.File)
+			d.where(p, sf.value)
+			sq.File, _ = d.str(sf.value)
+			d.fileName(sf.value, sq.File)
 		}
 		if vf := d.req(sm, "version"); vf != nil {
+			d.where(p, vf.value)
 			n, ok := d.integer(vf.value)
 			if ok && n < 1 {
 				d.errAt(vf.pos, vf.path, "must be at least 1, got %d", n)
 			}
-			a.Version = n
+			sq.Version = n
 		}
+		a.SQLite = sq
 		return a, true
 	default: // write, append
 		cm := d.mapping(f.value, contentKeys)
+		w := &WriteAction{}
 		if cf := d.req(cm, "file"); cf != nil {
-			a.File, _ = d.str(cf.value)
-			d.fileName(cf.value, a.File)
+			d.where(p, cf.value)
+			w.File, _ = d.str(cf.value)
+			d.fileName(cf.value, w.File)
 		}
 		if cf := cm.opt("content"); cf != nil {
-			a.Content, _ = d.str(cf.value)
+			d.where(p, cf.value)
+			w.Content, _ = d.str(cf.value)
+		}
+		if f.key == "write" {
+			a.Write = w
+		} else {
+			a.Append = w
 		}
 		return a, true
 	}
@@ -480,6 +528,8 @@ func (d *decoder) files(p *Purpose, v value) []File {
 		if !item.ok {
 			continue
 		}
+		// The harness names a jar by its index when it cannot load it.
+		d.where(p, item)
 		var f File
 		var at value
 		if s, isStr := stringValue(item.node); isStr {

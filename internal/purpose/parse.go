@@ -31,6 +31,9 @@ var reservedOutputs = []string{"ok", "quiet", "err", "wait"}
 
 // Keys of each map in the schema, in the order the messages list them.
 var (
+	// harnessKeys are the top-level fields of the harness's configure
+	// request (internal/harness.Request).
+	harnessKeys     = []string{"name", "class", "target", "setup", "callins", "callbacks", "timeouts", "jars", "adapters"}
 	topKeys         = []string{"name", "class", "description", "target", "setup", "files", "permissions", "jars", "adapters", "callins", "callbacks", "timeouts", "bound", "restrictions", "backend"}
 	callinKeys      = []string{"symbol", "call", "on", "args", "do"}
 	callbackKeys    = []string{"symbol", "from", "error"}
@@ -510,6 +513,13 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 		},
 	}
 
+	// The fields the harness is sent: a complaint about one of them, or
+	// about a field the host filled in under it, points here.
+	for _, key := range harnessKeys {
+		if f := m.get(key); f != nil && f.ok {
+			d.where(p, f.value)
+		}
+	}
 	if f := d.req(m, "name"); f != nil {
 		if s, ok := d.str(f.value); ok {
 			if msg := checkName(s); msg != "" {
@@ -520,7 +530,6 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 	}
 	if f := m.opt("class"); f != nil {
 		p.Class, _ = d.str(f.value)
-		d.where(p, f.value)
 	}
 	if f := m.opt("description"); f != nil {
 		p.Description, _ = d.str(f.value)
@@ -560,7 +569,7 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 	d.duplicates(defs)
 
 	if f := m.opt("timeouts"); f != nil {
-		d.timeouts(f.value, &p.Timeouts)
+		d.timeouts(p, f.value)
 	}
 	if f := m.opt("bound"); f != nil {
 		if b, ok := d.integer(f.value); ok {
@@ -686,10 +695,14 @@ func (d *decoder) callbacks(p *Purpose, v value, defs []symDef) ([]Callback, []s
 		}
 		cb := Callback{Symbol: sym, Pos: item.pos}
 		owner := len(out)
+		if item.ok {
+			d.where(p, item)
+		}
 		if f := m.opt("from"); f != nil {
 			cb.From = d.fromList(f.value, owner, &names)
 		}
 		if f := m.opt("error"); f != nil {
+			d.where(p, f.value)
 			cb.Error, _ = d.boolean(f.value)
 		}
 		if !ok {
@@ -796,8 +809,15 @@ func callbackNames(cbs []Callback) []string {
 	return names
 }
 
-func (d *decoder) timeouts(v value, t *Timeouts) {
+func (d *decoder) timeouts(p *Purpose, v value) {
+	t := &p.Timeouts
 	m := d.mapping(v, timeoutKeys)
+	if m != nil {
+		d.where(p, v)
+		for _, f := range m.order {
+			d.where(p, f.value)
+		}
+	}
 	if f := m.opt("quiescence"); f != nil {
 		if dur, text, ok := d.duration(f.value); ok {
 			if dur <= 0 {

@@ -20,6 +20,7 @@ import (
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
+	"github.com/droidstar/droidstar/internal/harness"
 )
 
 const component = "org.droidstar.harness/.HarnessInstrumentation"
@@ -518,7 +519,7 @@ func TestJVMHarness(t *testing.T) {
 		c, err = net.Dial("tcp", addr)
 		if err == nil {
 			c.SetDeadline(time.Now().Add(20 * time.Second))
-			io.WriteString(c, `{"id":1,"op":"hello","protocol":1,"host":"test"}`+"\n")
+			fmt.Fprintf(c, `{"id":1,"op":"hello","protocol":%d,"host":"test"}`+"\n", harness.ProtocolVersion)
 			r = bufio.NewReader(c)
 			if hello, err = r.ReadString('\n'); err == nil {
 				break

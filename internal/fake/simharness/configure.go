@@ -2,6 +2,9 @@ package simharness
 
 import (
 	"fmt"
+	"math"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -22,9 +25,11 @@ type configureReply struct {
 }
 
 // shimClasses are the framework classes the Java harness has built-in
-// shims for, per platform (AndroidPlatform.registerShims and
-// JvmPlatform.registerShims), so that configure lists the shims the real
-// harness would. Shims that adapters register cannot be known here.
+// shims for, per platform, copied from AndroidPlatform.registerShims and
+// JvmPlatform.registerShims, so that configure lists the shims the real
+// harness would. The corpus runs on the test platform, which has none, so
+// it does not check this list. Shims that adapters register cannot be
+// known here.
 var shimClasses = map[string][]string{
 	"android": {
 		"android.os.AsyncTask", "android.os.CountDownTimer", "android.os.FileObserver",
@@ -34,17 +39,44 @@ var shimClasses = map[string][]string{
 	"jvm": {"java.util.TimerTask", "java.util.concurrent.FutureTask"},
 }
 
-// configure checks what a model can check of a purpose, in the order the
-// Java harness resolves it so that a purpose with several faults gets the
-// same first complaint. Classes, methods and argument literals mean
-// nothing to a model and are not resolved.
-func (s *server) configure(req map[string]any) (any, *protoError) {
+// The error codes of PROTOCOL.md that configure answers with.
+const (
+	codeUnknownClass    = "unknown-class"
+	codeUnknownListener = "unknown-listener"
+	codeUnknownCallback = "unknown-callback"
+	codeBadArgument     = "bad-argument"
+	codeBadAction       = "bad-action"
+)
+
+// resolver is one configure request on its way: Configuration.read of the
+// Java harness, minus what only reflection can tell (which methods and
+// constructors exist and take the arguments, which constants exist, what
+// adapters do). The steps, their order and their messages are the Java
+// harness's, so that a purpose with several faults gets the same first
+// complaint; the protocol corpus checks that.
+type resolver struct {
+	s *server
+	// listenerTypes are the declared listener types as written, for
+	// {"listener": TYPE} literals.
+	listenerTypes []string
+	// shimmed says that the class or a listener has a platform shim,
+	// whose callback methods only the platform knows.
+	shimmed bool
+	// targetAllowed turns on once the instance exists: {"target": true}
+	// cannot be an argument of its own constructor or factory.
+	targetAllowed bool
+}
+
+// configure resolves the purpose object of a configure request in the
+// order PROTOCOL.md gives. A failed configure leaves the harness
+// unconfigured (PROTOCOL.md; the corpus case configure-failure-unconfigures).
+func (s *server) configure(req *object) (any, *protoError) {
 	s.config = nil
-	raw := req["purpose"]
-	p, ok := raw.(map[string]any)
+	p, ok := req.get("purpose").(*object)
 	if !ok {
-		return nil, badRequest("", `configure needs "purpose": an object, not %s`, typeName(raw))
+		return nil, badRequest("", `configure needs "purpose": an object, not %s`, typeName(req.get("purpose")))
 	}
+	r := &resolver{s: s}
 	name, perr := stringField(p, "name", "name", true)
 	if perr != nil {
 		return nil, perr
@@ -53,7 +85,19 @@ func (s *server) configure(req map[string]any) (any, *protoError) {
 	if perr != nil {
 		return nil, perr
 	}
+	target, perr := objectField(p, "target", "target", false)
+	if perr != nil {
+		return nil, perr
+	}
+	setup, perr := listField(p, "setup", "setup", false)
+	if perr != nil {
+		return nil, perr
+	}
 	callins, perr := listField(p, "callins", "callins", true)
+	if perr != nil {
+		return nil, perr
+	}
+	callbacks, perr := listField(p, "callbacks", "callbacks", false)
 	if perr != nil {
 		return nil, perr
 	}
@@ -61,59 +105,117 @@ func (s *server) configure(req map[string]any) (any, *protoError) {
 	if perr != nil {
 		return nil, perr
 	}
-	for _, key := range []string{"jars", "adapters"} {
-		if _, perr := listField(p, key, key, false); perr != nil {
-			return nil, perr
-		}
-	}
-	if class == "" {
-		return nil, badRequest("class", "a class name cannot be empty")
-	}
-	if _, perr := objectField(p, "shim", "shim", false); perr != nil {
-		return nil, perr
-	}
-	shims, perr := s.shims(p, class)
+	jars, perr := listField(p, "jars", "jars", false)
 	if perr != nil {
 		return nil, perr
 	}
-	if p["new"] != nil && p["factory"] != nil {
-		return nil, badRequest("factory", "give new or factory, not both")
+	adapters, perr := listField(p, "adapters", "adapters", false)
+	if perr != nil {
+		return nil, perr
+	}
+	if target == nil {
+		target = &object{vals: map[string]any{}}
+	}
+	newArgs := target.get("new")
+	if _, isList := newArgs.([]any); newArgs != nil && !isList {
+		return nil, badRequest("target.new", `"new" must be an array, not %s`, typeName(newArgs))
+	}
+	factory, perr := objectField(target, "factory", "target.factory", false)
+	if perr != nil {
+		return nil, perr
+	}
+	shim, perr := objectField(target, "shim", "target.shim", false)
+	if perr != nil {
+		return nil, perr
+	}
+	listeners, perr := listField(target, "listeners", "target.listeners", false)
+	if perr != nil {
+		return nil, perr
+	}
+	init, perr := listField(target, "init", "target.init", false)
+	if perr != nil {
+		return nil, perr
+	}
+	dispose, perr := objectField(target, "dispose", "target.dispose", false)
+	if perr != nil {
+		return nil, perr
+	}
+
+	// The jars and adapters are checked for their shape only: a model
+	// runs no adapter code.
+	for i, j := range jars {
+		if js, ok := j.(string); !ok || js == "" {
+			what := typeName(j)
+			if ok {
+				what = "an empty string"
+			}
+			return nil, badRequest(fmt.Sprintf("jars[%d]", i), "a jar is a path, not %s", what)
+		}
+	}
+	for i, a := range adapters {
+		if _, ok := a.(string); !ok {
+			return nil, badRequest(fmt.Sprintf("adapters[%d]", i), "an adapter is a class name, not %s", typeName(a))
+		}
+	}
+
+	if perr := r.loadClass(class, "class"); perr != nil {
+		return nil, perr
+	}
+	if shim != nil {
+		for _, k := range shim.keys {
+			switch shim.get(k).(type) {
+			case string, int64, float64, bool:
+			default:
+				return nil, badRequest("target.shim."+k, "a shim option is a string, a number or a boolean, not %s", typeName(shim.get(k)))
+			}
+		}
+	}
+	shims, perr := r.listeners(listeners, class)
+	if perr != nil {
+		return nil, perr
+	}
+	if newArgs != nil && factory != nil {
+		return nil, badRequest("target.factory", "give new or factory, not both")
+	}
+	if factory != nil {
+		if perr := r.factory(factory); perr != nil {
+			return nil, perr
+		}
+	} else if perr := r.args(newArgs, "target.new"); perr != nil {
+		return nil, perr
+	}
+	r.targetAllowed = true
+	for i, c := range init {
+		if perr := r.call(c, fmt.Sprintf("target.init[%d]", i)); perr != nil {
+			return nil, perr
+		}
+	}
+	if dispose != nil {
+		if perr := r.call(dispose, "target.dispose"); perr != nil {
+			return nil, perr
+		}
+	}
+	for i, a := range setup {
+		if perr := action(a, fmt.Sprintf("setup[%d]", i)); perr != nil {
+			return nil, perr
+		}
 	}
 
 	c := &config{name: name, callins: map[string]bool{}, errorCallbacks: map[string]bool{}}
 	reply := configureReply{Callins: []string{}, Callbacks: []string{}, Shims: shims}
 	for i, raw := range callins {
-		sym, perr := s.callin(raw, fmt.Sprintf("callins[%d]", i), c)
+		sym, perr := r.callin(raw, fmt.Sprintf("callins[%d]", i), c)
 		if perr != nil {
 			return nil, perr
 		}
 		c.callins[sym] = true
 		reply.Callins = append(reply.Callins, sym)
 	}
-	callbacks, perr := listField(p, "callbacks", "callbacks", false)
-	if perr != nil {
+	if reply.Callbacks, perr = r.callbacks(callbacks, c); perr != nil {
 		return nil, perr
 	}
-	declared := map[string]bool{}
-	for i, raw := range callbacks {
-		// Any well-formed name is accepted: a model has no listener
-		// methods to check it against, and a callback it never emits is
-		// as harmless as one a real object never calls.
-		name, isError, perr := callback(raw, fmt.Sprintf("callbacks[%d]", i))
-		if perr != nil {
-			return nil, perr
-		}
-		if declared[name] {
-			return nil, badRequest(fmt.Sprintf("callbacks[%d].name", i), "callback %s is declared twice", name)
-		}
-		declared[name] = true
-		if isError {
-			c.errorCallbacks[name] = true
-		}
-		reply.Callbacks = append(reply.Callbacks, name)
-	}
-	for _, key := range []string{"quiescence_ms", "settle_ms", "post_reset_ms"} {
-		if perr := millisField(timeouts, key, key == "quiescence_ms"); perr != nil {
+	for _, key := range []string{"quiescence", "settle", "post_reset"} {
+		if perr := millisField(timeouts, key, key == "quiescence"); perr != nil {
 			return nil, perr
 		}
 	}
@@ -121,25 +223,74 @@ func (s *server) configure(req map[string]any) (any, *protoError) {
 	return reply, nil
 }
 
-// shims lists the purpose's classes that have a built-in shim, listeners
-// first and then the class under test, as the Java harness adds them.
-func (s *server) shims(p map[string]any, class string) ([]string, *protoError) {
-	out := []string{}
-	add := func(name string) {
-		if shim := shimFor(s.platform(), name); shim != "" && !contains(out, shim) {
-			out = append(out, shim)
+// loadClass is Configuration.loadClass: a simulated device that knows its
+// class (Options.Class) loads that class and its listener types, and no
+// other, since it has nothing else to load.
+func (r *resolver) loadClass(name, where string) *protoError {
+	if name == "" {
+		return badRequest(where, "a class name cannot be empty")
+	}
+	o := r.s.opts
+	if o.Class == "" || sameClass(name, o.Class) {
+		return nil
+	}
+	for l := range o.Listeners {
+		if sameClass(name, l) {
+			return nil
 		}
 	}
-	listeners, perr := listField(p, "listeners", "listeners", false)
-	if perr != nil {
-		return nil, perr
+	return &protoError{code: codeUnknownClass, where: where, message: "cannot load class " + name}
+}
+
+// sameClass says whether a class name as written loads the class of
+// binary name binary: Class.forName, then with the last dots turned into
+// '$' one by one (a nested class written with dots), as loadClass tries.
+func sameClass(written, binary string) bool {
+	for n := written; ; {
+		if n == binary {
+			return true
+		}
+		dot := strings.LastIndex(n, ".")
+		if dot <= 0 {
+			return false
+		}
+		n = n[:dot] + "$" + n[dot+1:]
 	}
-	seen := map[string]bool{}
+}
+
+// binaryName is the binary name of a class the simulated device knows.
+func (r *resolver) binaryName(written string) string {
+	o := r.s.opts
+	if sameClass(written, o.Class) {
+		return o.Class
+	}
+	for l := range o.Listeners {
+		if sameClass(written, l) {
+			return l
+		}
+	}
+	return written
+}
+
+// listeners is Configuration.readListeners; it returns the shims of the
+// purpose's classes, listeners first and then the class under test, the
+// order in which Configuration adds them.
+func (r *resolver) listeners(listeners []any, class string) ([]string, *protoError) {
+	platform := r.s.platform()
+	shims := []string{}
+	add := func(name string) {
+		if shim := shimFor(platform, name); shim != "" {
+			r.shimmed = true
+			if !slices.Contains(shims, shim) {
+				shims = append(shims, shim)
+			}
+		}
+	}
 	for i, raw := range listeners {
-		w := fmt.Sprintf("listeners[%d]", i)
-		l, ok := raw.(map[string]any)
+		w := fmt.Sprintf("target.listeners[%d]", i)
+		l, ok := raw.(*object)
 		if !ok {
-			return nil, badRequest(w, `a listener is an object with "type", not %s`, typeName(raw))
+			return nil, badRequest(w, "a listener is an object with type and register, not %s", typeName(raw))
 		}
 		typ, perr := stringField(l, "type", w+".type", true)
 		if perr != nil {
@@ -148,14 +299,23 @@ func (s *server) shims(p map[string]any, class string) ([]string, *protoError) {
 		if _, perr := stringField(l, "register", w+".register", false); perr != nil {
 			return nil, perr
 		}
-		if seen[typ] {
+		if slices.Contains(r.listenerTypes, typ) {
 			return nil, badRequest(w+".type", "listener type %s is declared twice", typ)
 		}
-		seen[typ] = true
+		if perr := r.loadClass(typ, w+".type"); perr != nil {
+			return nil, perr
+		}
+		o := r.s.opts
+		if shimFor(platform, typ) == "" && o.Class != "" && sameClass(typ, o.Class) {
+			// The class under test is a class, and not one with a shim.
+			return nil, &protoError{code: codeUnknownListener, where: w + ".type",
+				message: o.Class + " is neither an interface nor a class with a shim"}
+		}
+		r.listenerTypes = append(r.listenerTypes, typ)
 		add(typ)
 	}
 	add(class)
-	return out, nil
+	return shims, nil
 }
 
 func (s *server) platform() string {
@@ -168,35 +328,49 @@ func (s *server) platform() string {
 // shimFor returns the shim class a name stands for, trying the spellings
 // with '$' for nested classes that Class.forName would try.
 func shimFor(platform, name string) string {
-	for n := name; ; {
-		for _, c := range shimClasses[platform] {
-			if c == n {
-				return c
-			}
+	for _, c := range shimClasses[platform] {
+		if sameClass(name, c) {
+			return c
 		}
-		dot := strings.LastIndex(n, ".")
-		if dot <= 0 {
-			return ""
-		}
-		n = n[:dot] + "$" + n[dot+1:]
 	}
+	return ""
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
+// factory is Configuration.readFactory without the method lookup.
+func (r *resolver) factory(f *object) *protoError {
+	cls, perr := stringField(f, "class", "target.factory.class", false)
+	if perr != nil {
+		return perr
+	}
+	if _, perr := stringField(f, "method", "target.factory.method", true); perr != nil {
+		return perr
+	}
+	if cls != "" || f.get("class") != nil {
+		if perr := r.loadClass(cls, "target.factory.class"); perr != nil {
+			return perr
 		}
 	}
-	return false
+	return r.args(f.get("args"), "target.factory.args")
+}
+
+// call is Configuration.call (init and dispose) without the method lookup.
+func (r *resolver) call(raw any, where string) *protoError {
+	m, ok := raw.(*object)
+	if !ok {
+		return badRequest(where, "a call is an object with call and args, not %s", typeName(raw))
+	}
+	if _, perr := stringField(m, "call", where+".call", true); perr != nil {
+		return perr
+	}
+	return r.args(m.get("args"), where+".args")
 }
 
 // callin checks one callin and that the model has its symbol as an input:
 // the simulation's counterpart of the Java harness finding the method.
-func (s *server) callin(raw any, w string, c *config) (string, *protoError) {
-	m, ok := raw.(map[string]any)
+func (r *resolver) callin(raw any, w string, c *config) (string, *protoError) {
+	m, ok := raw.(*object)
 	if !ok {
-		return "", badRequest(w, "a callin is an object with symbol, method, on, args and actions, not %s", typeName(raw))
+		return "", badRequest(w, "a callin is an object with symbol, call, on, args and do, not %s", typeName(raw))
 	}
 	sym, perr := stringField(m, "symbol", w+".symbol", true)
 	if perr != nil {
@@ -210,25 +384,38 @@ func (s *server) callin(raw any, w string, c *config) (string, *protoError) {
 	case c.callins[sym]:
 		return "", badRequest(w+".symbol", "callin %s is declared twice", sym)
 	}
-	if _, perr := listField(m, "actions", w+".actions", false); perr != nil {
-		return "", perr
-	}
-	method, perr := stringField(m, "method", w+".method", false)
+	do, perr := listField(m, "do", w+".do", false)
 	if perr != nil {
 		return "", perr
 	}
-	args, ok := m["args"].([]any)
-	if !ok && m["args"] != nil {
-		return "", badRequest(w+".args", "arguments are an array of literals, not %s", typeName(m["args"]))
+	for i, a := range do {
+		if perr := action(a, fmt.Sprintf("%s.do[%d]", w, i)); perr != nil {
+			return "", perr
+		}
 	}
-	if m["method"] == nil && (len(args) > 0 || m["on"] != nil) {
-		return "", badRequest(w+".method", "callin %s has arguments or a receiver but no method", sym)
+	method, perr := stringField(m, "call", w+".call", false)
+	if perr != nil {
+		return "", perr
 	}
-	mach := s.opts.Model.Machine
+	if perr := r.args(m.get("args"), w+".args"); perr != nil {
+		return "", perr
+	}
+	args, _ := m.get("args").([]any)
+	on := m.get("on")
+	if m.get("call") == nil {
+		if len(args) > 0 || on != nil {
+			return "", badRequest(w+".call", "callin %s has arguments or a receiver but no call", sym)
+		}
+	} else if on != nil {
+		if perr := r.literal(on, w+".on"); perr != nil {
+			return "", perr
+		}
+	}
+	mach := r.s.opts.Model.Machine
 	if _, ok := mach.Inputs.Index(sym); !ok {
-		where := w + ".method"
-		if m["method"] == nil {
-			// An actions-only callin has no method to blame.
+		where := w + ".call"
+		if m.get("call") == nil {
+			// A callin with only actions has no method to blame.
 			where = w + ".symbol"
 		}
 		what := "callin " + sym
@@ -236,92 +423,426 @@ func (s *server) callin(raw any, w string, c *config) (string, *protoError) {
 			what += " (" + method + ")"
 		}
 		return "", &protoError{code: codeUnknownMethod, where: where, message: fmt.Sprintf("the simulated model %s has no input %q for %s (model inputs: %s)",
-			s.opts.Model.Path, sym, what, strings.Join(mach.Inputs.Names(), ", "))}
+			r.s.opts.Model.Path, sym, what, strings.Join(mach.Inputs.Names(), ", "))}
 	}
 	return sym, nil
 }
 
-// callback checks one declared callback as the Java harness does, minus
-// the lookup of its method.
-func callback(raw any, w string) (name string, isError bool, perr *protoError) {
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return "", false, badRequest(w, "a callback is an object with name and error, not %s", typeName(raw))
-	}
-	name, perr = stringField(m, "name", w+".name", true)
-	if perr != nil {
-		return "", false, perr
-	}
-	if e := m["error"]; e != nil {
-		b, ok := e.(bool)
+// callbacks is Configuration.readCallbacks: each callback's from names,
+// or its symbol when it has none, are the declared names that runs report.
+func (r *resolver) callbacks(cbs []any, c *config) ([]string, *protoError) {
+	declared := []string{}
+	known, checkKnown := r.knownCallbackMethods()
+	for i, raw := range cbs {
+		w := fmt.Sprintf("callbacks[%d]", i)
+		m, ok := raw.(*object)
 		if !ok {
-			return "", false, badRequest(w+".error", "error is a boolean, not %s", typeName(e))
+			return nil, badRequest(w, "a callback is an object with symbol, from and error, not %s", typeName(raw))
 		}
-		isError = b
+		sym, perr := stringField(m, "symbol", w+".symbol", true)
+		if perr != nil {
+			return nil, perr
+		}
+		if sym == "" {
+			return nil, badRequest(w+".symbol", "a callback symbol cannot be empty")
+		}
+		isError := false
+		if e := m.get("error"); e != nil {
+			b, ok := e.(bool)
+			if !ok {
+				return nil, badRequest(w+".error", `"error" must be a boolean, not %s`, typeName(e))
+			}
+			isError = b
+		}
+		from, perr := listField(m, "from", w+".from", false)
+		if perr != nil {
+			return nil, perr
+		}
+		var names, wheres []string
+		switch {
+		case from == nil:
+			names, wheres = []string{sym}, []string{w + ".symbol"}
+		case len(from) == 0:
+			return nil, badRequest(w+".from", "from lists at least one callback name; leave it out to use the symbol")
+		default:
+			for k, n := range from {
+				wk := fmt.Sprintf("%s.from[%d]", w, k)
+				s, ok := n.(string)
+				if !ok {
+					return nil, badRequest(wk, "a callback name is a string, not %s", typeName(n))
+				}
+				names, wheres = append(names, s), append(wheres, wk)
+			}
+		}
+		for k, name := range names {
+			method, detail, slash := strings.Cut(name, "/")
+			if method == "" || slash && detail == "" {
+				return nil, badRequest(wheres[k], "a callback name is METHOD or METHOD/DETAIL, not \"%s\"", name)
+			}
+			if checkKnown && !slices.Contains(known, method) {
+				return nil, &protoError{code: codeUnknownCallback, where: wheres[k],
+					message: method + " is no method of any listener or shim of the purpose" + describeKnown(known)}
+			}
+			if slices.Contains(declared, name) {
+				return nil, badRequest(wheres[k], "callback %s is declared twice", name)
+			}
+			declared = append(declared, name)
+			if isError {
+				c.errorCallbacks[name] = true
+			}
+		}
 	}
-	method, detail, slash := strings.Cut(name, "/")
-	if method == "" || slash && detail == "" {
-		return "", false, badRequest(w+".name", "a callback name is METHOD or METHOD/DETAIL, not %q", name)
-	}
-	return name, isError, nil
+	return declared, nil
 }
 
-func stringField(m map[string]any, key, where string, required bool) (string, *protoError) {
-	v := m[key]
+// knownCallbackMethods lists the callback methods of the declared
+// listeners as Configuration.knownCallbackMethods does, each listener's
+// sorted. It says false when they cannot be known: the simulated device
+// was not told its class, or a platform shim (whose methods only the
+// platform knows) is involved. Then any well-formed name is accepted: a
+// model has no listener methods to check it against, and a callback it
+// never emits is as harmless as one a real object never calls.
+func (r *resolver) knownCallbackMethods() ([]string, bool) {
+	o := r.s.opts
+	if o.Class == "" || r.shimmed {
+		return nil, false
+	}
+	var known []string
+	for _, typ := range r.listenerTypes {
+		methods := slices.Clone(o.Listeners[r.binaryName(typ)])
+		sort.Strings(methods)
+		for _, m := range methods {
+			if !slices.Contains(known, m) {
+				known = append(known, m)
+			}
+		}
+	}
+	return known, true
+}
+
+// describeKnown is Configuration.describeKnown.
+func describeKnown(known []string) string {
+	if len(known) == 0 {
+		return " (it has no listeners and no shims)"
+	}
+	var b strings.Builder
+	b.WriteString(" (they have ")
+	for i, k := range known {
+		if i == 12 {
+			b.WriteString(", ...")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// args is Configuration.args: an array of argument literals.
+func (r *resolver) args(raw any, where string) *protoError {
+	if raw == nil {
+		return nil
+	}
+	l, ok := raw.([]any)
+	if !ok {
+		return badRequest(where, "arguments are an array of literals, not %s", typeName(raw))
+	}
+	for i, v := range l {
+		if perr := r.literal(v, fmt.Sprintf("%s[%d]", where, i)); perr != nil {
+			return perr
+		}
+	}
+	return nil
+}
+
+// literalKinds lists the keys of object literals in the order messages
+// list them.
+const literalKinds = "file, listener, target, context, constant, int, long, float, double, string"
+
+func badArgument(where, format string, args ...any) *protoError {
+	return &protoError{code: codeBadArgument, where: where, message: fmt.Sprintf(format, args...)}
+}
+
+// literal is Literal.parse, for what a literal's shape tells: constants
+// are checked to be CLASS.FIELD but not looked up (a model has no
+// fields), and whether a literal converts to a parameter is not known.
+func (r *resolver) literal(v any, where string) *protoError {
+	switch v.(type) {
+	case nil, string, bool, int64, float64:
+		return nil
+	case []any:
+		return badArgument(where, `an argument literal cannot be an array (a list of constants is written {"constant":[...]})`)
+	}
+	m := v.(*object)
+	if len(m.keys) != 1 {
+		return badArgument(where, "an object literal has exactly one key (%s), not %d", literalKinds, len(m.keys))
+	}
+	key := m.keys[0]
+	val := m.get(key)
+	w := where + "." + key
+	switch key {
+	case "file":
+		name, ok := val.(string)
+		if !ok || name == "" {
+			what := typeName(val)
+			if ok {
+				what = "an empty string"
+			}
+			return badArgument(w, `{"file": NAME} needs a file name, not %s`, what)
+		}
+		if perr := checkRelative(name, w); perr != nil {
+			return badArgument(perr.where, "%s", perr.message)
+		}
+		return nil
+	case "listener":
+		typ, ok := val.(string)
+		if !ok {
+			return badArgument(w, `{"listener": TYPE} needs a type name, not %s`, typeName(val))
+		}
+		if !slices.Contains(r.listenerTypes, typ) {
+			return &protoError{code: codeUnknownListener, where: where, message: "no listener of type " + typ + " is declared in listeners"}
+		}
+		return nil
+	case "target":
+		if val != true {
+			return badArgument(w, `write {"target": true}`)
+		}
+		if !r.targetAllowed {
+			return badArgument(where, `the instance under test does not exist yet where {"target": true} is used`)
+		}
+		return nil
+	case "context":
+		if val != true {
+			return badArgument(w, `write {"context": true}`)
+		}
+		return nil
+	case "constant":
+		return constant(val, w)
+	case "string":
+		if _, ok := val.(string); !ok {
+			return badArgument(w, `{"string": S} needs a string, not %s`, typeName(val))
+		}
+		return nil
+	case "int", "long", "float", "double":
+		return typedLiteral(key, val, w)
+	}
+	return badArgument(where, `unknown literal {"%s": ...} (%s)`, key, literalKinds)
+}
+
+func constant(v any, w string) *protoError {
+	if name, ok := v.(string); ok {
+		return constantName(name, w)
+	}
+	names, ok := v.([]any)
+	if !ok || len(names) == 0 {
+		return badArgument(w, `{"constant": ...} needs CLASS.FIELD or a non-empty list of them, not %s`, typeName(v))
+	}
+	for i, n := range names {
+		wi := fmt.Sprintf("%s[%d]", w, i)
+		name, ok := n.(string)
+		if !ok {
+			return badArgument(wi, "a constant is CLASS.FIELD, not %s", typeName(n))
+		}
+		if perr := constantName(name, wi); perr != nil {
+			return perr
+		}
+	}
+	return nil
+}
+
+// constantName is the shape check of Literal.field.
+func constantName(name, where string) *protoError {
+	dot := strings.LastIndex(name, ".")
+	if dot <= 0 || dot == len(name)-1 {
+		return badArgument(where, `a constant is CLASS.FIELD, not "%s"`, name)
+	}
+	return nil
+}
+
+// typedLiteral is Literal.typed.
+func typedLiteral(key string, v any, w string) *protoError {
+	switch v.(type) {
+	case int64, float64:
+	default:
+		return badArgument(w, `{"%s": N} needs a number, not %s`, key, typeName(v))
+	}
+	switch key {
+	case "int":
+		if n, ok := v.(int64); !ok || n != int64(int32(n)) {
+			return badArgument(w, "%s is not an int", javaNumber(v))
+		}
+	case "long":
+		if _, ok := v.(int64); !ok {
+			return badArgument(w, "%s is not a long", javaNumber(v))
+		}
+	case "float":
+		d, ok := v.(float64)
+		if !ok {
+			d = float64(v.(int64))
+		}
+		// (float) d overflows from the midpoint between the largest
+		// float and 2^128 up (round to nearest, ties to even).
+		if math.Abs(d) >= 0x1p128-0x1p103 {
+			return badArgument(w, "%s does not fit a float", javaNumber(v))
+		}
+	}
+	return nil
+}
+
+// actionKinds lists the environment actions in the order messages list
+// them (EnvAction.KINDS).
+const actionKinds = "write, append, delete, touch, sqlite, sleep"
+
+func badAction(where, format string, args ...any) *protoError {
+	return &protoError{code: codeBadAction, where: where, message: fmt.Sprintf(format, args...)}
+}
+
+// action is EnvAction.parse: an object with one key, the action's kind.
+func action(raw any, where string) *protoError {
+	m, ok := raw.(*object)
+	if !ok {
+		return badAction(where, "an environment action is an object with one key (%s), not %s", actionKinds, typeName(raw))
+	}
+	if len(m.keys) != 1 {
+		return badAction(where, "an environment action has exactly one key (%s), not %d", actionKinds, len(m.keys))
+	}
+	kind := m.keys[0]
+	v := m.get(kind)
+	w := where + "." + kind
+	switch kind {
+	case "write", "append":
+		a, perr := actionArgument(v, w, kind, `{"file": NAME, "content": TEXT}`, "file", "content")
+		if perr != nil {
+			return perr
+		}
+		if c := a.get("content"); c != nil {
+			if _, ok := c.(string); !ok {
+				return badAction(w+".content", "%s: content must be a string, not %s", kind, typeName(c))
+			}
+		}
+		return actionFile(a.get("file"), w+".file", kind)
+	case "delete", "touch":
+		return actionFile(v, w, kind)
+	case "sqlite":
+		a, perr := actionArgument(v, w, kind, `{"file": NAME, "version": N}`, "file", "version")
+		if perr != nil {
+			return perr
+		}
+		if ver := a.get("version"); ver != nil {
+			if n, ok := ver.(int64); !ok || n != int64(int32(n)) {
+				return badAction(w+".version", "sqlite: version must be a 32-bit integer, not %s", describe(ver))
+			}
+		}
+		return actionFile(a.get("file"), w+".file", kind)
+	case "sleep":
+		if n, ok := v.(int64); !ok || n < 0 {
+			return badAction(w, "sleep: want a non-negative integer of milliseconds, not %s", describe(v))
+		}
+		return nil
+	}
+	return badAction(where, `unknown environment action "%s" (%s)`, kind, actionKinds)
+}
+
+// actionArgument is the object argument of write, append and sqlite, with
+// no keys but keys.
+func actionArgument(v any, where, kind, shape string, keys ...string) (*object, *protoError) {
+	m, ok := v.(*object)
+	if !ok {
+		return nil, badAction(where, "%s: want %s, not %s", kind, shape, typeName(v))
+	}
+	for _, k := range m.keys {
+		if !slices.Contains(keys, k) {
+			return nil, badAction(where+"."+k, `%s takes no "%s"`, kind, k)
+		}
+	}
+	return m, nil
+}
+
+func actionFile(f any, where, kind string) *protoError {
+	name, ok := f.(string)
+	if !ok || name == "" {
+		what := typeName(f)
+		if ok {
+			what = "an empty string"
+		}
+		return badAction(where, "%s needs a file name, not %s", kind, what)
+	}
+	return checkRelative(name, where)
+}
+
+// checkRelative is EnvAction.checkRelative: a name relative to the files
+// directory that does not climb out of it.
+func checkRelative(name, where string) *protoError {
+	if strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) || strings.ContainsRune(name, 0) {
+		return badAction(where, `"%s" must be a name relative to the files directory`, name)
+	}
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if part == ".." {
+			return badAction(where, `"%s" must stay inside the files directory`, name)
+		}
+	}
+	return nil
+}
+
+func stringField(m *object, key, where string, required bool) (string, *protoError) {
+	v := m.get(key)
 	if v == nil {
 		if required {
-			return "", badRequest(where, "%q is required", key)
+			return "", badRequest(where, `"%s" is required`, key)
 		}
 		return "", nil
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", badRequest(where, "%q must be a string, not %s", key, typeName(v))
+		return "", badRequest(where, `"%s" must be a string, not %s`, key, typeName(v))
 	}
 	return s, nil
 }
 
-func listField(m map[string]any, key, where string, required bool) ([]any, *protoError) {
-	v := m[key]
+func listField(m *object, key, where string, required bool) ([]any, *protoError) {
+	v := m.get(key)
 	if v == nil {
 		if required {
-			return nil, badRequest(where, "%q is required", key)
+			return nil, badRequest(where, `"%s" is required`, key)
 		}
 		return nil, nil
 	}
 	l, ok := v.([]any)
 	if !ok {
-		return nil, badRequest(where, "%q must be an array, not %s", key, typeName(v))
+		return nil, badRequest(where, `"%s" must be an array, not %s`, key, typeName(v))
 	}
 	return l, nil
 }
 
-func objectField(m map[string]any, key, where string, required bool) (map[string]any, *protoError) {
-	v := m[key]
+func objectField(m *object, key, where string, required bool) (*object, *protoError) {
+	v := m.get(key)
 	if v == nil {
 		if required {
-			return nil, badRequest(where, "%q is required", key)
+			return nil, badRequest(where, `"%s" is required`, key)
 		}
 		return nil, nil
 	}
-	o, ok := v.(map[string]any)
+	o, ok := v.(*object)
 	if !ok {
-		return nil, badRequest(where, "%q must be an object, not %s", key, typeName(v))
+		return nil, badRequest(where, `"%s" must be an object, not %s`, key, typeName(v))
 	}
 	return o, nil
 }
 
-func millisField(timeouts map[string]any, key string, required bool) *protoError {
-	v := timeouts[key]
+func millisField(timeouts *object, key string, required bool) *protoError {
+	v := timeouts.get(key)
 	where := "timeouts." + key
 	if v == nil {
 		if required {
-			return badRequest(where, "%q is required", key)
+			return badRequest(where, `"%s" is required`, key)
 		}
 		return nil
 	}
-	if n, ok := integer(v); !ok || n < 0 {
-		return badRequest(where, "%q must be a non-negative integer (milliseconds), not %v", key, v)
+	if n, ok := v.(int64); !ok || n < 0 {
+		return badRequest(where, `"%s" must be a non-negative integer of milliseconds, not %s`, key, describe(v))
 	}
 	return nil
 }

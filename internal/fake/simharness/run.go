@@ -47,7 +47,8 @@ type callbackErr struct {
 
 // millis is a duration written as the Java harness writes one (Json.millis):
 // milliseconds rounded to microseconds, always with a fraction ("0.0",
-// "102.4").
+// "102.4"). The corpus's "*ms" wildcard checks the fraction, and a quiet
+// chain's "0.0" the text.
 type millis time.Duration
 
 func (m millis) MarshalJSON() ([]byte, error) {
@@ -60,18 +61,19 @@ func (m millis) MarshalJSON() ([]byte, error) {
 	return []byte(s + strings.TrimRight(fmt.Sprintf("%03d", frac), "0")), nil
 }
 
-// run checks every symbol of every query before running any, as the Java
-// harness does, so that a bad batch runs nothing.
-func (s *server) run(ctx context.Context, req map[string]any) (any, *protoError) {
+// run checks every symbol of every query before running any, as
+// Server.run does, so that a bad batch runs nothing (the corpus session
+// run-bad-queries refuses batches, then runs a good one).
+func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 	if s.config == nil {
 		return nil, &protoError{code: codeNotConfigured, message: "run before a successful configure"}
 	}
-	qs, ok := req["queries"].([]any)
+	qs, ok := req.get("queries").([]any)
 	if !ok {
-		if req["queries"] == nil {
+		if req.get("queries") == nil {
 			return nil, badRequest("", `run needs "queries"`)
 		}
-		return nil, badRequest("", `"queries" must be an array of arrays of symbols, not %s`, typeName(req["queries"]))
+		return nil, badRequest("", `"queries" must be an array of arrays of symbols, not %s`, typeName(req.get("queries")))
 	}
 	queries := make([][]string, len(qs))
 	for i, rawQuery := range qs {
@@ -86,7 +88,7 @@ func (s *server) run(ctx context.Context, req map[string]any) (any, *protoError)
 				return nil, badRequest("", "queries[%d][%d] must be a symbol (a string), not %s", i, k, typeName(raw))
 			}
 			if sym != mealy.Wait && !s.config.callins[sym] {
-				return nil, &protoError{code: codeUnknownSymbol, message: fmt.Sprintf("queries[%d][%d]: %q is neither a callin of %s nor wait", i, k, sym, s.config.name)}
+				return nil, &protoError{code: codeUnknownSymbol, message: fmt.Sprintf("queries[%d][%d]: \"%s\" is neither a callin of %s nor wait", i, k, sym, s.config.name)}
 			}
 			queries[i][k] = sym
 		}
@@ -107,9 +109,9 @@ func (s *server) run(ctx context.Context, req map[string]any) (any, *protoError)
 }
 
 // query runs one query on a fresh executor. The model is walked once on
-// the virtual clock to find where the harness would stop: the Java
-// harness ends a query at an error callback, which the simulator does not
-// know about. The query is then run up to there with the real timing, so
+// the virtual clock to find where the harness would stop: the harness
+// ends a query at an error callback (the corpus session configure-run
+// shows it), which the simulator does not know about. The query is then run up to there with the real timing, so
 // that a realtime device sleeps only for what it answers.
 func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	virtual := s.opts.Timing

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/harness"
@@ -25,8 +24,9 @@ import (
 
 // HarnessVersion is what the Java harness reports in hello
 // (Server.HARNESS_VERSION), so that a host that checks the harness it
-// talks to takes the simulation for the harness it ships.
-const HarnessVersion = "0.1.0"
+// talks to takes the simulation for the harness it ships; the corpus's
+// hello session checks that the two agree.
+const HarnessVersion = "0.2.0"
 
 // Options say what the simulated harness answers from and who it claims
 // to be.
@@ -49,6 +49,19 @@ type Options struct {
 	// keeps a round trip through harness.ToResult equal to running the
 	// model directly (the host maps symbols and declared names alike).
 	CallbackNames map[string]string
+	// Class is the binary name of the class the model stands for. When it
+	// is set, configure refuses what the Java harness would refuse for that
+	// class and its listeners: any other class (the purpose's class, a
+	// listener type, a factory class) is unknown-class, since the
+	// simulated device has nothing else to load; Class as a listener type
+	// is unknown-listener (a class with no shim is no listener); and a
+	// declared callback that no declared listener has is
+	// unknown-callback. Empty: any class the purpose names is taken at its
+	// word, and any well-formed callback name.
+	Class string
+	// Listeners maps the binary names of Class's listener interfaces to
+	// their callback methods.
+	Listeners map[string][]string
 }
 
 // PurposeCallbackNames maps each callback symbol of p to the first name it
@@ -97,7 +110,7 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, o Options) (bye bool, e
 			return false, fmt.Errorf("simulated harness: read a request: %w", rerr)
 		}
 		// A last line without its line break is still a request, as for
-		// Java's BufferedReader.readLine.
+		// Java's BufferedReader.readLine (corpus: end-of-input).
 		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 		reply, isBye, herr := s.handle(ctx, line)
 		if herr != nil {
@@ -119,7 +132,7 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, o Options) (bye bool, e
 }
 
 // server is the state of one served stream: the configuration, which a
-// failed configure clears as the Java harness does.
+// failed configure clears (corpus: configure-failure-unconfigures).
 type server struct {
 	opts   Options
 	config *config
@@ -133,7 +146,8 @@ type protoError struct {
 
 func (e *protoError) Error() string { return e.code + ": " + e.message }
 
-// The error codes of PROTOCOL.md that a simulation can run into.
+// The error codes of PROTOCOL.md that hello, run and the framing answer
+// with; configure's are in configure.go.
 const (
 	codeBadRequest    = "bad-request"
 	codeUnknownOp     = "unknown-op"
@@ -150,28 +164,33 @@ func badRequest(where, format string, args ...any) *protoError {
 
 // handle answers one request line. The returned error is set only when
 // ctx ended during the request, when nobody waits for the reply any more.
+// The checks and their messages are Server.handle's.
 func (s *server) handle(ctx context.Context, line []byte) (reply []byte, bye bool, err error) {
 	var id *int64
 	fields, perr := func() (any, *protoError) {
-		req, perr := decodeRequest(line)
-		if perr != nil {
-			return nil, perr
+		v, jerr := parseJSON(string(line))
+		if jerr != nil {
+			return nil, badRequest("", "the request is not JSON: %s", jerr)
 		}
-		rawID, ok := req["id"]
-		if !ok || rawID == nil {
-			return nil, badRequest("", `the request has no "id"`)
-		}
-		n, ok := integer(rawID)
+		req, ok := v.(*object)
 		if !ok {
+			return nil, badRequest("", "a request is a JSON object, not %s", typeName(v))
+		}
+		rawID := req.get("id")
+		n, ok := rawID.(int64)
+		if !ok {
+			if rawID == nil {
+				return nil, badRequest("", `the request has no "id"`)
+			}
 			return nil, badRequest("", `"id" must be an integer, not %s`, typeName(rawID))
 		}
 		id = &n
-		op, ok := req["op"].(string)
+		op, ok := req.get("op").(string)
 		if !ok {
-			if req["op"] == nil {
+			if req.get("op") == nil {
 				return nil, badRequest("", `the request has no "op"`)
 			}
-			return nil, badRequest("", `"op" must be a string, not %s`, typeName(req["op"]))
+			return nil, badRequest("", `"op" must be a string, not %s`, typeName(req.get("op")))
 		}
 		switch op {
 		case "hello":
@@ -186,7 +205,7 @@ func (s *server) handle(ctx context.Context, line []byte) (reply []byte, bye boo
 			bye = true
 			return nil, nil
 		}
-		return nil, &protoError{code: codeUnknownOp, message: fmt.Sprintf("unknown op %q (hello, configure, run, ping, bye)", op)}
+		return nil, &protoError{code: codeUnknownOp, message: `unknown op "` + op + `" (hello, configure, run, ping, bye)`}
 	}()
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
@@ -194,60 +213,10 @@ func (s *server) handle(ctx context.Context, line []byte) (reply []byte, bye boo
 	return encodeReply(id, fields, perr), bye, nil
 }
 
-// decodeRequest reads a request line as the Java harness does: one JSON
-// object, numbers kept exact so that an integer id can be told from 1.5.
-func decodeRequest(line []byte) (map[string]any, *protoError) {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, badRequest("", "the request is not JSON: the line is empty")
-		}
-		return nil, badRequest("", "the request is not JSON: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, badRequest("", "the request is not JSON: unexpected text after the value")
-	}
-	req, ok := v.(map[string]any)
-	if !ok {
-		return nil, badRequest("", "a request is a JSON object, not %s", typeName(v))
-	}
-	return req, nil
-}
-
-// integer reads a JSON integer the way the Java harness's parser does: a
-// number without fraction or exponent that fits a long.
-func integer(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	if !ok || strings.ContainsAny(string(n), ".eE") {
-		return 0, false
-	}
-	i, err := strconv.ParseInt(string(n), 10, 64)
-	return i, err == nil
-}
-
-// typeName names a JSON value's type in messages, as Json.typeName does.
-func typeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 // encodeReply writes a reply line: id and ok first, then the op's fields
-// in their declared order, as the Java harness writes them.
+// in their declared order, as the Java harness writes them (the corpus
+// compares replies byte for byte, or key by key in order where a value
+// may differ).
 func encodeReply(id *int64, fields any, perr *protoError) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"id":`)
@@ -280,22 +249,25 @@ func encodeReply(id *int64, fields any, perr *protoError) []byte {
 }
 
 // mustJSON encodes the reply types of this package, which hold only
-// strings, numbers and slices of them: encoding cannot fail.
+// strings, numbers and slices of them: encoding cannot fail. Like the Java
+// harness's Json.write, it leaves <, > and & as they are.
 func mustJSON(v any) []byte {
-	data, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		panic(fmt.Sprintf("simulated harness: encode a reply: %v", err))
 	}
-	return data
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-func (s *server) hello(req map[string]any) (any, *protoError) {
-	p, ok := req["protocol"]
-	if !ok || p == nil {
-		return nil, badRequest("", `hello needs "protocol"`)
-	}
-	v, ok := integer(p)
+func (s *server) hello(req *object) (any, *protoError) {
+	p := req.get("protocol")
+	v, ok := p.(int64)
 	if !ok {
+		if p == nil {
+			return nil, badRequest("", `hello needs "protocol"`)
+		}
 		return nil, badRequest("", `"protocol" must be an integer, not %s`, typeName(p))
 	}
 	if v != harness.ProtocolVersion {

@@ -1,9 +1,7 @@
 package simharness
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"net"
 	"path"
@@ -97,7 +95,7 @@ func TestHelloConfigureAndRunMatchTheSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantHello := harness.Hello{Protocol: 1, Harness: "0.1.0", Platform: "android", SDK: 34, Release: "14", Model: "sdk_gphone64_x86_64", Manufacturer: "Google"}
+	wantHello := harness.Hello{Protocol: 2, Harness: "0.2.0", Platform: "android", SDK: 34, Release: "14", Model: "sdk_gphone64_x86_64", Manufacturer: "Google"}
 	if h != wantHello {
 		t.Errorf("hello = %+v, want %+v", h, wantHello)
 	}
@@ -162,9 +160,9 @@ func TestHelloConfigureAndRunMatchTheSimulator(t *testing.T) {
 func TestErrorCallback(t *testing.T) {
 	ctx := context.Background()
 	p, m, timing := example(t, "mediaplayer")
-	// The wire declares the purpose's from names (onError); the model
-	// emits the symbols (error). Declaring the symbols instead makes the
-	// model's names the declared ones.
+	// The request declares the purpose's from names (onError); the model
+	// emits the symbols (error). Declaring the symbols instead (no from)
+	// makes the model's names the declared ones.
 	bySymbol := *p
 	bySymbol.Callbacks = nil
 	for _, cb := range p.Callbacks {
@@ -244,106 +242,9 @@ func TestErrorCallback(t *testing.T) {
 	}
 }
 
-// exchange sends request lines one by one and returns the reply lines.
-func exchange(t *testing.T, conn net.Conn, lines ...string) []string {
-	t.Helper()
-	rd := bufio.NewReader(conn)
-	var replies []string
-	for _, l := range lines {
-		if _, err := conn.Write([]byte(l + "\n")); err != nil {
-			t.Fatalf("send %s: %v", l, err)
-		}
-		reply, err := rd.ReadString('\n')
-		if err != nil {
-			t.Fatalf("reply to %s: %v", l, err)
-		}
-		replies = append(replies, strings.TrimSuffix(reply, "\n"))
-	}
-	return replies
-}
-
-// TestWire pins the reply lines byte for byte: they are what the Java
-// harness writes (Server.java, QueryRunner.java).
-func TestWire(t *testing.T) {
-	p, m, timing := example(t, "asynctask")
-	purposeJSON, err := json.Marshal(harness.Configure(p).Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	configure := `{"id":2,"op":"configure","purpose":` + string(purposeJSON) + `}`
-	unknownCallin := *p
-	unknownCallin.Callins = slices.Clone(p.Callins)
-	unknownCallin.Callins[1].Symbol, unknownCallin.Callins[1].Call = "publish", "publishProgress"
-	badJSON, err := json.Marshal(harness.Configure(&unknownCallin).Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	badConfigure := `{"id":2,"op":"configure","purpose":` + string(badJSON) + `}`
-
-	cases := []struct {
-		name     string
-		requests []string
-		replies  []string
-	}{
-		{"hello", []string{`{"id":1,"op":"hello","protocol":1,"host":"droidstar 0.3.0"}`},
-			[]string{`{"id":1,"ok":true,"protocol":1,"harness":"0.1.0","platform":"android","sdk":0,"release":"","model":"","manufacturer":""}`}},
-		{"another protocol version", []string{`{"id":1,"op":"hello","protocol":2}`},
-			[]string{`{"id":1,"ok":false,"error":{"code":"protocol","message":"this harness speaks protocol 1, not 2"}}`}},
-		{"hello without a version", []string{`{"id":1,"op":"hello"}`},
-			[]string{`{"id":1,"ok":false,"error":{"code":"bad-request","message":"hello needs \"protocol\""}}`}},
-		{"run before configure", []string{`{"id":1,"op":"run","queries":[["exec"]]}`},
-			[]string{`{"id":1,"ok":false,"error":{"code":"not-configured","message":"run before a successful configure"}}`}},
-		{"configure and run", []string{configure, `{"id":3,"op":"run","queries":[["exec","wait","exec"],[]]}`},
-			[]string{`{"id":2,"ok":true,"callins":["exec","cancel"],"callbacks":["onPostExecute","onCancelled"],"shims":["android.os.AsyncTask"]}`,
-				`{"id":3,"ok":true,"results":[` +
-					`{"outputs":["ok","postexec","err"],"ms":[0.0,200.0,0.0],"device_ms":350.0,"stragglers":0,"ignored":0,"violations":[],` +
-					`"err":{"at":2,"kind":"thrown","exception":"exec answers err in the model","message":null}},` +
-					`{"outputs":[],"ms":[],"device_ms":150.0,"stragglers":0,"ignored":0,"violations":[]}]}`}},
-		{"unknown symbol", []string{configure, `{"id":3,"op":"run","queries":[["exec"],["exec","publish"]]}`},
-			[]string{`{"id":2,"ok":true,"callins":["exec","cancel"],"callbacks":["onPostExecute","onCancelled"],"shims":["android.os.AsyncTask"]}`,
-				`{"id":3,"ok":false,"error":{"code":"unknown-symbol","message":"queries[1][1]: \"publish\" is neither a callin of AsyncTask nor wait"}}`}},
-		{"a callin the model lacks", []string{badConfigure, `{"id":3,"op":"run","queries":[["exec"]]}`},
-			[]string{`{"id":2,"ok":false,"error":{"code":"unknown-method","where":"callins[1].method","message":"the simulated model examples/asynctask/model.dot has no input \"publish\" for callin publish (publishProgress) (model inputs: exec, cancel, wait)"}}`,
-				// a failed configure leaves the harness unconfigured
-				`{"id":3,"ok":false,"error":{"code":"not-configured","message":"run before a successful configure"}}`}},
-		{"a bad callback name", []string{`{"id":2,"op":"configure","purpose":{"name":"A","class":"a.A","callins":[{"symbol":"exec"}],"callbacks":[{"name":"run/"}],"timeouts":{"quiescence_ms":500}}}`},
-			[]string{`{"id":2,"ok":false,"error":{"code":"bad-request","where":"callbacks[0].name","message":"a callback name is METHOD or METHOD/DETAIL, not \"run/\""}}`}},
-		{"a bad timeout", []string{`{"id":2,"op":"configure","purpose":{"name":"A","class":"a.A","callins":[],"timeouts":{"quiescence_ms":-1}}}`},
-			[]string{`{"id":2,"ok":false,"error":{"code":"bad-request","where":"timeouts.quiescence_ms","message":"\"quiescence_ms\" must be a non-negative integer (milliseconds), not -1"}}`}},
-		{"queries of the wrong type", []string{configure, `{"id":3,"op":"run","queries":[["exec",1]]}`},
-			[]string{`{"id":2,"ok":true,"callins":["exec","cancel"],"callbacks":["onPostExecute","onCancelled"],"shims":["android.os.AsyncTask"]}`,
-				`{"id":3,"ok":false,"error":{"code":"bad-request","message":"queries[0][1] must be a symbol (a string), not a number"}}`}},
-		{"ping", []string{`{"id":4,"op":"ping"}`}, []string{`{"id":4,"ok":true}`}},
-		{"unknown op", []string{`{"id":4,"op":"reset"}`},
-			[]string{`{"id":4,"ok":false,"error":{"code":"unknown-op","message":"unknown op \"reset\" (hello, configure, run, ping, bye)"}}`}},
-		{"no op", []string{`{"id":4}`},
-			[]string{`{"id":4,"ok":false,"error":{"code":"bad-request","message":"the request has no \"op\""}}`}},
-		{"not JSON", []string{`hello`},
-			[]string{`{"id":null,"ok":false,"error":{"code":"bad-request","message":"the request is not JSON: invalid character 'h' looking for beginning of value"}}`}},
-		{"trailing text", []string{`{"id":1,"op":"ping"} {}`},
-			[]string{`{"id":null,"ok":false,"error":{"code":"bad-request","message":"the request is not JSON: unexpected text after the value"}}`}},
-		{"not an object", []string{`[1]`},
-			[]string{`{"id":null,"ok":false,"error":{"code":"bad-request","message":"a request is a JSON object, not an array"}}`}},
-		{"no id", []string{`{"op":"ping"}`},
-			[]string{`{"id":null,"ok":false,"error":{"code":"bad-request","message":"the request has no \"id\""}}`}},
-		{"fractional id", []string{`{"id":1.5,"op":"ping"}`},
-			[]string{`{"id":null,"ok":false,"error":{"code":"bad-request","message":"\"id\" must be an integer, not a number"}}`}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			conn, _ := serve(t, context.Background(), Options{Model: m, Timing: timing})
-			got := exchange(t, conn, tc.requests...)
-			for i := range tc.replies {
-				if got[i] != tc.replies[i] {
-					t.Errorf("reply to %s:\n got %s\nwant %s", tc.requests[i], got[i], tc.replies[i])
-				}
-			}
-		})
-	}
-}
-
-// The host's client sees the refusals as the Java harness's: a run error
-// names the op, a configure error lands on the purpose line.
+// The host's client turns the simulated harness's refusals into errors as
+// it does the Java harness's: a run error names the op, a configure error
+// lands on the purpose line.
 func TestClientSeesRefusals(t *testing.T) {
 	ctx := context.Background()
 	p, m, timing := example(t, "asynctask")
@@ -358,7 +259,8 @@ func TestClientSeesRefusals(t *testing.T) {
 	bad.Callins[1].Symbol = "abort"
 	_, err = c.Configure(ctx, harness.Configure(&bad))
 	var list purpose.ErrorList
-	// The callin names no method, so the wire's method is its symbol.
+	// The callin names no method: the request's call is its symbol, and
+	// the error lands on the callin's line.
 	want := `examples/asynctask/purpose.yaml:17:5: callins[1].call: the simulated model examples/asynctask/model.dot has no input "abort" for callin abort (model inputs: exec, cancel, wait)`
 	if !errors.As(err, &list) || err.Error() != want {
 		t.Errorf("configure with a callin the model lacks:\n got %v\nwant %s", err, want)

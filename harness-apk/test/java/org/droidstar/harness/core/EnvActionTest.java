@@ -19,16 +19,16 @@ public class EnvActionTest extends ServerTestBase {
     }
 
     private void runActions(String actions) throws Exception {
-        configure("{'name':'X','class':'" + TARGET + "','callins':[{'symbol':'do','method':null,'actions':"
-                + actions + "}],'timeouts':{'quiescence_ms':1}}");
+        configure("{'name':'X','class':'" + TARGET + "','callins':[{'symbol':'do','do':"
+                + actions + "}],'timeouts':{'quiescence':1}}");
         assertEquals(q("['ok']"), outputs(run1("['do']")));
     }
 
     @Test
     public void writeReplacesAndAppendAppends() throws Exception {
-        runActions("[{'action':'write','file':'w.txt','content':'first'},{'action':'write','file':'w.txt',"
-                + "'content':'h\u00e9llo'},{'action':'append','file':'w.txt','content':' world'},"
-                + "{'action':'append','file':'new/a.txt','content':'x'},{'action':'write','file':'empty.txt'}]");
+        runActions("[{'write':{'file':'w.txt','content':'first'}},{'write':{'file':'w.txt',"
+                + "'content':'h\u00e9llo'}},{'append':{'file':'w.txt','content':' world'}},"
+                + "{'append':{'file':'new/a.txt','content':'x'}},{'write':{'file':'empty.txt'}}]");
         assertEquals("h\u00e9llo world", read("w.txt"));
         assertEquals("x", read("new/a.txt"));
         assertEquals("", read("empty.txt"));
@@ -38,8 +38,8 @@ public class EnvActionTest extends ServerTestBase {
     public void deleteAndTouch() throws Exception {
         Files.write(new File(dir, "old.txt").toPath(), "keep".getBytes("UTF-8"));
         Files.write(new File(dir, "gone.txt").toPath(), "x".getBytes("UTF-8"));
-        runActions("[{'action':'touch','file':'old.txt'},{'action':'touch','file':'t/new.txt'},"
-                + "{'action':'delete','file':'gone.txt'},{'action':'delete','file':'never-there.txt'}]");
+        runActions("[{'touch':'old.txt'},{'touch':'t/new.txt'},"
+                + "{'delete':'gone.txt'},{'delete':'never-there.txt'}]");
         assertEquals("touch keeps what is there", "keep", read("old.txt"));
         assertTrue(new File(dir, "t/new.txt").isFile());
         assertEquals(0, new File(dir, "t/new.txt").length());
@@ -48,22 +48,22 @@ public class EnvActionTest extends ServerTestBase {
 
     @Test
     public void setupRunsBeforeEveryInstance() throws Exception {
-        configure("{'name':'X','class':'" + TARGET + "','setup':[{'action':'append','file':'log.txt','content':'r'}],"
-                + "'callins':[{'symbol':'do','method':null}],'timeouts':{'quiescence_ms':1}}");
+        configure("{'name':'X','class':'" + TARGET + "','setup':[{'append':{'file':'log.txt','content':'r'}}],"
+                + "'callins':[{'symbol':'do'}],'timeouts':{'quiescence':1}}");
         run("[['do'],['do'],[]]");
         assertEquals("rrr", read("log.txt"));
     }
 
     @Test
     public void sleepSleeps() throws Exception {
-        configure("{'name':'X','class':'" + TARGET + "','callins':[{'symbol':'nap','method':null,"
-                + "'actions':[{'action':'sleep','ms':30}]}],'timeouts':{'quiescence_ms':1}}");
+        configure("{'name':'X','class':'" + TARGET + "','callins':[{'symbol':'nap',"
+                + "'do':[{'sleep':30}]}],'timeouts':{'quiescence':1}}");
         assertTrue(((Number) ((java.util.List<?>) run1("['nap']").get("ms")).get(0)).doubleValue() >= 30);
     }
 
     @Test
     public void sqliteWritesAnEmptyDatabaseWithTheUserVersion() throws Exception {
-        runActions("[{'action':'sqlite','file':'db/app.db','version':7},{'action':'sqlite','file':'zero.db'}]");
+        runActions("[{'sqlite':{'file':'db/app.db','version':7}},{'sqlite':{'file':'zero.db'}}]");
         byte[] b = Files.readAllBytes(new File(dir, "db/app.db").toPath());
         assertEquals(4096, b.length);
         assertArrayEquals("SQLite format 3\0".getBytes("US-ASCII"), Arrays.copyOfRange(b, 0, 16));
@@ -106,7 +106,7 @@ public class EnvActionTest extends ServerTestBase {
 
     @Test
     public void parsedActionsKnowTheirKind() throws Exception {
-        assertEquals("sleep", EnvAction.parse(Json.parse(q("{'action':'sleep','ms':1}")), "x").kind());
-        assertEquals("sqlite", EnvAction.parse(Json.parse(q("{'action':'sqlite','file':'a'}")), "x").kind());
+        assertEquals("sleep", EnvAction.parse(Json.parse(q("{'sleep':1}")), "x").kind());
+        assertEquals("sqlite", EnvAction.parse(Json.parse(q("{'sqlite':{'file':'a'}}")), "x").kind());
     }
 }

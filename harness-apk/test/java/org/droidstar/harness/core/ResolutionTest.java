@@ -19,9 +19,9 @@ public class ResolutionTest extends ServerTestBase {
     /** Configures one callin on class cls and runs it; returns what the fixture logged. */
     private List<String> call(String cls, String method, String args) throws Exception {
         Fixtures.reset();
-        configure("{'name':'X','class':'" + cls + "','listeners':[{'type':'" + LISTENER + "','register':null}],"
-                + "'callins':[{'symbol':'c','method':'" + method + "','on':null,'args':" + args + ",'actions':[]}],"
-                + "'timeouts':{'quiescence_ms':1}}");
+        configure("{'name':'X','class':'" + cls + "','target':{'listeners':[{'type':'" + LISTENER + "','register':null}]},"
+                + "'callins':[{'symbol':'c','call':'" + method + "','on':null,'args':" + args + ",'do':[]}],"
+                + "'timeouts':{'quiescence':1}}");
         Map<String, Object> r = run1("['c']");
         assertEquals(Json.write(r), q("['ok']"), outputs(r));
         List<String> log = Fixtures.log();
@@ -39,8 +39,8 @@ public class ResolutionTest extends ServerTestBase {
 
     private Map<String, Object> callError(String cls, String method, String args) throws Exception {
         return configureError("{'name':'X','class':'" + cls + "',"
-                + "'callins':[{'symbol':'c','method':'" + method + "','args':" + args + "}],"
-                + "'timeouts':{'quiescence_ms':1}}");
+                + "'callins':[{'symbol':'c','call':'" + method + "','args':" + args + "}],"
+                + "'timeouts':{'quiescence':1}}");
     }
 
     @Test
@@ -108,7 +108,7 @@ public class ResolutionTest extends ServerTestBase {
     public void ambiguousOverloadsAreUnknownMethodsListingBoth() throws Exception {
         Map<String, Object> e = callError(OVERLOADS, "amb", "['x','y']");
         assertEquals("unknown-method", e.get("code"));
-        assertEquals("callins[0].method", e.get("where"));
+        assertEquals("callins[0].call", e.get("where"));
         String msg = (String) e.get("message");
         assertTrue(msg, msg.contains("amb(java.lang.String, java.lang.Object)"));
         assertTrue(msg, msg.contains("amb(java.lang.Object, java.lang.String)"));
@@ -134,9 +134,10 @@ public class ResolutionTest extends ServerTestBase {
         assertEquals("[take context the test context]", call(TARGET, "takeContext", "[{'context':true}]").toString());
         platform.context = null;
         assertEquals("[take context null]", call(TARGET, "takeContext", "[{'context':true}]").toString());
-        configure("{'name':'X','class':'" + TARGET + "','listeners':[{'type':'" + LISTENER + "','register':'setListener'}],"
-                + "'callins':[{'symbol':'c','method':'take','args':[{'listener':'" + LISTENER + "'}]}],"
-                + "'timeouts':{'quiescence_ms':1}}");
+        configure("{'name':'X','class':'" + TARGET + "','target':{'listeners':[{'type':'" + LISTENER
+                + "','register':'setListener'}]},"
+                + "'callins':[{'symbol':'c','call':'take','args':[{'listener':'" + LISTENER + "'}]}],"
+                + "'timeouts':{'quiescence':1}}");
         run1("['c']");
         assertTrue(Fixtures.log().toString(), Fixtures.log().contains("take listener true"));
     }
@@ -150,18 +151,18 @@ public class ResolutionTest extends ServerTestBase {
 
     @Test
     public void constructorsFactoriesAndNestedClassNames() throws Exception {
-        configure("{'name':'X','class':'org.droidstar.harness.core.Fixtures.Target','new':['s'],"
-                + "'callins':[{'symbol':'c','method':'close'}],'timeouts':{'quiescence_ms':1}}");
+        configure("{'name':'X','class':'org.droidstar.harness.core.Fixtures.Target','target':{'new':['s']},"
+                + "'callins':[{'symbol':'c','call':'close'}],'timeouts':{'quiescence':1}}");
         run1("['c']");
         assertEquals("[new Target(s), close]", Fixtures.log().toString());
         Fixtures.reset();
-        configure("{'name':'X','class':'" + TARGET + "','factory':{'method':'create','args':['f']},"
-                + "'callins':[{'symbol':'c','method':'close'}],'timeouts':{'quiescence_ms':1}}");
+        configure("{'name':'X','class':'" + TARGET + "','target':{'factory':{'method':'create','args':['f']}},"
+                + "'callins':[{'symbol':'c','call':'close'}],'timeouts':{'quiescence':1}}");
         run1("['c']");
         assertEquals("create(f)", Fixtures.log().get(0));
         Fixtures.reset();
-        configure("{'name':'X','class':'java.lang.Object','factory':{'class':'" + TARGET + "','method':'create',"
-                + "'args':['g']},'callins':[{'symbol':'c','method':'toString'}],'timeouts':{'quiescence_ms':1}}");
+        configure("{'name':'X','class':'java.lang.Object','target':{'factory':{'class':'" + TARGET + "','method':'create',"
+                + "'args':['g']}},'callins':[{'symbol':'c','call':'toString'}],'timeouts':{'quiescence':1}}");
         assertEquals(q("['ok']"), outputs(run1("['c']")));
         assertEquals("create(g)", Fixtures.log().get(0));
     }
@@ -169,12 +170,12 @@ public class ResolutionTest extends ServerTestBase {
     @Test
     public void listenerProxiesReportCallsWithTheFirstArgumentAsDetail() throws Exception {
         configure("{'name':'X','class':'" + TARGET + "',"
-                + "'listeners':[{'type':'" + LISTENER + "','register':'setListener'},"
-                + "{'type':'org.droidstar.harness.core.Fixtures$Other','register':'setOther'}],"
-                + "'callins':[{'symbol':'ask','method':'ask'},{'symbol':'other','method':'fireOther','args':[7]},"
-                + "{'symbol':'direct','method':'onEvent','on':{'listener':'" + LISTENER + "'},'args':['d']}],"
-                + "'callbacks':[{'name':'onQuery/3'},{'name':'onOther'},{'name':'onEvent/d'}],"
-                + "'timeouts':{'quiescence_ms':1}}");
+                + "'target':{'listeners':[{'type':'" + LISTENER + "','register':'setListener'},"
+                + "{'type':'org.droidstar.harness.core.Fixtures$Other','register':'setOther'}]},"
+                + "'callins':[{'symbol':'ask','call':'ask'},{'symbol':'other','call':'fireOther','args':[7]},"
+                + "{'symbol':'direct','call':'onEvent','on':{'listener':'" + LISTENER + "'},'args':['d']}],"
+                + "'callbacks':[{'symbol':'q','from':['onQuery/3']},{'symbol':'onOther'},{'symbol':'d','from':['onEvent/d']}],"
+                + "'timeouts':{'quiescence':1}}");
         Map<String, Object> r = run1("['ask','wait','other','wait','direct','wait']");
         assertEquals(q("['ok','onQuery/3','ok','onOther','ok','onEvent/d']"), outputs(r));
         assertEquals("count, big, ratio, letter and name are undeclared", 5L, r.get("ignored"));
@@ -188,21 +189,22 @@ public class ResolutionTest extends ServerTestBase {
     @Test
     public void shimsStandInForAbstractTargetsAndListeners() throws Exception {
         Map<String, Object> r = reply("{'id':2,'op':'configure','purpose':{'name':'Task',"
-                + "'class':'org.droidstar.harness.core.Fixtures$Task','new':[5],"
-                + "'shim':{'mode':'fast','sleep_ms':'12'},"
-                + "'callins':[{'symbol':'exec','method':'execute'},{'symbol':'cancel','method':'cancel'}],"
-                + "'callbacks':[{'name':'onResult/10'},{'name':'onCancelled'}],'timeouts':{'quiescence_ms':1}}}");
+                + "'class':'org.droidstar.harness.core.Fixtures$Task','target':{'new':[5],"
+                + "'shim':{'mode':'fast','sleep_ms':'12'}},"
+                + "'callins':[{'symbol':'exec','call':'execute'},{'symbol':'cancel','call':'cancel'}],"
+                + "'callbacks':[{'symbol':'result','from':['onResult/10']},{'symbol':'onCancelled'}],"
+                + "'timeouts':{'quiescence':1}}}");
         assertEquals(q("['org.droidstar.harness.core.Fixtures$Task']"), Json.write(r.get("shims")));
         Map<String, Object> res = run1("['exec','wait','cancel','wait']");
         assertEquals(q("['ok','onResult/10','ok','onCancelled']"), outputs(res));
         assertEquals("TaskShim(5) mode=fast sleep=12", Fixtures.log().get(0));
 
         r = reply("{'id':3,'op':'configure','purpose':{'name':'X','class':'" + TARGET + "',"
-                + "'listeners':[{'type':'org.droidstar.harness.core.Fixtures$Callback','register':'setCallback'}],"
-                + "'callins':[{'symbol':'cb','method':'fireCallback','args':['z']},"
-                + "{'symbol':'direct','method':'handle','on':{'listener':'org.droidstar.harness.core.Fixtures$Callback'},"
+                + "'target':{'listeners':[{'type':'org.droidstar.harness.core.Fixtures$Callback','register':'setCallback'}]},"
+                + "'callins':[{'symbol':'cb','call':'fireCallback','args':['z']},"
+                + "{'symbol':'direct','call':'handle','on':{'listener':'org.droidstar.harness.core.Fixtures$Callback'},"
                 + "'args':['y']}],"
-                + "'callbacks':[{'name':'handle'}],'timeouts':{'quiescence_ms':1}}}");
+                + "'callbacks':[{'symbol':'handle'}],'timeouts':{'quiescence':1}}}");
         assertEquals(q("['org.droidstar.harness.core.Fixtures$Callback']"), Json.write(r.get("shims")));
         assertEquals(q("['ok','handle','ok','handle']"), outputs(run1("['cb','wait','direct','wait']")));
     }
@@ -210,18 +212,18 @@ public class ResolutionTest extends ServerTestBase {
     @Test
     public void shimConstructorsNeedMatchingArguments() throws Exception {
         Map<String, Object> e = configureError("{'name':'Task','class':'org.droidstar.harness.core.Fixtures$Task',"
-                + "'new':['five'],'callins':[],'timeouts':{'quiescence_ms':1}}");
+                + "'target':{'new':['five']},'callins':[],'timeouts':{'quiescence':1}}");
         assertEquals("bad-argument", e.get("code"));
-        assertEquals("new[0]", e.get("where"));
+        assertEquals("target.new[0]", e.get("where"));
     }
 
     @Test
     public void adaptersFromAJarRegisterShimsForTheirClasses() throws Exception {
         String jar = adapterJar();
-        String purpose = "{'name':'Gadget','class':'org.droidstar.harness.testadapter.Gadget','new':['lbl'],"
+        String purpose = "{'name':'Gadget','class':'org.droidstar.harness.testadapter.Gadget','target':{'new':['lbl']},"
                 + "'jars':['" + jar + "'],'adapters':['org.droidstar.harness.testadapter.TestAdapter'],"
-                + "'callins':[{'symbol':'poke','method':'poke'}],'callbacks':[{'name':'onPoke/lbl'}],"
-                + "'timeouts':{'quiescence_ms':1}}";
+                + "'callins':[{'symbol':'poke','call':'poke'}],'callbacks':[{'symbol':'poked','from':['onPoke/lbl']}],"
+                + "'timeouts':{'quiescence':1}}";
         Map<String, Object> r = reply("{'id':2,'op':'configure','purpose':" + purpose + "}");
         assertEquals(Json.write(r), q("['org.droidstar.harness.testadapter.Gadget']"), Json.write(r.get("shims")));
         assertEquals(q("['ok','onPoke/lbl']"), outputs(run1("['poke','wait']")));
@@ -235,8 +237,8 @@ public class ResolutionTest extends ServerTestBase {
     @Test
     public void adapterErrors() throws Exception {
         String jar = adapterJar();
-        String head = "{'name':'Gadget','class':'org.droidstar.harness.testadapter.Gadget','new':['lbl'],"
-                + "'callins':[],'timeouts':{'quiescence_ms':1},";
+        String head = "{'name':'Gadget','class':'org.droidstar.harness.testadapter.Gadget','target':{'new':['lbl']},"
+                + "'callins':[],'timeouts':{'quiescence':1},";
         Map<String, Object> e = configureError(head + "'jars':[],'adapters':[]}");
         assertEquals("unknown-class", e.get("code"));
         assertEquals("class", e.get("where"));
@@ -264,22 +266,22 @@ public class ResolutionTest extends ServerTestBase {
     @Test
     public void methodsOfNonPublicClassesAreCalledThroughTheirPublicInterface() throws Exception {
         // Collections.unmodifiableList returns a private class; size() comes from java.util.List.
-        configure("{'name':'X','class':'java.util.List','factory':{'class':'java.util.Arrays','method':'asList',"
-                + "'args':['a','b']},'callins':[{'symbol':'size','method':'size'},{'symbol':'get','method':'get',"
-                + "'args':[5]}],'timeouts':{'quiescence_ms':1}}");
+        configure("{'name':'X','class':'java.util.List','target':{'factory':{'class':'java.util.Arrays','method':'asList',"
+                + "'args':['a','b']}},'callins':[{'symbol':'size','call':'size'},{'symbol':'get','call':'get',"
+                + "'args':[5]}],'timeouts':{'quiescence':1}}");
         Map<String, Object> r = run1("['size','get']");
         assertEquals(q("['ok','err']"), outputs(r));
         assertEquals("java.lang.ArrayIndexOutOfBoundsException", ((Map<?, ?>) r.get("err")).get("exception"));
         assertEquals(Arrays.asList("size", "get"), ((Map<?, ?>) Json.parse(send(
-                "{'id':1,'op':'configure','purpose':{'name':'X','class':'java.util.List','factory':{'class':"
-                        + "'java.util.Collections','method':'emptyList'},'callins':[{'symbol':'size','method':'size'},"
-                        + "{'symbol':'get','method':'get','args':[0]}],'timeouts':{'quiescence_ms':1}}}")))
+                "{'id':1,'op':'configure','purpose':{'name':'X','class':'java.util.List','target':{'factory':{'class':"
+                        + "'java.util.Collections','method':'emptyList'}},'callins':[{'symbol':'size','call':'size'},"
+                        + "{'symbol':'get','call':'get','args':[0]}],'timeouts':{'quiescence':1}}}")))
                 .get("callins"));
         assertEquals(q("['ok','err']"), outputs(run1("['size','get']")));
         // StringBuilder's length() and setLength(int) are javac's access bridges to a package-private superclass
-        configure("{'name':'X','class':'java.lang.StringBuilder','new':['abc'],'callins':[{'symbol':'len',"
-                + "'method':'length'},{'symbol':'cut','method':'setLength','args':[1]},{'symbol':'bad','method':"
-                + "'setLength','args':[-1]}],'timeouts':{'quiescence_ms':1}}");
+        configure("{'name':'X','class':'java.lang.StringBuilder','target':{'new':['abc']},'callins':[{'symbol':'len',"
+                + "'call':'length'},{'symbol':'cut','call':'setLength','args':[1]},{'symbol':'bad','call':"
+                + "'setLength','args':[-1]}],'timeouts':{'quiescence':1}}");
         assertEquals(q("['ok','ok','ok','err']"), outputs(run1("['len','cut','len','bad']")));
     }
 }

@@ -172,8 +172,8 @@ public class RunnerTest extends ServerTestBase {
 
     @Test
     public void aThrowingConstructorIsAResetError() throws Exception {
-        configure("{'name':'X','class':'" + TARGET + "','new':['boom'],"
-                + "'callins':[{'symbol':'noop','method':null}],'timeouts':{'quiescence_ms':10}}");
+        configure("{'name':'X','class':'" + TARGET + "','target':{'new':['boom']},"
+                + "'callins':[{'symbol':'noop'}],'timeouts':{'quiescence':10}}");
         Map<String, Object> r = run1("['noop','wait']");
         assertEquals(q("['err']"), outputs(r));
         assertEquals(q("{'at':0,'kind':'reset','exception':'java.lang.IllegalArgumentException',"
@@ -183,8 +183,8 @@ public class RunnerTest extends ServerTestBase {
     @Test
     public void aFailingSetupActionIsAResetError() throws Exception {
         assertTrue(new java.io.File(dir, "plain").createNewFile());
-        configure("{'name':'X','class':'" + TARGET + "','setup':[{'action':'write','file':'plain/below','content':'x'}],"
-                + "'callins':[{'symbol':'noop','method':null}],'timeouts':{'quiescence_ms':10}}");
+        configure("{'name':'X','class':'" + TARGET + "','setup':[{'write':{'file':'plain/below','content':'x'}}],"
+                + "'callins':[{'symbol':'noop'}],'timeouts':{'quiescence':10}}");
         Map<String, Object> r = run1("['noop']");
         assertEquals(q("['err']"), outputs(r));
         Map<?, ?> err = (Map<?, ?>) r.get("err");
@@ -195,9 +195,9 @@ public class RunnerTest extends ServerTestBase {
 
     @Test
     public void aThrowingInitIsAResetErrorAndTheInstanceIsDisposed() throws Exception {
-        configure("{'name':'X','class':'" + TARGET + "','init':[{'method':'fail','args':[]}],"
-                + "'dispose':{'method':'close'},"
-                + "'callins':[{'symbol':'noop','method':null}],'timeouts':{'quiescence_ms':10}}");
+        configure("{'name':'X','class':'" + TARGET + "','target':{'init':[{'call':'fail','args':[]}],"
+                + "'dispose':{'call':'close'}},"
+                + "'callins':[{'symbol':'noop'}],'timeouts':{'quiescence':10}}");
         Map<String, Object> r = run1("['noop']");
         assertEquals("reset", ((Map<?, ?>) r.get("err")).get("kind"));
         assertEquals(1, count(Fixtures.log(), "close"));
@@ -205,8 +205,8 @@ public class RunnerTest extends ServerTestBase {
 
     @Test
     public void aFactoryReturningNullIsAResetError() throws Exception {
-        configure("{'name':'X','class':'" + TARGET + "','factory':{'method':'createNull','args':[]},"
-                + "'callins':[{'symbol':'noop','method':null}],'timeouts':{'quiescence_ms':10}}");
+        configure("{'name':'X','class':'" + TARGET + "','target':{'factory':{'method':'createNull','args':[]}},"
+                + "'callins':[{'symbol':'noop'}],'timeouts':{'quiescence':10}}");
         Map<?, ?> err = (Map<?, ?>) run1("['noop']").get("err");
         assertEquals("reset", err.get("kind"));
         assertEquals("java.lang.NullPointerException", err.get("exception"));
@@ -214,8 +214,8 @@ public class RunnerTest extends ServerTestBase {
 
     @Test
     public void aThrowingDisposeIsLoggedAndIgnored() throws Exception {
-        configure("{'name':'X','class':'" + TARGET + "','dispose':{'method':'closeBadly','args':[]},"
-                + "'callins':[{'symbol':'noop','method':null}],'timeouts':{'quiescence_ms':10}}");
+        configure("{'name':'X','class':'" + TARGET + "','target':{'dispose':{'call':'closeBadly','args':[]}},"
+                + "'callins':[{'symbol':'noop'}],'timeouts':{'quiescence':10}}");
         List<Map<String, Object>> rs = run("[['noop'],['noop']]");
         assertEquals(q("['ok']"), outputs(rs.get(0)));
         assertEquals(q("['ok']"), outputs(rs.get(1)));
@@ -224,10 +224,10 @@ public class RunnerTest extends ServerTestBase {
     @Test
     public void initRunsAfterRegistrationOnEveryReset() throws Exception {
         configure("{'name':'X','class':'" + TARGET + "',"
-                + "'listeners':[{'type':'" + LISTENER + "','register':'setListener'}],"
-                + "'init':[{'method':'fire','args':['a']},{'method':'start','args':[2]}],"
-                + "'callins':[{'symbol':'noop','method':null}],'callbacks':[{'name':'onEvent'}],"
-                + "'timeouts':{'quiescence_ms':10}}");
+                + "'target':{'listeners':[{'type':'" + LISTENER + "','register':'setListener'}],"
+                + "'init':[{'call':'fire','args':['a']},{'call':'start','args':[2]}]},"
+                + "'callins':[{'symbol':'noop'}],'callbacks':[{'symbol':'onEvent'}],"
+                + "'timeouts':{'quiescence':10}}");
         List<Map<String, Object>> rs = run("[['wait','wait'],['noop','wait']]");
         assertEquals(q("['onEvent','quiet']"), outputs(rs.get(0)));
         assertEquals(q("['ok','onEvent']"), outputs(rs.get(1)));
@@ -237,9 +237,9 @@ public class RunnerTest extends ServerTestBase {
     @Test
     public void callinActionsRunBeforeTheMethod() throws Exception {
         configure("{'name':'X','class':'" + TARGET + "',"
-                + "'callins':[{'symbol':'mk','method':'takeFile','args':[{'file':'made.txt'}],"
-                + "'actions':[{'action':'write','file':'made.txt','content':'hello'}]}],"
-                + "'timeouts':{'quiescence_ms':10}}");
+                + "'callins':[{'symbol':'mk','call':'takeFile','args':[{'file':'made.txt'}],"
+                + "'do':[{'write':{'file':'made.txt','content':'hello'}}]}],"
+                + "'timeouts':{'quiescence':10}}");
         assertEquals(q("['ok']"), outputs(run1("['mk']")));
         assertEquals("hello", new String(java.nio.file.Files.readAllBytes(new java.io.File(dir, "made.txt").toPath()),
                 "UTF-8"));
@@ -249,8 +249,8 @@ public class RunnerTest extends ServerTestBase {
     public void aFailingCallinActionIsAThrownErr() throws Exception {
         assertTrue(new java.io.File(dir, "plain").createNewFile());
         configure("{'name':'X','class':'" + TARGET + "',"
-                + "'callins':[{'symbol':'bad','method':null,'actions':[{'action':'touch','file':'plain/x'}]}],"
-                + "'timeouts':{'quiescence_ms':10}}");
+                + "'callins':[{'symbol':'bad','do':[{'touch':'plain/x'}]}],"
+                + "'timeouts':{'quiescence':10}}");
         Map<String, Object> r = run1("['bad']");
         assertEquals(q("['err']"), outputs(r));
         assertEquals("thrown", ((Map<?, ?>) r.get("err")).get("kind"));

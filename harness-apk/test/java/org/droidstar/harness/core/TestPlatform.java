@@ -22,8 +22,6 @@ public final class TestPlatform implements Platform {
     private final File filesDir;
     private final ExecutorService main;
     private final MainThread mainThread;
-    /** When set, name() throws (an internal error of hello). */
-    public volatile boolean brokenName;
     /** The value of {"context": true}. */
     public volatile Object context = "the test context";
 
@@ -60,9 +58,6 @@ public final class TestPlatform implements Platform {
 
     @Override
     public String name() {
-        if (brokenName) {
-            throw new IllegalStateException("broken platform");
-        }
         return "test";
     }
 

@@ -73,7 +73,7 @@ public class JvmPlatformTest {
 
     @Test
     public void helloDescribesTheJvm() throws Exception {
-        Map<?, ?> r = converse("{'id':1,'op':'hello','protocol':1}").get(0);
+        Map<?, ?> r = converse("{'id':1,'op':'hello','protocol':2}").get(0);
         assertEquals("jvm", r.get("platform"));
         assertEquals(0L, r.get("sdk"));
         assertEquals(System.getProperty("java.version"), r.get("release"));
@@ -113,13 +113,13 @@ public class JvmPlatformTest {
     @Test
     public void timerWithTheTimerTaskShim() throws Exception {
         List<Map<?, ?>> r = converse("{'id':2,'op':'configure','purpose':{'name':'Timer','class':'java.util.Timer',"
-                + "'new':[true],'listeners':[{'type':'java.util.TimerTask','register':null}],"
-                + "'dispose':{'method':'cancel','args':[]},"
-                + "'callins':[{'symbol':'schedule','method':'schedule','on':null,'args':[{'listener':'java.util.TimerTask'},5],"
-                + "'actions':[]},{'symbol':'cancel','method':'cancel','on':null,'args':[],'actions':[]},"
-                + "{'symbol':'taskcancel','method':'cancel','on':{'listener':'java.util.TimerTask'},'args':[],'actions':[]}],"
-                + "'callbacks':[{'name':'run','error':false}],"
-                + "'timeouts':{'quiescence_ms':5000,'settle_ms':0,'post_reset_ms':0}}}",
+                + "'target':{'new':[true],'listeners':[{'type':'java.util.TimerTask','register':null}],"
+                + "'dispose':{'call':'cancel','args':[]}},"
+                + "'callins':[{'symbol':'schedule','call':'schedule','on':null,'args':[{'listener':'java.util.TimerTask'},5],"
+                + "'do':[]},{'symbol':'cancel','call':'cancel','on':null,'args':[],'do':[]},"
+                + "{'symbol':'taskcancel','call':'cancel','on':{'listener':'java.util.TimerTask'},'args':[],'do':[]}],"
+                + "'callbacks':[{'symbol':'run','error':false}],"
+                + "'timeouts':{'quiescence':5000,'settle':0,'post_reset':0}}}",
                 "{'id':3,'op':'run','queries':[['schedule','wait'],['cancel','schedule'],['taskcancel','schedule'],"
                 + "['schedule','schedule']]}");
         assertEquals(q("['java.util.TimerTask']"), Json.write(r.get(0).get("shims")));
@@ -134,12 +134,13 @@ public class JvmPlatformTest {
 
     @Test
     public void futureTaskShimStartedOnANewThread() throws Exception {
-        String purpose = "{'name':'FutureTask','class':'java.util.concurrent.FutureTask','shim':{'sleep_ms':'0'},"
-                + "'callins':[{'symbol':'start','method':'execute','on':{'constant':"
+        String purpose = "{'name':'FutureTask','class':'java.util.concurrent.FutureTask',"
+                + "'target':{'shim':{'sleep_ms':'0'}},"
+                + "'callins':[{'symbol':'start','call':'execute','on':{'constant':"
                 + "'org.droidstar.harness.jvm.JvmExecutors.NEW_THREAD'},'args':[{'target':true}]},"
-                + "{'symbol':'cancel','method':'cancel','args':[true]},{'symbol':'run','method':'run'}],"
-                + "'callbacks':[{'name':'done/completed'},{'name':'done/cancelled'}],"
-                + "'timeouts':{'quiescence_ms':2000,'settle_ms':0,'post_reset_ms':0}}";
+                + "{'symbol':'cancel','call':'cancel','args':[true]},{'symbol':'run','call':'run'}],"
+                + "'callbacks':[{'symbol':'done','from':['done/completed','done/cancelled']}],"
+                + "'timeouts':{'quiescence':2000,'settle':0,'post_reset':0}}";
         List<Map<?, ?>> r = converse("{'id':2,'op':'configure','purpose':" + purpose + "}",
                 "{'id':3,'op':'run','queries':[['start','wait'],['cancel','wait','start','wait'],"
                 + "['run','wait','cancel']]}");
@@ -161,11 +162,11 @@ public class JvmPlatformTest {
         pb.redirectError(log);
         Process p = pb.start();
         OutputStream in = p.getOutputStream();
-        String script = q("{'id':1,'op':'hello','protocol':1}\n"
+        String script = q("{'id':1,'op':'hello','protocol':2}\n"
                 + "{'id':2,'op':'configure','purpose':{'name':'Noise','class':'java.lang.Object',"
-                + "'callins':[{'symbol':'say','method':'println','on':{'constant':'java.lang.System.out'},"
-                + "'args':['noise on System.out']},{'symbol':'mk','method':null,'actions':[{'action':'touch',"
-                + "'file':'made'}]}],'timeouts':{'quiescence_ms':1}}}\n"
+                + "'callins':[{'symbol':'say','call':'println','on':{'constant':'java.lang.System.out'},"
+                + "'args':['noise on System.out']},{'symbol':'mk','do':[{'touch':'made'}]}],"
+                + "'timeouts':{'quiescence':1}}}\n"
                 + "{'id':3,'op':'run','queries':[['say','mk']]}\n"
                 + "{'id':4,'op':'bye'}\n");
         in.write(script.getBytes("UTF-8"));

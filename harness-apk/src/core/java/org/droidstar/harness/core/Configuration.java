@@ -5,12 +5,12 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A purpose of a configure request, resolved: classes loaded, constructors
@@ -195,13 +195,25 @@ public final class Configuration implements Literal.Scope {
         return c;
     }
 
-    private static final Set<String> KEYS = new HashSet<String>();
+    /**
+     * The fields of the purpose object: the purpose file's own names
+     * (PROTOCOL.md), so that every path in an error is a purpose path.
+     */
+    private static final Set<String> KEYS = new LinkedHashSet<String>();
+    private static final Set<String> TARGET_KEYS = new LinkedHashSet<String>();
 
     static {
-        Collections.addAll(KEYS, "name", "class", "new", "factory", "shim", "listeners", "init", "dispose", "setup",
-                "callins", "callbacks", "timeouts", "jars", "adapters");
+        Collections.addAll(KEYS, "name", "class", "target", "setup", "callins", "callbacks", "timeouts", "jars",
+                "adapters");
+        Collections.addAll(TARGET_KEYS, "new", "factory", "shim", "listeners", "init", "dispose");
     }
 
+    /**
+     * Resolves the purpose in the order PROTOCOL.md gives, so that a purpose
+     * with several faults gets the same first complaint from every harness:
+     * the fields' types, the jars and adapters, the class, the target, setup,
+     * callins, callbacks, timeouts.
+     */
     private void read(Map<?, ?> p) throws ProtocolError {
         for (Object k : p.keySet()) {
             if (!KEYS.contains(k)) {
@@ -210,14 +222,37 @@ public final class Configuration implements Literal.Scope {
         }
         name = string(p, "name", "name", true);
         String className = string(p, "class", "class", true);
+        Map<?, ?> target = map(p, "target", "target", false);
+        List<?> setupList = list(p, "setup", "setup", false);
         List<?> callinList = list(p, "callins", "callins", true);
+        List<?> callbackList = list(p, "callbacks", "callbacks", false);
         Map<?, ?> timeouts = map(p, "timeouts", "timeouts", true);
+        List<?> jars = list(p, "jars", "jars", false);
+        List<?> adapters = list(p, "adapters", "adapters", false);
+        if (target == null) {
+            target = Collections.emptyMap();
+        }
+        for (Object k : target.keySet()) {
+            if (!TARGET_KEYS.contains(k)) {
+                Log.log("configure: ignoring the unknown target field \"" + k + "\"");
+            }
+        }
+        Object newJson = target.get("new");
+        if (newJson != null && !(newJson instanceof List)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, "target.new",
+                    "\"new\" must be an array, not " + Json.typeName(newJson));
+        }
+        Map<?, ?> factoryJson = map(target, "factory", "target.factory", false);
+        Map<?, ?> shimJson = map(target, "shim", "target.shim", false);
+        List<?> listenerList = list(target, "listeners", "target.listeners", false);
+        List<?> initList = list(target, "init", "target.init", false);
+        Map<?, ?> disposeJson = map(target, "dispose", "target.dispose", false);
 
         // adapters first: their jars may hold the classes of everything below
         loader = Configuration.class.getClassLoader();
         registry = new ShimRegistry();
         platform.registerShims(registry);
-        readAdapters(p);
+        readAdapters(jars, adapters);
 
         targetClass = loadClass(className, "class");
         Class<?> shim = registry.lookup(targetClass.getName());
@@ -226,19 +261,17 @@ public final class Configuration implements Literal.Scope {
         }
         targetShim = shim;
 
-        readShimOptions(p);
-        readListeners(p);
+        readShimOptions(shimJson);
+        readListeners(listenerList);
 
         // the instance: factory, shim constructor or constructor
-        Object newJson = p.get("new");
-        Object factoryJson = p.get("factory");
         if (newJson != null && factoryJson != null) {
-            throw new ProtocolError(ProtocolError.BAD_REQUEST, "factory", "give new or factory, not both");
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, "target.factory", "give new or factory, not both");
         }
         if (factoryJson != null) {
             readFactory(factoryJson);
         } else {
-            List<Literal> args = args(newJson, "new");
+            List<Literal> args = args(newJson, "target.new");
             String owner = "class " + targetClass.getName();
             if (targetShim != null) {
                 if (!targetClass.isAssignableFrom(targetShim)) {
@@ -246,7 +279,7 @@ public final class Configuration implements Literal.Scope {
                             "the shim " + targetShim.getName() + " is no " + targetClass.getName());
                 }
                 constructor = Invocable.choose(Invocable.constructors(targetShim, true), args,
-                        "the shim of " + targetClass.getName(), "new " + targetClass.getName(), "new");
+                        "the shim of " + targetClass.getName(), "new " + targetClass.getName(), "target.new");
             } else {
                 int mod = targetClass.getModifiers();
                 if (targetClass.isInterface() || Modifier.isAbstract(mod)) {
@@ -255,7 +288,7 @@ public final class Configuration implements Literal.Scope {
                             + " and has no shim: give a factory, or a shim in an adapter");
                 }
                 constructor = Invocable.choose(Invocable.constructors(targetClass, false), args, owner,
-                        "new " + targetClass.getName(), "new");
+                        "new " + targetClass.getName(), "target.new");
             }
         }
         if (targetShim != null) {
@@ -264,16 +297,14 @@ public final class Configuration implements Literal.Scope {
         targetAllowed = true;
 
         readRegistrations();
-        List<?> initList = list(p, "init", "init", false);
         if (initList != null) {
             for (int i = 0; i < initList.size(); i++) {
-                init.add(call(initList.get(i), "init[" + i + "]"));
+                init.add(call(initList.get(i), "target.init[" + i + "]"));
             }
         }
-        if (p.get("dispose") != null) {
-            dispose = call(p.get("dispose"), "dispose");
+        if (disposeJson != null) {
+            dispose = call(disposeJson, "target.dispose");
         }
-        List<?> setupList = list(p, "setup", "setup", false);
         if (setupList != null) {
             for (int i = 0; i < setupList.size(); i++) {
                 setup.add(EnvAction.parse(setupList.get(i), "setup[" + i + "]"));
@@ -282,10 +313,10 @@ public final class Configuration implements Literal.Scope {
         for (int i = 0; i < callinList.size(); i++) {
             readCallin(callinList.get(i), "callins[" + i + "]");
         }
-        readCallbacks(p);
-        quiescenceMs = millis(timeouts, "quiescence_ms", true);
-        settleMs = millis(timeouts, "settle_ms", false);
-        postResetMs = millis(timeouts, "post_reset_ms", false);
+        readCallbacks(callbackList);
+        quiescenceMs = millis(timeouts, "quiescence", true);
+        settleMs = millis(timeouts, "settle", false);
+        postResetMs = millis(timeouts, "post_reset", false);
     }
 
     private void addShim(String framework) {
@@ -294,30 +325,29 @@ public final class Configuration implements Literal.Scope {
         }
     }
 
-    private void readAdapters(Map<?, ?> p) throws ProtocolError {
-        List<?> jars = list(p, "jars", "jars", false);
-        List<?> adapters = list(p, "adapters", "adapters", false);
+    private void readAdapters(List<?> jars, List<?> adapters) throws ProtocolError {
         if (jars != null && !jars.isEmpty()) {
             List<File> files = new ArrayList<File>();
             for (int i = 0; i < jars.size(); i++) {
                 String w = "jars[" + i + "]";
                 Object j = jars.get(i);
                 if (!(j instanceof String) || ((String) j).isEmpty()) {
-                    throw new ProtocolError(ProtocolError.BAD_REQUEST, w, "a jar is a path, not " + Json.typeName(j));
+                    throw new ProtocolError(ProtocolError.BAD_REQUEST, w, "a jar is a path, not "
+                            + (j instanceof String ? "an empty string" : Json.typeName(j)));
                 }
                 File f = new File((String) j);
                 if (!f.isAbsolute()) {
                     f = new File(platform.filesDir(), (String) j);
                 }
                 if (!f.isFile()) {
-                    throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, "the adapter jar " + f + " does not exist");
+                    throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, "the jar " + j + " does not exist");
                 }
                 files.add(f);
             }
             try {
                 loader = platform.loadJars(files, loader);
             } catch (Exception e) {
-                throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, "jars", "cannot load the adapter jars: " + e);
+                throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, "jars", "cannot load the jars: " + e);
             }
         }
         if (adapters == null) {
@@ -353,8 +383,7 @@ public final class Configuration implements Literal.Scope {
         }
     }
 
-    private void readShimOptions(Map<?, ?> p) throws ProtocolError {
-        Map<?, ?> m = map(p, "shim", "shim", false);
+    private void readShimOptions(Map<?, ?> m) throws ProtocolError {
         if (m == null) {
             return;
         }
@@ -365,22 +394,21 @@ public final class Configuration implements Literal.Scope {
             } else if (v instanceof Number || v instanceof Boolean) {
                 shimOptions.put((String) e.getKey(), String.valueOf(v));
             } else {
-                throw new ProtocolError(ProtocolError.BAD_REQUEST, "shim." + e.getKey(),
-                        "a shim option is a string, not " + Json.typeName(v));
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, "target.shim." + e.getKey(),
+                        "a shim option is a string, a number or a boolean, not " + Json.typeName(v));
             }
         }
     }
 
-    private void readListeners(Map<?, ?> p) throws ProtocolError {
-        List<?> ls = list(p, "listeners", "listeners", false);
+    private void readListeners(List<?> ls) throws ProtocolError {
         if (ls == null) {
             return;
         }
         for (int i = 0; i < ls.size(); i++) {
-            String w = "listeners[" + i + "]";
+            String w = "target.listeners[" + i + "]";
             if (!(ls.get(i) instanceof Map)) {
                 throw new ProtocolError(ProtocolError.BAD_REQUEST, w,
-                        "a listener is an object with \"type\", not " + Json.typeName(ls.get(i)));
+                        "a listener is an object with type and register, not " + Json.typeName(ls.get(i)));
             }
             Map<?, ?> l = (Map<?, ?>) ls.get(i);
             String typeName = string(l, "type", w + ".type", true);
@@ -415,7 +443,7 @@ public final class Configuration implements Literal.Scope {
             if (l.registerName == null) {
                 continue;
             }
-            String w = "listeners[" + i + "].register";
+            String w = "target.listeners[" + i + "].register";
             List<Invocable> candidates = new ArrayList<Invocable>();
             for (Invocable inv : Invocable.methods(targetLookup(), l.registerName, false)) {
                 if (inv.params.length == 1) {
@@ -440,46 +468,41 @@ public final class Configuration implements Literal.Scope {
         }
     }
 
-    private void readFactory(Object json) throws ProtocolError {
-        if (!(json instanceof Map)) {
-            throw new ProtocolError(ProtocolError.BAD_REQUEST, "factory",
-                    "factory is an object with class, method and args, not " + Json.typeName(json));
-        }
-        Map<?, ?> f = (Map<?, ?>) json;
-        String cls = string(f, "class", "factory.class", false);
-        String method = string(f, "method", "factory.method", true);
-        Class<?> c = cls == null ? targetClass : loadClass(cls, "factory.class");
-        List<Literal> args = args(f.get("args"), "factory.args");
+    private void readFactory(Map<?, ?> f) throws ProtocolError {
+        String cls = string(f, "class", "target.factory.class", false);
+        String method = string(f, "method", "target.factory.method", true);
+        Class<?> c = cls == null ? targetClass : loadClass(cls, "target.factory.class");
+        List<Literal> args = args(f.get("args"), "target.factory.args");
         factory = Invocable.choose(Invocable.methods(c, method, true), args, "class " + c.getName(), method,
-                "factory.method");
+                "target.factory.method");
         Method m = ((Invocable.MethodInv) factory.inv).method;
         if (m.getReturnType().isPrimitive()) {
-            throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, "factory.method",
+            throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, "target.factory.method",
                     factory.describe() + " returns a " + m.getReturnType() + ", not an instance");
         }
     }
 
-    /** A call on the instance: {"method":M,"args":[...]}. */
+    /** A call on the instance: {"call":M,"args":[...]}. */
     private Call call(Object json, String where) throws ProtocolError {
         if (!(json instanceof Map)) {
             throw new ProtocolError(ProtocolError.BAD_REQUEST, where,
-                    "a call is an object with method and args, not " + Json.typeName(json));
+                    "a call is an object with call and args, not " + Json.typeName(json));
         }
         Map<?, ?> m = (Map<?, ?>) json;
-        String method = string(m, "method", where + ".method", true);
+        String method = string(m, "call", where + ".call", true);
         List<Literal> args = args(m.get("args"), where + ".args");
         return new Call(null, Invocable.choose(Invocable.methods(targetLookup(), method, false), args,
-                "class " + targetClass.getName(), method, where + ".method"));
+                "class " + targetClass.getName(), method, where + ".call"));
     }
 
     private void readCallin(Object json, String w) throws ProtocolError {
         if (!(json instanceof Map)) {
             throw new ProtocolError(ProtocolError.BAD_REQUEST, w,
-                    "a callin is an object with symbol, method, on, args and actions, not " + Json.typeName(json));
+                    "a callin is an object with symbol, call, on, args and do, not " + Json.typeName(json));
         }
         Map<?, ?> m = (Map<?, ?>) json;
         String symbol = string(m, "symbol", w + ".symbol", true);
-        if (symbol.isEmpty() || symbol.equals("wait")) {
+        if (symbol.isEmpty() || symbol.equals(QueryRunner.WAIT)) {
             throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".symbol",
                     symbol.isEmpty() ? "a callin symbol cannot be empty" : "wait is not a callin: it is the waiting input");
         }
@@ -487,24 +510,24 @@ public final class Configuration implements Literal.Scope {
             throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".symbol", "callin " + symbol + " is declared twice");
         }
         List<EnvAction> actions = new ArrayList<EnvAction>();
-        List<?> as = list(m, "actions", w + ".actions", false);
+        List<?> as = list(m, "do", w + ".do", false);
         if (as != null) {
             for (int i = 0; i < as.size(); i++) {
-                actions.add(EnvAction.parse(as.get(i), w + ".actions[" + i + "]"));
+                actions.add(EnvAction.parse(as.get(i), w + ".do[" + i + "]"));
             }
         }
-        String method = string(m, "method", w + ".method", false);
+        String method = string(m, "call", w + ".call", false);
         List<Literal> args = args(m.get("args"), w + ".args");
         Object onJson = m.get("on");
         Call call = null;
         if (method == null) {
             if (!args.isEmpty() || onJson != null) {
-                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".method",
-                        "callin " + symbol + " has arguments or a receiver but no method");
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".call",
+                        "callin " + symbol + " has arguments or a receiver but no call");
             }
         } else if (onJson == null) {
             call = new Call(null, Invocable.choose(Invocable.methods(targetLookup(), method, false), args,
-                    "class " + targetClass.getName(), method, w + ".method"));
+                    "class " + targetClass.getName(), method, w + ".call"));
         } else {
             Literal on = Literal.parse(onJson, w + ".on", this);
             Class<?> t = on.staticType();
@@ -513,13 +536,16 @@ public final class Configuration implements Literal.Scope {
                         on.describe() + " has no type to call " + method + " on");
             }
             call = new Call(on, Invocable.choose(Invocable.methods(t, method, false), args,
-                    (t.isInterface() ? "interface " : "class ") + t.getName(), method, w + ".method"));
+                    (t.isInterface() ? "interface " : "class ") + t.getName(), method, w + ".call"));
         }
         callins.put(symbol, new Callin(symbol, actions, call));
     }
 
-    private void readCallbacks(Map<?, ?> p) throws ProtocolError {
-        List<?> cbs = list(p, "callbacks", "callbacks", false);
+    /**
+     * The callbacks: each symbol's from names (or the symbol itself when it
+     * has none) are the names the harness matches and reports.
+     */
+    private void readCallbacks(List<?> cbs) throws ProtocolError {
         if (cbs == null) {
             return;
         }
@@ -528,28 +554,57 @@ public final class Configuration implements Literal.Scope {
             String w = "callbacks[" + i + "]";
             if (!(cbs.get(i) instanceof Map)) {
                 throw new ProtocolError(ProtocolError.BAD_REQUEST, w,
-                        "a callback is an object with name and error, not " + Json.typeName(cbs.get(i)));
+                        "a callback is an object with symbol, from and error, not " + Json.typeName(cbs.get(i)));
             }
             Map<?, ?> m = (Map<?, ?>) cbs.get(i);
-            String n = string(m, "name", w + ".name", true);
+            String symbol = string(m, "symbol", w + ".symbol", true);
+            if (symbol.isEmpty()) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".symbol", "a callback symbol cannot be empty");
+            }
             Object e = m.get("error");
             if (e != null && !(e instanceof Boolean)) {
                 throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".error",
-                        "error is a boolean, not " + Json.typeName(e));
+                        "\"error\" must be a boolean, not " + Json.typeName(e));
             }
-            int slash = n.indexOf('/');
-            String method = slash < 0 ? n : n.substring(0, slash);
-            if (method.isEmpty() || (slash >= 0 && slash == n.length() - 1)) {
-                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name",
-                        "a callback name is METHOD or METHOD/DETAIL, not \"" + n + "\"");
+            List<?> from = list(m, "from", w + ".from", false);
+            List<String> names = new ArrayList<String>();
+            List<String> wheres = new ArrayList<String>();
+            if (from == null) {
+                names.add(symbol);
+                wheres.add(w + ".symbol");
+            } else if (from.isEmpty()) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".from",
+                        "from lists at least one callback name; leave it out to use the symbol");
+            } else {
+                for (int k = 0; k < from.size(); k++) {
+                    String wk = w + ".from[" + k + "]";
+                    if (!(from.get(k) instanceof String)) {
+                        throw new ProtocolError(ProtocolError.BAD_REQUEST, wk,
+                                "a callback name is a string, not " + Json.typeName(from.get(k)));
+                    }
+                    names.add((String) from.get(k));
+                    wheres.add(wk);
+                }
             }
-            if (!known.contains(method)) {
-                throw new ProtocolError(ProtocolError.UNKNOWN_CALLBACK, w + ".name", method
-                        + " is no method of any listener or shim of the purpose" + describeKnown(known));
+            for (int k = 0; k < names.size(); k++) {
+                declareCallback(names.get(k), Boolean.TRUE.equals(e), wheres.get(k), known);
             }
-            if (!callbacks.add(n, Boolean.TRUE.equals(e))) {
-                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name", "callback " + n + " is declared twice");
-            }
+        }
+    }
+
+    private void declareCallback(String n, boolean error, String where, Set<String> known) throws ProtocolError {
+        int slash = n.indexOf('/');
+        String method = slash < 0 ? n : n.substring(0, slash);
+        if (method.isEmpty() || (slash >= 0 && slash == n.length() - 1)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, where,
+                    "a callback name is METHOD or METHOD/DETAIL, not \"" + n + "\"");
+        }
+        if (!known.contains(method)) {
+            throw new ProtocolError(ProtocolError.UNKNOWN_CALLBACK, where, method
+                    + " is no method of any listener or shim of the purpose" + describeKnown(known));
+        }
+        if (!callbacks.add(n, error)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, where, "callback " + n + " is declared twice");
         }
     }
 
@@ -570,7 +625,12 @@ public final class Configuration implements Literal.Scope {
         return sb.append(')').toString();
     }
 
-    /** The methods that may report callbacks: those of listener interfaces and of shims. */
+    /**
+     * The methods that may report callbacks: those of the target's shim, then
+     * of each listener (its shim, or its interface), each class's names
+     * sorted, since reflection lists methods in no particular order and the
+     * message that lists them should not change from run to run.
+     */
     private Set<String> knownCallbackMethods() {
         Set<String> out = new LinkedHashSet<String>();
         if (targetShim != null) {
@@ -580,11 +640,13 @@ public final class Configuration implements Literal.Scope {
             if (l.shim != null) {
                 addHierarchy(out, l.shim);
             } else {
+                Set<String> names = new TreeSet<String>();
                 for (Method m : l.type.getMethods()) {
                     if (!Modifier.isStatic(m.getModifiers())) {
-                        out.add(m.getName());
+                        names.add(m.getName());
                     }
                 }
+                out.addAll(names);
             }
         }
         return out;
@@ -592,15 +654,17 @@ public final class Configuration implements Literal.Scope {
 
     private static void addHierarchy(Set<String> out, Class<?> c) {
         for (; c != null && c != Object.class; c = c.getSuperclass()) {
+            Set<String> names = new TreeSet<String>();
             try {
                 for (Method m : c.getDeclaredMethods()) {
                     if (!Modifier.isStatic(m.getModifiers()) && !m.isSynthetic()) {
-                        out.add(m.getName());
+                        names.add(m.getName());
                     }
                 }
             } catch (LinkageError e) {
                 // a framework class whose methods cannot all be resolved: skip it
             }
+            out.addAll(names);
         }
     }
 
@@ -667,6 +731,7 @@ public final class Configuration implements Literal.Scope {
         return (Map<?, ?>) v;
     }
 
+    /** A timeout: a non-negative integer of milliseconds. */
     private static long millis(Map<?, ?> m, String key, boolean required) throws ProtocolError {
         Object v = m.get(key);
         String where = "timeouts." + key;
@@ -678,7 +743,7 @@ public final class Configuration implements Literal.Scope {
         }
         if (!(v instanceof Long) || ((Long) v).longValue() < 0) {
             throw new ProtocolError(ProtocolError.BAD_REQUEST, where,
-                    "\"" + key + "\" must be a non-negative integer (milliseconds), not " + v);
+                    "\"" + key + "\" must be a non-negative integer of milliseconds, not " + Json.describe(v));
         }
         return ((Long) v).longValue();
     }

@@ -34,67 +34,74 @@ public final class EnvAction {
         return kind;
     }
 
-    /** Reads and checks an action object; where is its path for errors. */
+    /** The action kinds, in the order messages list them. */
+    static final String KINDS = "write, append, delete, touch, sqlite, sleep";
+
+    /**
+     * Reads and checks an action in the purpose file's shape: an object with
+     * one key, the kind ({"write":{"file":F,"content":C}}, {"delete":F},
+     * {"sqlite":{"file":F,"version":N}}, {"sleep":MS}, ...); where is its path
+     * for errors.
+     */
     public static EnvAction parse(Object json, String where) throws ProtocolError {
         if (!(json instanceof Map)) {
             throw new ProtocolError(ProtocolError.BAD_ACTION, where,
-                    "an environment action is an object with an \"action\" key, not " + Json.typeName(json));
+                    "an environment action is an object with one key (" + KINDS + "), not " + Json.typeName(json));
         }
         Map<?, ?> m = (Map<?, ?>) json;
-        Object a = m.get("action");
-        if (!(a instanceof String)) {
-            throw new ProtocolError(ProtocolError.BAD_ACTION, where, "an environment action needs \"action\": a string");
+        if (m.size() != 1) {
+            throw new ProtocolError(ProtocolError.BAD_ACTION, where,
+                    "an environment action has exactly one key (" + KINDS + "), not " + m.size());
         }
-        String kind = (String) a;
+        String kind = (String) m.keySet().iterator().next();
+        Object v = m.get(kind);
+        String w = where + "." + kind;
         if (kind.equals("write") || kind.equals("append")) {
-            allowKeys(m, where, kind, "file", "content");
-            Object c = m.get("content");
+            Map<?, ?> a = argument(v, w, kind, "{\"file\": NAME, \"content\": TEXT}", "file", "content");
+            Object c = a.get("content");
             if (c != null && !(c instanceof String)) {
-                throw new ProtocolError(ProtocolError.BAD_ACTION, where + ".content",
+                throw new ProtocolError(ProtocolError.BAD_ACTION, w + ".content",
                         kind + ": content must be a string, not " + Json.typeName(c));
             }
-            return new EnvAction(kind, fileName(m, where, kind), c == null ? "" : (String) c, 0, 0);
+            return new EnvAction(kind, fileName(a.get("file"), w + ".file", kind), c == null ? "" : (String) c, 0, 0);
         }
         if (kind.equals("delete") || kind.equals("touch")) {
-            allowKeys(m, where, kind, "file");
-            return new EnvAction(kind, fileName(m, where, kind), null, 0, 0);
+            return new EnvAction(kind, fileName(v, w, kind), null, 0, 0);
         }
         if (kind.equals("sqlite")) {
-            allowKeys(m, where, kind, "file", "version");
-            Object v = m.get("version");
+            Map<?, ?> a = argument(v, w, kind, "{\"file\": NAME, \"version\": N}", "file", "version");
+            Object ver = a.get("version");
             long version = 0;
-            if (v != null) {
-                if (!(v instanceof Long) || ((Long) v).longValue() < Integer.MIN_VALUE
-                        || ((Long) v).longValue() > Integer.MAX_VALUE) {
-                    throw new ProtocolError(ProtocolError.BAD_ACTION, where + ".version",
-                            "sqlite: version must be a 32-bit integer, not " + v);
+            if (ver != null) {
+                if (!(ver instanceof Long) || ((Long) ver).longValue() < Integer.MIN_VALUE
+                        || ((Long) ver).longValue() > Integer.MAX_VALUE) {
+                    throw new ProtocolError(ProtocolError.BAD_ACTION, w + ".version",
+                            "sqlite: version must be a 32-bit integer, not " + Json.describe(ver));
                 }
-                version = ((Long) v).longValue();
+                version = ((Long) ver).longValue();
             }
-            return new EnvAction(kind, fileName(m, where, kind), null, (int) version, 0);
+            return new EnvAction(kind, fileName(a.get("file"), w + ".file", kind), null, (int) version, 0);
         }
         if (kind.equals("sleep")) {
-            allowKeys(m, where, kind, "ms");
-            Object v = m.get("ms");
-            long ms = 0;
-            if (v != null) {
-                if (!(v instanceof Long) || ((Long) v).longValue() < 0) {
-                    throw new ProtocolError(ProtocolError.BAD_ACTION, where + ".ms",
-                            "sleep: ms must be a non-negative integer, not " + v);
-                }
-                ms = ((Long) v).longValue();
+            if (!(v instanceof Long) || ((Long) v).longValue() < 0) {
+                throw new ProtocolError(ProtocolError.BAD_ACTION, w,
+                        "sleep: want a non-negative integer of milliseconds, not " + Json.describe(v));
             }
-            return new EnvAction(kind, null, null, 0, ms);
+            return new EnvAction(kind, null, null, 0, ((Long) v).longValue());
         }
-        throw new ProtocolError(ProtocolError.BAD_ACTION, where + ".action", "unknown environment action \"" + kind
-                + "\" (write, append, delete, touch, sqlite, sleep)");
+        throw new ProtocolError(ProtocolError.BAD_ACTION, where, "unknown environment action \"" + kind
+                + "\" (" + KINDS + ")");
     }
 
-    private static void allowKeys(Map<?, ?> m, String where, String kind, String... keys) throws ProtocolError {
+    /** The object argument of write, append and sqlite, with no keys but keys. */
+    private static Map<?, ?> argument(Object v, String where, String kind, String shape, String... keys)
+            throws ProtocolError {
+        if (!(v instanceof Map)) {
+            throw new ProtocolError(ProtocolError.BAD_ACTION, where,
+                    kind + ": want " + shape + ", not " + Json.typeName(v));
+        }
+        Map<?, ?> m = (Map<?, ?>) v;
         for (Object k : m.keySet()) {
-            if (k.equals("action")) {
-                continue;
-            }
             boolean ok = false;
             for (String key : keys) {
                 if (key.equals(k)) {
@@ -102,19 +109,19 @@ public final class EnvAction {
                 }
             }
             if (!ok) {
-                throw new ProtocolError(ProtocolError.BAD_ACTION, where + "." + k,
-                        kind + " takes no \"" + k + "\"");
+                throw new ProtocolError(ProtocolError.BAD_ACTION, where + "." + k, kind + " takes no \"" + k + "\"");
             }
         }
+        return m;
     }
 
-    private static String fileName(Map<?, ?> m, String where, String kind) throws ProtocolError {
-        Object f = m.get("file");
+    private static String fileName(Object f, String where, String kind) throws ProtocolError {
         if (!(f instanceof String) || ((String) f).isEmpty()) {
-            throw new ProtocolError(ProtocolError.BAD_ACTION, where + ".file", kind + " needs \"file\": a file name");
+            throw new ProtocolError(ProtocolError.BAD_ACTION, where,
+                    kind + " needs a file name, not " + (f instanceof String ? "an empty string" : Json.typeName(f)));
         }
         String name = (String) f;
-        checkRelative(name, where + ".file");
+        checkRelative(name, where);
         return name;
     }
 

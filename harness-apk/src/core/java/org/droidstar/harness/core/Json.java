@@ -197,6 +197,15 @@ public final class Json {
         return v.getClass().getName();
     }
 
+    /**
+     * A value for error messages: an integer as written, anything else by
+     * its type ("a string", "an object"), so that a message never depends
+     * on how a platform prints a map or a double.
+     */
+    public static String describe(Object v) {
+        return v instanceof Long ? v.toString() : typeName(v);
+    }
+
     private static final int MAX_DEPTH = 200;
 
     private static final class Reader {

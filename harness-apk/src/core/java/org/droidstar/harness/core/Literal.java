@@ -80,7 +80,8 @@ public abstract class Literal {
         Object v = m.get(key);
         if (key.equals("file")) {
             if (!(v instanceof String) || ((String) v).isEmpty()) {
-                throw bad(where + ".file", "{\"file\": NAME} needs a file name, not " + Json.typeName(v));
+                throw bad(where + ".file", "{\"file\": NAME} needs a file name, not "
+                        + (v instanceof String ? "an empty string" : Json.typeName(v)));
             }
             try {
                 EnvAction.checkRelative((String) v, where + ".file");

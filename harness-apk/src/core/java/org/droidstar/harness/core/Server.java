@@ -22,9 +22,9 @@ import java.util.Map;
  */
 public final class Server {
     /** The harness's version, reported by hello. */
-    public static final String HARNESS_VERSION = "0.1.0";
+    public static final String HARNESS_VERSION = "0.2.0";
     /** The wire protocol version this harness speaks. */
-    public static final int PROTOCOL_VERSION = 1;
+    public static final int PROTOCOL_VERSION = 2;
 
     private final Platform platform;
     private final CallbackBuffer buffer = new CallbackBuffer();

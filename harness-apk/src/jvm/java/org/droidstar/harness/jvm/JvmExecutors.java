@@ -5,7 +5,7 @@ import java.util.concurrent.Executor;
 /**
  * Executors that purposes reach with {"constant": ...} literals, so that a
  * callin can start a task asynchronously: for example
- * {"symbol":"start","method":"execute",
+ * {"symbol":"start","call":"execute",
  *  "on":{"constant":"org.droidstar.harness.jvm.JvmExecutors.NEW_THREAD"},
  *  "args":[{"target":true}]} runs the instance under test (a Runnable such
  * as a FutureTask) on a thread of its own.

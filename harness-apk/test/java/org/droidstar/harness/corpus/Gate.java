@@ -1,0 +1,74 @@
+package org.droidstar.harness.corpus;
+
+/**
+ * The class the protocol corpus (testdata/protocol) configures and runs: a
+ * gate that opens once and closes once, and breaks when it is closed before
+ * it was opened. Every callback fires inside the callin that causes it, and
+ * each at most once per instance, so that testdata/protocol/gate.dot models
+ * it exactly and the Java harness and the simulated one answer alike.
+ */
+public class Gate {
+    /** The gate's listener: one method per callback. */
+    public interface Listener {
+        void onOpened();
+
+        void onClosed();
+
+        void onBroken(String why);
+    }
+
+    private enum State {
+        IDLE, OPEN, CLOSED, BROKEN
+    }
+
+    private State state = State.IDLE;
+    private Listener listener;
+    private String label;
+
+    public Gate() {
+        this("gate");
+    }
+
+    public Gate(String label) {
+        this.label = label;
+    }
+
+    public void setListener(Listener l) {
+        listener = l;
+    }
+
+    public void setLabel(String label) {
+        this.label = label;
+    }
+
+    public void open() {
+        if (state != State.IDLE) {
+            throw new IllegalStateException("cannot open " + label + ": it is " + state);
+        }
+        state = State.OPEN;
+        if (listener != null) {
+            listener.onOpened();
+        }
+    }
+
+    public void close() {
+        if (state == State.OPEN) {
+            state = State.CLOSED;
+            if (listener != null) {
+                listener.onClosed();
+            }
+        } else if (state == State.IDLE) {
+            state = State.BROKEN;
+            if (listener != null) {
+                listener.onBroken("closed before it was opened");
+            }
+        } else {
+            throw new IllegalStateException("cannot close " + label + ": it is " + state);
+        }
+    }
+
+    /** Called after every query by purposes that dispose of the gate. */
+    public void release() {
+        listener = null;
+    }
+}
