@@ -111,12 +111,14 @@ func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 // query runs one query on a fresh executor. The model is walked once on
 // the virtual clock to find where the harness would stop: the harness
 // ends a query at an error callback (the corpus session configure-run
-// shows it), which the simulator does not know about. The query is then run up to there with the real timing, so
-// that a realtime device sleeps only for what it answers.
+// shows it), which the simulator does not know about. The query is then
+// run up to there with the real timing, so that a realtime device sleeps
+// only for what it answers. The simulator says what each symbol cost, by
+// the closure's rules it follows (mealy.Semantics).
 func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	virtual := s.opts.Timing
 	virtual.Realtime = false
-	res, err := sim.NewExecutor(s.opts.Model, virtual, serial).Execute(ctx, q)
+	res, costs, err := sim.NewExecutor(s.opts.Model, virtual, serial).Run(ctx, q)
 	if err != nil {
 		return queryResult{}, fmt.Errorf("simulate %s: %w", strings.Join(q, " "), err)
 	}
@@ -131,16 +133,19 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 		if cut >= 0 {
 			q = q[:cut+1]
 		}
-		if res, err = sim.NewExecutor(s.opts.Model, s.opts.Timing, serial).Execute(ctx, q); err != nil {
+		if res, costs, err = sim.NewExecutor(s.opts.Model, s.opts.Timing, serial).Run(ctx, q); err != nil {
 			return queryResult{}, fmt.Errorf("simulate %s: %w", strings.Join(q, " "), err)
 		}
 	}
 	r := queryResult{
-		Outputs: make([]string, len(res.Outputs)), Ms: s.symbolTimes(q, res),
+		Outputs: make([]string, len(res.Outputs)), Ms: make([]millis, len(costs)),
 		DeviceMs: millis(res.Device), Violations: []struct{}{},
 	}
 	for i, out := range res.Outputs {
 		r.Outputs[i] = s.reported(out)
+	}
+	for i, d := range costs {
+		r.Ms[i] = millis(d)
 	}
 	switch n := len(res.Outputs); {
 	case cut >= 0:
@@ -154,7 +159,7 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 
 // reported is the name the harness reports for a model output.
 func (s *server) reported(out string) string {
-	if name, ok := s.opts.CallbackNames[out]; ok && out != mealy.OK && out != mealy.Quiet && out != mealy.Err {
+	if name, ok := s.opts.CallbackNames[out]; ok && !mealy.IsClosureOutput(out) {
 		return name
 	}
 	return out
@@ -174,33 +179,4 @@ func thrown(at int, res backend.Result, q []string) thrownErr {
 		e.Exception, e.Message = exc, &msg
 	}
 	return e
-}
-
-// symbolTimes splits the device time the simulator charged among the
-// symbols, by the simulator's own rules: a callin takes no time, a wait
-// its output's latency or the quiescence, and a wait right after a quiet
-// nothing. The reset is the rest of device_ms.
-func (s *server) symbolTimes(q []string, res backend.Result) []millis {
-	t := s.opts.Timing
-	ms := make([]millis, len(res.Outputs))
-	afterQuiet := false
-	for i, out := range res.Outputs {
-		if q[i] != mealy.Wait {
-			afterQuiet = false
-			continue
-		}
-		switch {
-		case out == mealy.Quiet && afterQuiet:
-		case out == mealy.Quiet:
-			ms[i] = millis(t.Quiescence)
-		default:
-			d, ok := t.Latency[out]
-			if !ok {
-				d = t.DefaultLatency
-			}
-			ms[i] = millis(d)
-		}
-		afterQuiet = out == mealy.Quiet
-	}
-	return ms
 }

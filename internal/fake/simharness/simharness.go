@@ -144,8 +144,6 @@ type protoError struct {
 	code, where, message string
 }
 
-func (e *protoError) Error() string { return e.code + ": " + e.message }
-
 // The error codes of PROTOCOL.md that hello, run and the framing answer
 // with; configure's are in configure.go.
 const (
