@@ -351,36 +351,43 @@ func (c *conn) serve() {
 		if err != nil {
 			return
 		}
-		switch m.cmd {
-		case cmdCNXN:
-			c.handshake(m)
-		case cmdAUTH:
-			// Every answer to a token (a signature, then the public key) is
-			// refused by asking again, so the host stays unauthorized; the
-			// host sends its public key only once and then waits for a
-			// user who never taps "allow".
-			if c.d.cfg.State == Unauthorized && m.arg0 == authSignature {
-				c.sendToken()
+		c.handle(m)
+	}
+}
+
+// handle acts on one message from the host. Messages are handled one at a
+// time in the order they arrived, which Write relies on: an OKAY handled
+// before a CLSE is seen by the stream before the CLSE is.
+func (c *conn) handle(m message) {
+	switch m.cmd {
+	case cmdCNXN:
+		c.handshake(m)
+	case cmdAUTH:
+		// Every answer to a token (a signature, then the public key) is
+		// refused by asking again, so the host stays unauthorized; the
+		// host sends its public key only once and then waits for a
+		// user who never taps "allow".
+		if c.d.cfg.State == Unauthorized && m.arg0 == authSignature {
+			c.sendToken()
+		}
+	case cmdOPEN:
+		if c.isOnline() {
+			c.open(m.arg0, strings.TrimRight(string(m.data), "\x00"))
+		}
+	case cmdOKAY:
+		if s := c.stream(m.arg1); s != nil {
+			select {
+			case s.okay <- struct{}{}:
+			default:
 			}
-		case cmdOPEN:
-			if c.isOnline() {
-				c.open(m.arg0, strings.TrimRight(string(m.data), "\x00"))
-			}
-		case cmdOKAY:
-			if s := c.stream(m.arg1); s != nil {
-				select {
-				case s.okay <- struct{}{}:
-				default:
-				}
-			}
-		case cmdWRTE:
-			if s := c.stream(m.arg1); s != nil {
-				s.deliver(m.data)
-			}
-		case cmdCLSE:
-			if s := c.stream(m.arg1); s != nil {
-				s.markClosed()
-			}
+		}
+	case cmdWRTE:
+		if s := c.stream(m.arg1); s != nil {
+			s.deliver(m.data)
+		}
+	case cmdCLSE:
+		if s := c.stream(m.arg1); s != nil {
+			s.markClosed()
 		}
 	}
 }
