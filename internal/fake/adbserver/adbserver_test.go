@@ -168,6 +168,8 @@ func (f *fakeTB) Fatalf(format string, args ...any) {
 	runtime.Goexit()
 }
 func (f *fakeTB) Errorf(format string, args ...any) { f.failed = fmt.Sprintf(format, args...) }
+func (f *fakeTB) Logf(format string, args ...any)   {}
+func (f *fakeTB) Failed() bool                      { return f.failed != "" }
 
 func runNewT(tb *fakeTB) {
 	done := make(chan struct{})
