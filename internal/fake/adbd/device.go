@@ -108,15 +108,18 @@ type Device struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu        sync.Mutex
-	closed    bool
-	conns     map[*conn]struct{}
-	packages  map[string]string // package -> APK path on the device
-	grants    map[string][]string
-	sockets   map[string]*instrumentation // abstract socket name -> owner
-	instrs    map[string]*instrumentation // package -> running instrumentation
-	log       []logEntry
-	nextPID   int
+	mu       sync.Mutex
+	closed   bool
+	conns    map[*conn]struct{}
+	packages map[string]string // package -> APK path on the device
+	grants   map[string][]string
+	sockets  map[string]*instrumentation // abstract socket name -> owner
+	instrs   map[string]*instrumentation // package -> running instrumentation
+	log      []logEntry
+	nextPID  int
+	// changed is closed, and replaced, whenever the log or the set of
+	// listening sockets changes, waking WaitLog and WaitListening.
+	changed   chan struct{}
 	closeErr  error
 	closeOnce sync.Once
 }
@@ -147,6 +150,7 @@ func Start(cfg Config) (*Device, error) {
 		sockets:  map[string]*instrumentation{},
 		instrs:   map[string]*instrumentation{},
 		nextPID:  4000,
+		changed:  make(chan struct{}),
 	}
 	if d.root == "" {
 		dir, err := os.MkdirTemp("", "fakeadbd-")
@@ -219,6 +223,59 @@ func (d *Device) Granted(pkg string) []string {
 	g := append([]string(nil), d.grants[pkg]...)
 	sort.Strings(g)
 	return g
+}
+
+// changedLocked wakes the goroutines waiting in waitUntil; d.mu is held.
+func (d *Device) changedLocked() {
+	close(d.changed)
+	d.changed = make(chan struct{})
+}
+
+// waitUntil waits until cond, called with d.mu held, is true; it checks
+// again after every change of the log or of the listening sockets. It
+// fails when ctx ends or the device closes.
+func (d *Device) waitUntil(ctx context.Context, cond func() bool) error {
+	for {
+		d.mu.Lock()
+		ok, changed := cond(), d.changed
+		d.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-d.ctx.Done():
+			return errors.New("the device closed")
+		}
+	}
+}
+
+// WaitListening waits until an instrumentation listens on the abstract
+// socket name, so that a localabstract:name stream reaches it.
+func (d *Device) WaitListening(ctx context.Context, name string) error {
+	err := d.waitUntil(ctx, func() bool { return d.sockets[name] != nil })
+	if err != nil {
+		return fmt.Errorf("fakeadbd: nothing listens on localabstract:%s (%w); logcat:\n%s", name, err, strings.Join(d.Logcat(), "\n"))
+	}
+	return nil
+}
+
+// WaitLog waits until a line of the log contains substr.
+func (d *Device) WaitLog(ctx context.Context, substr string) error {
+	err := d.waitUntil(ctx, func() bool {
+		for _, e := range d.log {
+			if strings.Contains(e.String(), substr) {
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		return fmt.Errorf("fakeadbd: logcat has no %q (%w); it has:\n%s", substr, err, strings.Join(d.Logcat(), "\n"))
+	}
+	return nil
 }
 
 // Close closes the listener and every connection, stops the running

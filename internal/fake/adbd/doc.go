@@ -14,11 +14,17 @@
 //	func (d *Device) Addr() string         // "127.0.0.1:PORT", also adb's serial for it
 //	func (d *Device) Root() string         // host directory backing the device's filesystem
 //	func (d *Device) Logcat() []string     // what logcat -d prints
+//	func (d *Device) WaitLog(ctx context.Context, substr string) error
+//	func (d *Device) WaitListening(ctx context.Context, socket string) error
 //	func (d *Device) Installed(pkg string) bool
 //	func (d *Device) Granted(pkg string) []string
 //	func (d *Device) Close() error
 //	func JVMHarness(java, jar string) HarnessFunc
 //	func Log(ctx context.Context, priority byte, tag, msg string)
+//
+// WaitLog and WaitListening let a test wait for what the device has done
+// (a line in its log, a harness socket that listens) instead of polling
+// for it: they wake on every change of the log and of the sockets.
 //
 // Config sets the properties (getprop and the CNXN banner), the handshake
 // State (Ready, Unauthorized, Offline), the Harness, and failure modes
