@@ -177,12 +177,69 @@ func legacy(t *testing.T, wantCmd string, chunks func(marker string) []string) f
 			t.Errorf("legacy command = %s, want %s", m[1], Quote(wantCmd))
 		}
 		c.okay()
+		// TCP may merge these writes; TestLegacyShellChunks holds the
+		// reads to these boundaries.
 		for _, ch := range chunks(m[2]) {
 			io.WriteString(c, ch)
-			// Separate writes, so the client sees the marker cut up.
-			time.Sleep(5 * time.Millisecond)
 		}
 	})
+}
+
+// chunkReader gives its chunks one Read at a time, as a socket may when
+// the writes come apart.
+type chunkReader struct{ chunks []string }
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.chunks) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.chunks[0])
+	if r.chunks[0] = r.chunks[0][n:]; r.chunks[0] == "" {
+		r.chunks = r.chunks[1:]
+	}
+	return n, nil
+}
+
+// The marker and the exit code found across read boundaries anywhere in
+// them, and output that only looks like the marker's start given out.
+func TestLegacyShellChunks(t *testing.T) {
+	const m = "DROIDSTAR-EXIT-0123456789abcdef:"
+	for _, tt := range []struct {
+		chunks  []string
+		out     string
+		exit    int
+		pty     bool
+		wantErr string
+	}{
+		{chunks: []string{"out\nno such file\nD", "R", m[2:10], m[10:] + "2", "\n"}, out: "out\nno such file\n", exit: 2},
+		{chunks: []string{"DROID", "STAR is not the marker\n", m + "0\n"}, out: "DROIDSTAR is not the marker\n", exit: 0},
+		{chunks: []string{"[a]: [1]\r\n", m[:1], m[1:] + "1", "3\r", "\n"}, out: "[a]: [1]\r\n", exit: 13, pty: true},
+		{chunks: []string{"x", m + "7"}, out: "x", exit: 7},
+		{chunks: []string{"going down\n", m[:5]}, out: "going down\n" + m[:5], wantErr: io.ErrUnexpectedEOF.Error()},
+	} {
+		l := &legacyShell{marker: []byte(m)}
+		r := &chunkReader{chunks: append([]string(nil), tt.chunks...)}
+		var out []byte
+		var err error
+		for {
+			buf := make([]byte, 3)
+			var n int
+			n, err = l.next(r, buf)
+			out = append(out, buf[:n]...)
+			if err != nil {
+				break
+			}
+		}
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr || string(out) != tt.out {
+				t.Errorf("%q: output %q, %v; want %q, %s", tt.chunks, out, err, tt.out, tt.wantErr)
+			}
+			continue
+		}
+		if err != io.EOF || string(out) != tt.out || l.exit != tt.exit || l.pty != tt.pty {
+			t.Errorf("%q: output %q, exit %d, pty %v, %v; want %q, exit %d, pty %v", tt.chunks, out, l.exit, l.pty, err, tt.out, tt.exit, tt.pty)
+		}
+	}
 }
 
 // Defect 5 without shell_v2: the exit code travels after a marker.
@@ -292,11 +349,23 @@ func TestShellStreamClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
+	first := make(chan struct{})
 	go func() {
+		buf := make([]byte, len("running\n"))
+		if _, err := io.ReadFull(s, buf); err != nil {
+			done <- err
+			return
+		}
+		close(first)
+		// The device sends nothing more: this Read waits until Close.
 		_, err := io.Copy(io.Discard, s)
 		done <- err
 	}()
-	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-first:
+	case err := <-done:
+		t.Fatalf("reading the command's first output: %v", err)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -547,9 +616,9 @@ func TestOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	// The context bounded the opening only.
+	// The context bounded the opening only: a stream still tied to it
+	// would be closed by the time this round trip ends.
 	cancel()
-	time.Sleep(20 * time.Millisecond)
 	if _, err := io.WriteString(s, "hello"); err != nil {
 		t.Fatal(err)
 	}
