@@ -123,6 +123,33 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// A host query ends when the server closes the connection, not when the
+// answer has been read, as with adb's own client (adb_query reads until
+// the server's orderly shutdown). Closing at once raced adb 29's connect
+// service, which closes its end of the request as it answers.
+func TestQueryLetsTheServerCloseFirst(t *testing.T) {
+	// More than the socket buffers between the two can hold: only a
+	// client that keeps reading until the server closes takes it all.
+	const extra = 64 << 20
+	wrote := make(chan error, 1)
+	c := newScripted(t, func(c *sconn) {
+		if c.req() != "host:version" {
+			c.fail("unexpected request")
+			return
+		}
+		c.okayMessage("0029")
+		_, err := c.Write(make([]byte, extra))
+		wrote <- err
+	})
+	v, err := c.Version(testCtx(t))
+	if err != nil || v != 41 {
+		t.Fatalf("Version = %d, %v; want 41", v, err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatalf("the client hung up before the server closed: %v", err)
+	}
+}
+
 // Defect 5: exit codes, with stdout and stderr kept apart (shell_v2).
 func TestShellV2(t *testing.T) {
 	c := newScripted(t, device("shell_v2,cmd", func(c *sconn, service string) {
