@@ -117,8 +117,10 @@ type Device struct {
 	instrs   map[string]*instrumentation // package -> running instrumentation
 	log      []logEntry
 	nextPID  int
-	// changed is closed, and replaced, whenever the log or the set of
-	// listening sockets changes, waking WaitLog and WaitListening.
+	// handshakes counts the hosts' CNXNs the device has handled.
+	handshakes int
+	// changed is closed, and replaced, whenever the log, the set of
+	// listening sockets or handshakes changes, waking the Wait methods.
 	changed   chan struct{}
 	closeErr  error
 	closeOnce sync.Once
@@ -258,6 +260,16 @@ func (d *Device) WaitListening(ctx context.Context, name string) error {
 	err := d.waitUntil(ctx, func() bool { return d.sockets[name] != nil })
 	if err != nil {
 		return fmt.Errorf("fakeadbd: nothing listens on localabstract:%s (%w); logcat:\n%s", name, err, strings.Join(d.Logcat(), "\n"))
+	}
+	return nil
+}
+
+// WaitHandshake waits until an adb server has sent the device its CNXN
+// and the device has answered it as its State says: with its own CNXN
+// (Ready), with an AUTH token (Unauthorized), or not at all (Offline).
+func (d *Device) WaitHandshake(ctx context.Context) error {
+	if err := d.waitUntil(ctx, func() bool { return d.handshakes > 0 }); err != nil {
+		return fmt.Errorf("fakeadbd: no adb server sent %s its CNXN (%w)", d.Addr(), err)
 	}
 	return nil
 }
@@ -419,6 +431,10 @@ func (c *conn) handle(m message) {
 	switch m.cmd {
 	case cmdCNXN:
 		c.handshake(m)
+		c.d.mu.Lock()
+		c.d.handshakes++
+		c.d.changedLocked()
+		c.d.mu.Unlock()
 	case cmdAUTH:
 		// Every answer to a token (a signature, then the public key) is
 		// refused by asking again, so the host stays unauthorized; the

@@ -16,15 +16,17 @@
 //	func (d *Device) Logcat() []string     // what logcat -d prints
 //	func (d *Device) WaitLog(ctx context.Context, substr string) error
 //	func (d *Device) WaitListening(ctx context.Context, socket string) error
+//	func (d *Device) WaitHandshake(ctx context.Context) error
 //	func (d *Device) Installed(pkg string) bool
 //	func (d *Device) Granted(pkg string) []string
 //	func (d *Device) Close() error
 //	func JVMHarness(java, jar string) HarnessFunc
 //	func Log(ctx context.Context, priority byte, tag, msg string)
 //
-// WaitLog and WaitListening let a test wait for what the device has done
-// (a line in its log, a harness socket that listens) instead of polling
-// for it: they wake on every change of the log and of the sockets.
+// WaitLog, WaitListening and WaitHandshake let a test wait for what the
+// device has done (a line in its log, a harness socket that listens, a
+// host's CNXN answered) instead of polling for it: they wake on every
+// change of the log, the sockets and the handshakes.
 //
 // Config sets the properties (getprop and the CNXN banner), the handshake
 // State (Ready, Unauthorized, Offline), the Harness, and failure modes
