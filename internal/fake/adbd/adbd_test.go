@@ -631,3 +631,37 @@ func writeJar(t *testing.T) string {
 	}
 	return jar
 }
+
+// An unplugged device drops its hosts and answers no new connection, but
+// keeps its port until Close, so that no other fake is given the address
+// a server still retries.
+func TestUnplugKeepsThePort(t *testing.T) {
+	t.Parallel()
+	s := adbserver.NewT(t)
+	d := attach(t, s, adbd.Config{})
+	d.Unplug()
+	c, err := net.Dial("tcp", d.Addr())
+	if err != nil {
+		t.Fatalf("the unplugged device's port refuses connections: %v", err)
+	}
+	c.SetDeadline(time.Now().Add(stuck))
+	if n, err := c.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("a connection to the unplugged device read %d bytes, %v; want io.EOF", n, err)
+	}
+	c.Close()
+	if ln, err := net.Listen("tcp", d.Addr()); err == nil {
+		ln.Close()
+		t.Fatal("the unplugged device's port was free for another listener")
+	}
+	if out, code := adb(t, s, "-s", d.Addr(), "shell", "echo"); code == 0 {
+		t.Errorf("adb shell on an unplugged device: exit 0, %q", out)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", d.Addr())
+	if err != nil {
+		t.Fatalf("Close kept the port: %v", err)
+	}
+	ln.Close()
+}

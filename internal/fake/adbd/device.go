@@ -108,15 +108,16 @@ type Device struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu       sync.Mutex
-	closed   bool
-	conns    map[*conn]struct{}
-	packages map[string]string // package -> APK path on the device
-	grants   map[string][]string
-	sockets  map[string]*instrumentation // abstract socket name -> owner
-	instrs   map[string]*instrumentation // package -> running instrumentation
-	log      []logEntry
-	nextPID  int
+	mu        sync.Mutex
+	closed    bool
+	unplugged bool
+	conns     map[*conn]struct{}
+	packages  map[string]string // package -> APK path on the device
+	grants    map[string][]string
+	sockets   map[string]*instrumentation // abstract socket name -> owner
+	instrs    map[string]*instrumentation // package -> running instrumentation
+	log       []logEntry
+	nextPID   int
 	// handshakes counts the hosts' CNXNs the device has handled.
 	handshakes int
 	// changed is closed, and replaced, whenever the log, the set of
@@ -290,6 +291,27 @@ func (d *Device) WaitLog(ctx context.Context, substr string) error {
 	return nil
 }
 
+// Unplug takes the device away from its hosts as a phone that drops off
+// the network does: its connections close, its instrumentations die, and
+// every new connection is closed at once, so adb lists it as offline and
+// keeps trying to reconnect. Unlike Close it keeps the device's port until
+// Close: a server retries that address every 10 s, and a fake the kernel
+// gave it to would be attached under this device's serial, taking the
+// commands meant for it (logcat, am force-stop) from another test.
+func (d *Device) Unplug() {
+	d.mu.Lock()
+	d.unplugged = true
+	conns := make([]*conn, 0, len(d.conns))
+	for c := range d.conns {
+		conns = append(conns, c)
+	}
+	d.mu.Unlock()
+	d.cancel()
+	for _, c := range conns {
+		c.nc.Close()
+	}
+}
+
 // Close closes the listener and every connection, stops the running
 // instrumentations and waits for everything the device started (harness
 // goroutines and processes included) to end.
@@ -355,6 +377,11 @@ func (d *Device) accept() {
 			d.mu.Unlock()
 			nc.Close()
 			return
+		}
+		if d.unplugged {
+			d.mu.Unlock()
+			nc.Close()
+			continue
 		}
 		d.conns[c] = struct{}{}
 		d.wg.Add(1)

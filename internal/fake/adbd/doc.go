@@ -19,6 +19,7 @@
 //	func (d *Device) WaitHandshake(ctx context.Context) error
 //	func (d *Device) Installed(pkg string) bool
 //	func (d *Device) Granted(pkg string) []string
+//	func (d *Device) Unplug()              // drops off the network; keeps its port until Close
 //	func (d *Device) Close() error
 //	func JVMHarness(java, jar string) HarnessFunc
 //	func Log(ctx context.Context, priority byte, tag, msg string)
@@ -63,8 +64,9 @@
 //     after its 10 s handshake timeout and still exits 0; the device stays
 //     listed; `adb shell` fails with "error: device offline".
 //
-// A device that closes stays listed as "offline" while the server keeps
-// trying to reconnect, until `adb disconnect`.
+// A device that closes or is unplugged stays listed as "offline" while
+// the server keeps trying to reconnect (at once, then every 10 s), until
+// `adb disconnect`.
 //
 // # Services
 //
