@@ -49,6 +49,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,10 +99,15 @@ func Start(ctx context.Context) (*Server, error) {
 	if err != nil {
 		return nil, ErrNoADB
 	}
-	port, err := freePort()
+	// The port stays reserved until the server listens on it: picked and
+	// let go, it could be handed to another socket (any test's fake, or a
+	// connection's local end) during the second the server takes to make
+	// its key, and the server would fail to listen.
+	port, release, err := reservePort()
 	if err != nil {
 		return nil, fmt.Errorf("adbserver: pick a port: %w", err)
 	}
+	defer release()
 	s := &Server{adb: adb, port: port, exited: make(chan struct{}), stderr: &lockedBuffer{}}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	if s.home, err = os.MkdirTemp("", "adbserver-home-"); err != nil {
@@ -112,15 +118,28 @@ func Start(ctx context.Context) (*Server, error) {
 		return nil, fmt.Errorf("adbserver: %w", err)
 	}
 	s.env = serverEnv(os.Environ(), s.home, s.tmp, port)
-	// nodaemon keeps the server our child: start-server would fork a
-	// daemon we could neither wait for nor be sure to kill.
-	s.cmd = exec.Command(adb, "-P", strconv.Itoa(port), "nodaemon", "server")
+	// fork-server is what adb itself runs when it starts a server: the
+	// process stays our child (start-server would fork a daemon we could
+	// neither wait for nor be sure to kill), logs to $TMPDIR/adb.UID.log,
+	// and writes "OK\n" on --reply-fd once it accepts clients (listening,
+	// its key loaded, its device scan done), which spares polling for it.
+	ready, readyW, err := os.Pipe()
+	if err != nil {
+		s.removeDirs()
+		return nil, fmt.Errorf("adbserver: %w", err)
+	}
+	defer ready.Close()
+	s.cmd = exec.Command(adb, "-P", strconv.Itoa(port), "fork-server", "server", "--reply-fd", "3")
+	s.cmd.ExtraFiles = []*os.File{readyW}
 	s.cmd.Env = s.env
 	s.cmd.Dir = s.tmp
 	s.cmd.Stdout = s.stderr
 	s.cmd.Stderr = s.stderr
 	dieWithParent(s.cmd)
-	if err := s.cmd.Start(); err != nil {
+	err = s.cmd.Start()
+	// The server has its own copy; ours would keep EOF away if it died.
+	readyW.Close()
+	if err != nil {
 		s.removeDirs()
 		return nil, fmt.Errorf("adbserver: start %s: %w", adb, err)
 	}
@@ -128,7 +147,7 @@ func Start(ctx context.Context) (*Server, error) {
 		s.cmd.Wait()
 		close(s.exited)
 	}()
-	if err := s.waitReady(ctx); err != nil {
+	if err := s.waitReady(ctx, ready); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -162,36 +181,25 @@ func serverEnv(env []string, home, tmp string, port int) []string {
 	)
 }
 
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-// waitReady polls host:version until the server answers.
-func (s *Server) waitReady(ctx context.Context) error {
+// waitReady waits for the server's "OK" on its reply pipe; EOF instead
+// means it died first.
+func (s *Server) waitReady(ctx context.Context, ready io.Reader) error {
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	var last error
-	for {
-		v, err := s.Query(ctx, "host:version")
-		if err == nil {
-			if _, perr := strconv.ParseUint(v, 16, 32); perr == nil {
-				return nil
-			}
-			err = fmt.Errorf("host:version answered %q", v)
+	said := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(ready, 16))
+		said <- string(b)
+	}()
+	select {
+	case ok := <-said:
+		if ok == "OK\n" {
+			return nil
 		}
-		last = err
-		select {
-		case <-s.exited:
-			return fmt.Errorf("adbserver: the adb server exited at start: %s", strings.TrimSpace(s.stderr.String()))
-		case <-ctx.Done():
-			return fmt.Errorf("adbserver: the adb server on port %d did not answer within %s: %v\n%s", s.port, startTimeout, last, s.stderr.String())
-		case <-time.After(20 * time.Millisecond):
-		}
+		<-s.exited
+		return fmt.Errorf("adbserver: the adb server exited at start (it said %q): %s", ok, strings.TrimSpace(s.Log()))
+	case <-ctx.Done():
+		return fmt.Errorf("adbserver: the adb server on port %d was not ready within %s:\n%s", s.port, startTimeout, s.Log())
 	}
 }
 
@@ -207,7 +215,17 @@ func (s *Server) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.It
 func (s *Server) Env() []string { return append([]string(nil), s.env...) }
 
 // Log is what the server has printed so far, for explaining failures.
-func (s *Server) Log() string { return s.stderr.String() }
+func (s *Server) Log() string {
+	// Once running, a fork-server logs to $TMPDIR/adb.UID.log (stdout and
+	// stderr included); what it printed before that went to the pipe.
+	logs, _ := filepath.Glob(filepath.Join(s.tmp, "adb.*.log"))
+	out := s.stderr.String()
+	for _, f := range logs {
+		b, _ := os.ReadFile(f)
+		out += string(b)
+	}
+	return out
+}
 
 // Command is the adb client run against this server, for callers that
 // need it in the background or want its streams.
