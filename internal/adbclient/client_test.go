@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/droidstar/droidstar/internal/fake/adbserver"
 )
 
 const serial = "127.0.0.1:40001"
@@ -711,22 +713,15 @@ func TestConnect(t *testing.T) {
 	}
 }
 
-// freePort returns a port where nothing listens (for a moment).
-func freePort(t *testing.T, host string) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		t.Skipf("cannot listen on %s: %v", host, err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	return port
-}
+// refusedPort is where nothing listens: port 1 (tcpmux) is served by
+// nothing here, and unlike a port picked and let go, the kernel never
+// hands it to a socket of a test running beside this one.
+const refusedPort = 1
 
 // Defect 6: goadb panicked on dial errors it had not made itself. Ours
 // are errors naming the server.
 func TestDialError(t *testing.T) {
-	c := New(Config{Host: "127.0.0.1", Port: freePort(t, "127.0.0.1")})
+	c := New(Config{Host: "127.0.0.1", Port: refusedPort})
 	want := "adb server at " + c.Addr()
 	if _, err := c.Version(testCtx(t)); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Version: %v", err)
@@ -753,7 +748,7 @@ func TestDialError(t *testing.T) {
 const noADB = "and no adb program to start one"
 
 func TestEnsureNoADB(t *testing.T) {
-	port := freePort(t, "127.0.0.1")
+	port := refusedPort
 	missing := filepath.Join(t.TempDir(), "adb")
 	err := New(Config{Port: port, ADB: missing}).Ensure(testCtx(t))
 	want := fmt.Sprintf("no adb server at localhost:%d, and no adb program at %s to start one: install it (apt-get install adb) or point droidstar at a running server with -H/-P or ADB_SERVER_SOCKET", port, missing)
@@ -772,7 +767,7 @@ func TestEnsureNoADB(t *testing.T) {
 // A remote server is not ours to start: say it is not there.
 func TestEnsureRemote(t *testing.T) {
 	host := nonLoopbackIP(t)
-	port := freePort(t, host)
+	port := refusedPort
 	c := New(Config{Host: host, Port: port, ADB: "/nonexistent/adb"})
 	err := c.Ensure(testCtx(t))
 	want := "no adb server at " + c.Addr() + ": "
@@ -817,7 +812,13 @@ func TestEnsureStartsServer(t *testing.T) {
 		}
 		t.Skip("no adb on PATH")
 	}
-	port := freePort(t, "127.0.0.1")
+	// Reserved until the server listens, so that no other socket takes
+	// the port during the second adb needs to make its key.
+	port, release, err := adbserver.ReservePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
 	home := t.TempDir()
 	env := []string{"HOME=" + home, "TMPDIR=" + home}
 	c := New(Config{Port: port, Env: env})

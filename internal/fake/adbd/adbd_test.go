@@ -634,7 +634,8 @@ func writeJar(t *testing.T) string {
 
 // An unplugged device drops its hosts and answers no new connection, but
 // keeps its port until Close, so that no other fake is given the address
-// a server still retries.
+// a server still retries. (That Close then frees it cannot be checked
+// here: the kernel may give the port to a test running beside this one.)
 func TestUnplugKeepsThePort(t *testing.T) {
 	t.Parallel()
 	s := adbserver.NewT(t)
@@ -656,12 +657,4 @@ func TestUnplugKeepsThePort(t *testing.T) {
 	if out, code := adb(t, s, "-s", d.Addr(), "shell", "echo"); code == 0 {
 		t.Errorf("adb shell on an unplugged device: exit 0, %q", out)
 	}
-	if err := d.Close(); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", d.Addr())
-	if err != nil {
-		t.Fatalf("Close kept the port: %v", err)
-	}
-	ln.Close()
 }

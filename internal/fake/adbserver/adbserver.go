@@ -103,7 +103,7 @@ func Start(ctx context.Context) (*Server, error) {
 	// let go, it could be handed to another socket (any test's fake, or a
 	// connection's local end) during the second the server takes to make
 	// its key, and the server would fail to listen.
-	port, release, err := reservePort()
+	port, release, err := ReservePort()
 	if err != nil {
 		return nil, fmt.Errorf("adbserver: pick a port: %w", err)
 	}

@@ -11,9 +11,9 @@ import (
 // to its parent's; Close still kills the server.
 func dieWithParent(cmd *exec.Cmd) {}
 
-// reservePort picks a free port of 127.0.0.1. Here it cannot be kept
+// ReservePort picks a free port of 127.0.0.1. Here it cannot be kept
 // from other sockets until the server listens on it.
-func reservePort() (port int, release func(), err error) {
+func ReservePort() (port int, release func(), err error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, nil, err
