@@ -230,7 +230,11 @@ func (s *Server) Log() string {
 // Command is the adb client run against this server, for callers that
 // need it in the background or want its streams.
 func (s *Server) Command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, s.adb, append([]string{"-P", strconv.Itoa(s.port)}, args...)...)
+	// -H 127.0.0.1 makes the server a remote one to adb, which then never
+	// starts a server of its own: if this one died, `adb -P PORT` would
+	// start a daemon on its port that nothing ever stops, and the command
+	// would talk to that instead of failing.
+	cmd := exec.CommandContext(ctx, s.adb, append([]string{"-H", "127.0.0.1", "-P", strconv.Itoa(s.port)}, args...)...)
 	cmd.Env = s.env
 	cmd.Dir = s.tmp
 	// Ends a client whose context is done even if it spawned helpers
