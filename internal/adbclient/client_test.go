@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/droidstar/droidstar/internal/fake/adbserver"
 )
 
 const serial = "127.0.0.1:40001"
@@ -123,6 +125,33 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// A host query ends when the server closes the connection, not when the
+// answer has been read, as with adb's own client (adb_query reads until
+// the server's orderly shutdown). Closing at once raced adb 29's connect
+// service, which closes its end of the request as it answers.
+func TestQueryLetsTheServerCloseFirst(t *testing.T) {
+	// More than the socket buffers between the two can hold: only a
+	// client that keeps reading until the server closes takes it all.
+	const extra = 64 << 20
+	wrote := make(chan error, 1)
+	c := newScripted(t, func(c *sconn) {
+		if c.req() != "host:version" {
+			c.fail("unexpected request")
+			return
+		}
+		c.okayMessage("0029")
+		_, err := c.Write(make([]byte, extra))
+		wrote <- err
+	})
+	v, err := c.Version(testCtx(t))
+	if err != nil || v != 41 {
+		t.Fatalf("Version = %d, %v; want 41", v, err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatalf("the client hung up before the server closed: %v", err)
+	}
+}
+
 // Defect 5: exit codes, with stdout and stderr kept apart (shell_v2).
 func TestShellV2(t *testing.T) {
 	c := newScripted(t, device("shell_v2,cmd", func(c *sconn, service string) {
@@ -177,12 +206,69 @@ func legacy(t *testing.T, wantCmd string, chunks func(marker string) []string) f
 			t.Errorf("legacy command = %s, want %s", m[1], Quote(wantCmd))
 		}
 		c.okay()
+		// TCP may merge these writes; TestLegacyShellChunks holds the
+		// reads to these boundaries.
 		for _, ch := range chunks(m[2]) {
 			io.WriteString(c, ch)
-			// Separate writes, so the client sees the marker cut up.
-			time.Sleep(5 * time.Millisecond)
 		}
 	})
+}
+
+// chunkReader gives its chunks one Read at a time, as a socket may when
+// the writes come apart.
+type chunkReader struct{ chunks []string }
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.chunks) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.chunks[0])
+	if r.chunks[0] = r.chunks[0][n:]; r.chunks[0] == "" {
+		r.chunks = r.chunks[1:]
+	}
+	return n, nil
+}
+
+// The marker and the exit code found across read boundaries anywhere in
+// them, and output that only looks like the marker's start given out.
+func TestLegacyShellChunks(t *testing.T) {
+	const m = "DROIDSTAR-EXIT-0123456789abcdef:"
+	for _, tt := range []struct {
+		chunks  []string
+		out     string
+		exit    int
+		pty     bool
+		wantErr string
+	}{
+		{chunks: []string{"out\nno such file\nD", "R", m[2:10], m[10:] + "2", "\n"}, out: "out\nno such file\n", exit: 2},
+		{chunks: []string{"DROID", "STAR is not the marker\n", m + "0\n"}, out: "DROIDSTAR is not the marker\n", exit: 0},
+		{chunks: []string{"[a]: [1]\r\n", m[:1], m[1:] + "1", "3\r", "\n"}, out: "[a]: [1]\r\n", exit: 13, pty: true},
+		{chunks: []string{"x", m + "7"}, out: "x", exit: 7},
+		{chunks: []string{"going down\n", m[:5]}, out: "going down\n" + m[:5], wantErr: io.ErrUnexpectedEOF.Error()},
+	} {
+		l := &legacyShell{marker: []byte(m)}
+		r := &chunkReader{chunks: append([]string(nil), tt.chunks...)}
+		var out []byte
+		var err error
+		for {
+			buf := make([]byte, 3)
+			var n int
+			n, err = l.next(r, buf)
+			out = append(out, buf[:n]...)
+			if err != nil {
+				break
+			}
+		}
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr || string(out) != tt.out {
+				t.Errorf("%q: output %q, %v; want %q, %s", tt.chunks, out, err, tt.out, tt.wantErr)
+			}
+			continue
+		}
+		if err != io.EOF || string(out) != tt.out || l.exit != tt.exit || l.pty != tt.pty {
+			t.Errorf("%q: output %q, exit %d, pty %v, %v; want %q, exit %d, pty %v", tt.chunks, out, l.exit, l.pty, err, tt.out, tt.exit, tt.pty)
+		}
+	}
 }
 
 // Defect 5 without shell_v2: the exit code travels after a marker.
@@ -292,11 +378,23 @@ func TestShellStreamClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
+	first := make(chan struct{})
 	go func() {
+		buf := make([]byte, len("running\n"))
+		if _, err := io.ReadFull(s, buf); err != nil {
+			done <- err
+			return
+		}
+		close(first)
+		// The device sends nothing more: this Read waits until Close.
 		_, err := io.Copy(io.Discard, s)
 		done <- err
 	}()
-	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-first:
+	case err := <-done:
+		t.Fatalf("reading the command's first output: %v", err)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -547,9 +645,9 @@ func TestOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	// The context bounded the opening only.
+	// The context bounded the opening only: a stream still tied to it
+	// would be closed by the time this round trip ends.
 	cancel()
-	time.Sleep(20 * time.Millisecond)
 	if _, err := io.WriteString(s, "hello"); err != nil {
 		t.Fatal(err)
 	}
@@ -615,22 +713,15 @@ func TestConnect(t *testing.T) {
 	}
 }
 
-// freePort returns a port where nothing listens (for a moment).
-func freePort(t *testing.T, host string) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		t.Skipf("cannot listen on %s: %v", host, err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	return port
-}
+// refusedPort is where nothing listens: port 1 (tcpmux) is served by
+// nothing here, and unlike a port picked and let go, the kernel never
+// hands it to a socket of a test running beside this one.
+const refusedPort = 1
 
 // Defect 6: goadb panicked on dial errors it had not made itself. Ours
 // are errors naming the server.
 func TestDialError(t *testing.T) {
-	c := New(Config{Host: "127.0.0.1", Port: freePort(t, "127.0.0.1")})
+	c := New(Config{Host: "127.0.0.1", Port: refusedPort})
 	want := "adb server at " + c.Addr()
 	if _, err := c.Version(testCtx(t)); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Version: %v", err)
@@ -657,7 +748,7 @@ func TestDialError(t *testing.T) {
 const noADB = "and no adb program to start one"
 
 func TestEnsureNoADB(t *testing.T) {
-	port := freePort(t, "127.0.0.1")
+	port := refusedPort
 	missing := filepath.Join(t.TempDir(), "adb")
 	err := New(Config{Port: port, ADB: missing}).Ensure(testCtx(t))
 	want := fmt.Sprintf("no adb server at localhost:%d, and no adb program at %s to start one: install it (apt-get install adb) or point droidstar at a running server with -H/-P or ADB_SERVER_SOCKET", port, missing)
@@ -676,7 +767,7 @@ func TestEnsureNoADB(t *testing.T) {
 // A remote server is not ours to start: say it is not there.
 func TestEnsureRemote(t *testing.T) {
 	host := nonLoopbackIP(t)
-	port := freePort(t, host)
+	port := refusedPort
 	c := New(Config{Host: host, Port: port, ADB: "/nonexistent/adb"})
 	err := c.Ensure(testCtx(t))
 	want := "no adb server at " + c.Addr() + ": "
@@ -721,7 +812,13 @@ func TestEnsureStartsServer(t *testing.T) {
 		}
 		t.Skip("no adb on PATH")
 	}
-	port := freePort(t, "127.0.0.1")
+	// Reserved until the server listens, so that no other socket takes
+	// the port during the second adb needs to make its key.
+	port, release, err := adbserver.ReservePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
 	home := t.TempDir()
 	env := []string{"HOME=" + home, "TMPDIR=" + home}
 	c := New(Config{Port: port, Env: env})

@@ -131,6 +131,14 @@ func (c *Client) query(ctx context.Context, req string) (string, error) {
 	if err != nil {
 		return "", ctxErr(ctx, fmt.Errorf("%s: %w", describe(req), err))
 	}
+	// Let the server close first, as adb's own client does (adb_query
+	// reads until the server's orderly shutdown): the server closes once
+	// it is done with the request, and a client that hangs up as soon as
+	// it has the answer races the server's own teardown. For host:connect
+	// that teardown is a service thread closing its end of a socketpair
+	// while it answers. The answer is complete; how the reading ends does
+	// not change it, and ctx still bounds it.
+	io.Copy(io.Discard, cn)
 	return msg, nil
 }
 

@@ -510,8 +510,10 @@ func TestDeviceVanishes(t *testing.T) {
 			return nil, err
 		}
 		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
-			// The device is unplugged while it runs the 60th query.
-			return serve(ctx, &countingConn{ReadWriteCloser: conn, n: 60, after: func() { go dev.Close() }})
+			// The device is unplugged while it runs the 60th query. Unplug,
+			// not Close: the server retries the address every 10 s, and
+			// Close would free the port for another test's fake.
+			return serve(ctx, &countingConn{ReadWriteCloser: conn, n: 60, after: dev.Unplug})
 		}, nil
 	}
 	var err error

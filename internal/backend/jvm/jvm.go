@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/backend"
@@ -111,25 +112,35 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 	args = append(args, "-cp", jar, MainClass, "--files", dir)
 	cmd := exec.Command(java, args...)
 	cmd.Dir = dir
-	stdin, err := cmd.StdinPipe()
+	// Pipes of our own, not cmd.StdinPipe and StdoutPipe: Wait closes
+	// those as soon as the process has exited, and Wait runs beside the
+	// client here, so a JVM that died mid-query left the client reading
+	// or writing a closed file ("read |0: file already closed") or seeing
+	// EOF, depending on which came first. With these, a dead JVM is
+	// always EOF on read and EPIPE on write (see pipe.Write); the client
+	// closes our ends.
+	childIn, stdin, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("backend jvm: %w", err)
 	}
-	// Not cmd.StdoutPipe: Wait closes that pipe as soon as the process
-	// exits, so a reply still being read fails with "file already closed"
-	// instead of ending in EOF after the harness's last line. With our own
-	// pipe the reader sees every byte, then EOF, whenever Wait returns.
-	stdout, stdoutW, err := os.Pipe()
+	stdout, childOut, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		childIn.Close()
+		stdin.Close()
+		return nil, fmt.Errorf("backend jvm: %w", err)
 	}
+	cmd.Stdin, cmd.Stdout = childIn, childOut
 	e := &Executor{name: name, cmd: cmd, dir: dir, stderr: &tail{max: 40}, done: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = stdoutW, e.stderr
-	startErr := cmd.Start()
-	stdoutW.Close() // the JVM has its own copy now
-	if startErr != nil {
+	cmd.Stderr = e.stderr
+	err = cmd.Start()
+	// The JVM has its own copies of these ends; ours would keep EOF and
+	// EPIPE away.
+	childIn.Close()
+	childOut.Close()
+	if err != nil {
 		stdout.Close()
-		return nil, fmt.Errorf("backend jvm: start %s: %w", java, startErr)
+		stdin.Close()
+		return nil, fmt.Errorf("backend jvm: start %s: %w", java, err)
 	}
 	go func() {
 		e.waitErr = cmd.Wait()
@@ -283,7 +294,17 @@ type pipe struct {
 	w io.WriteCloser
 }
 
-func (p pipe) Write(b []byte) (int, error) { return p.w.Write(b) }
+// Write reports a JVM that is gone (no reader on its stdin any more) as
+// io.ErrClosedPipe, which the harness client reports as the harness
+// having closed the connection, as it does for EOF on read: which of the
+// two a dead JVM causes first is a matter of timing.
+func (p pipe) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	if errors.Is(err, syscall.EPIPE) {
+		err = io.ErrClosedPipe
+	}
+	return n, err
+}
 
 func (p pipe) Close() error {
 	return errors.Join(p.w.Close(), p.ReadCloser.Close())

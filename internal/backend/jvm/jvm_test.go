@@ -66,6 +66,28 @@ func TestHarnessCrashIsExplained(t *testing.T) {
 	}
 }
 
+// A harness that is gone before droidstar's first request is the harness
+// having closed the connection, however its exit and the request
+// interleave (EOF on its stdout, EPIPE on its stdin), never a closed file:
+// Wait, which runs beside the client, used to close the pipes under it.
+func TestHarnessGoneBeforeHello(t *testing.T) {
+	java := filepath.Join(t.TempDir(), "java")
+	// A "JVM" that cannot start: a word on stderr, exit status 3.
+	script := "#!/bin/sh\necho 'Error: Could not create the Java Virtual Machine.' >&2\nexit 3\n"
+	if err := os.WriteFile(java, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := options(t)
+	o.Java = java
+	p := load(t, "halt.yaml")
+	want := "harness jvm-1: hello: the harness closed the connection (the harness JVM exit status 3; its last output:\nError: Could not create the Java Virtual Machine."
+	for i := range 50 {
+		if _, err := Start(context.Background(), p, "jvm-1", o); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Fatalf("run %d: got %v\nwant prefix %s", i, err, want)
+		}
+	}
+}
+
 // A JVM that does not start shows what java said.
 func TestBadJVMOptionShowsJavasMessage(t *testing.T) {
 	needJava(t)

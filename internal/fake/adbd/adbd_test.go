@@ -38,7 +38,7 @@ func attach(t *testing.T, s *adbserver.Server, cfg adbd.Config) *adbd.Device {
 // failure to run it at all fails the test.
 func adb(t *testing.T, s *adbserver.Server, args ...string) (string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), stuck)
 	defer cancel()
 	out, err := s.Command(ctx, args...).CombinedOutput()
 	var exit *exec.ExitError
@@ -270,16 +270,22 @@ func forward(t *testing.T, s *adbserver.Server, serial, socket string) string {
 	return net.JoinHostPort("127.0.0.1", port)
 }
 
+// stuck bounds how long a test waits for something that should happen
+// at once, so that a hang fails with what was seen rather than at the
+// test binary's timeout. It is not a synchronisation: every wait below
+// ends on the event it waits for.
+const stuck = 30 * time.Second
+
 // exchange sends one line through a forwarded port and reads one reply
 // line; the device closing the stream at once (nobody listens) is
 // io.EOF.
 func exchange(addr, line string) (string, error) {
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	c, err := net.DialTimeout("tcp", addr, stuck)
 	if err != nil {
 		return "", err
 	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
+	c.SetDeadline(time.Now().Add(stuck))
 	if _, err := io.WriteString(c, line); err != nil {
 		return "", err
 	}
@@ -287,19 +293,35 @@ func exchange(addr, line string) (string, error) {
 	return bufio.NewReader(c).ReadString('\n')
 }
 
-// exchangeWhenUp retries exchange until the socket is registered.
-func exchangeWhenUp(t *testing.T, addr, line string) string {
+// exchangeOK is exchange that fails the test on an error.
+func exchangeOK(t *testing.T, addr, line string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		reply, err := exchange(addr, line)
-		if err == nil {
-			return reply
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %v", addr, err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	reply, err := exchange(addr, line)
+	if err != nil {
+		t.Fatalf("send %q to %s: %v", line, addr, err)
+	}
+	return reply
+}
+
+// waitListening waits until the device's harness listens on socket, as
+// am instrument -w in the background makes it do some time after it
+// started.
+func waitListening(t *testing.T, d *adbd.Device, socket string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), stuck)
+	defer cancel()
+	if err := d.WaitListening(ctx, socket); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitLog waits until the device has logged a line containing substr.
+func waitLog(t *testing.T, d *adbd.Device, substr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), stuck)
+	defer cancel()
+	if err := d.WaitLog(ctx, substr); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -327,7 +349,9 @@ func startBackground(t *testing.T, s *adbserver.Server, args ...string) *backgro
 	return b
 }
 
-func (b *background) wait(t *testing.T) string {
+// wait waits for the command to end and returns its output; d's log
+// explains a command that does not end.
+func (b *background) wait(t *testing.T, d *adbd.Device) string {
 	t.Helper()
 	select {
 	case err := <-b.done:
@@ -336,21 +360,10 @@ func (b *background) wait(t *testing.T) string {
 			t.Errorf("%v: %v\n%s", b.cmd.Args, err, b.out.String())
 		}
 		return b.out.String()
-	case <-time.After(15 * time.Second):
-		t.Fatalf("%v did not end", b.cmd.Args)
+	case <-time.After(stuck):
+		t.Fatalf("%v did not end within %s; the device's log:\n%s", b.cmd.Args, stuck, strings.Join(d.Logcat(), "\n"))
 	}
 	return ""
-}
-
-func waitLog(t *testing.T, d *adbd.Device, substr string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(strings.Join(d.Logcat(), "\n"), substr) {
-		if time.Now().After(deadline) {
-			t.Fatalf("logcat never had %q:\n%s", substr, strings.Join(d.Logcat(), "\n"))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 func TestInstrumentationAndAbstractSocket(t *testing.T) {
@@ -379,7 +392,8 @@ func TestInstrumentationAndAbstractSocket(t *testing.T) {
 	}
 	am := startBackground(t, s, "-s", serial, "shell",
 		"am instrument -w -e socket echo-test -e files /data/local/tmp/x org.droidstar.harness/org.droidstar.harness.HarnessInstrumentation")
-	if got := exchangeWhenUp(t, addr, "one\n"); got != "echo: one\n" {
+	waitListening(t, d, "echo-test")
+	if got := exchangeOK(t, addr, "one\n"); got != "echo: one\n" {
 		t.Errorf("first connection: %q", got)
 	}
 	if got := <-files; got != filepath.Join(d.Root(), "data", "local", "tmp", "x") {
@@ -388,7 +402,7 @@ func TestInstrumentationAndAbstractSocket(t *testing.T) {
 	if reply, err := exchange(addr, "bye\n"); err != nil || reply != "echo: bye\n" {
 		t.Errorf("bye: %q, %v", reply, err)
 	}
-	if out := am.wait(t); !strings.HasSuffix(out, "INSTRUMENTATION_RESULT: droidstar-harness=bye\nINSTRUMENTATION_CODE: 0\n") {
+	if out := am.wait(t, d); !strings.HasSuffix(out, "INSTRUMENTATION_RESULT: droidstar-harness=bye\nINSTRUMENTATION_CODE: 0\n") {
 		t.Errorf("am instrument -w printed:\n%s", out)
 	}
 	if _, err := exchange(addr, "after\n"); err == nil {
@@ -410,7 +424,8 @@ func TestInstrumentationAndAbstractSocket(t *testing.T) {
 	// process's death, the socket disappears, open connections close.
 	adbOK(t, s, "-s", serial, "shell", "logcat -c")
 	am = startBackground(t, s, "-s", serial, "shell", "am instrument -w -e socket echo-test "+component)
-	exchangeWhenUp(t, addr, "up?\n")
+	waitListening(t, d, "echo-test")
+	exchangeOK(t, addr, "up?\n")
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -418,7 +433,7 @@ func TestInstrumentationAndAbstractSocket(t *testing.T) {
 	defer c.Close()
 	waitLog(t, d, "connection 2 accepted")
 	adbOK(t, s, "-s", serial, "shell", "am force-stop org.droidstar.harness")
-	if out := am.wait(t); !strings.HasSuffix(out, "INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n") {
+	if out := am.wait(t, d); !strings.HasSuffix(out, "INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n") {
 		t.Errorf("am instrument -w after force-stop printed:\n%s", out)
 	}
 	c.SetDeadline(time.Now().Add(10 * time.Second))
@@ -429,12 +444,17 @@ func TestInstrumentationAndAbstractSocket(t *testing.T) {
 		t.Error("the socket answers after force-stop")
 	}
 
-	// Without -w am returns at once; closing am's stream does not stop the
-	// instrumentation either.
+	// Without -w am returns once the harness listens; closing am's stream
+	// does not stop the instrumentation either.
+	adbOK(t, s, "-s", serial, "shell", "logcat -c")
 	adbOK(t, s, "-s", serial, "shell", "am instrument -e socket echo-test "+component)
-	if got := exchangeWhenUp(t, addr, "bg\n"); got != "echo: bg\n" {
+	if got := exchangeOK(t, addr, "bg\n"); got != "echo: bg\n" {
 		t.Errorf("instrumentation started without -w: %q", got)
 	}
+	// The harness sees the connection end only after exchange has hung up
+	// (the host's CLSE travels on its own), so logcat -c could run before
+	// the harness logs it; wait for the line, then clear.
+	waitLog(t, d, "connection 1 closed without bye; listening again")
 	adbOK(t, s, "-s", serial, "shell", "logcat -c")
 	if len(d.Logcat()) != 0 {
 		t.Errorf("logcat -c left %q", d.Logcat())
@@ -509,29 +529,21 @@ func TestJVMHarness(t *testing.T) {
 	am := startBackground(t, s, "-s", serial, "shell",
 		"am instrument -w -e socket droidstar-test -e files /data/local/tmp/x "+component)
 	addr := forward(t, s, serial, "droidstar-test")
-	var c net.Conn
-	deadline := time.Now().Add(10 * time.Second)
-	var r *bufio.Reader
-	var hello string
-	for {
-		// The socket appears once am instrument has started the harness;
-		// until then the device closes the stream at once.
-		c, err = net.Dial("tcp", addr)
-		if err == nil {
-			c.SetDeadline(time.Now().Add(20 * time.Second))
-			fmt.Fprintf(c, `{"id":1,"op":"hello","protocol":%d,"host":"test"}`+"\n", harness.ProtocolVersion)
-			r = bufio.NewReader(c)
-			if hello, err = r.ReadString('\n'); err == nil {
-				break
-			}
-			c.Close()
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no hello reply: %v\n%s", err, strings.Join(d.Logcat(), "\n"))
-		}
-		time.Sleep(20 * time.Millisecond)
+	// The socket appears once am instrument has started the harness;
+	// until then the device would close the stream at once.
+	waitListening(t, d, "droidstar-test")
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer c.Close()
+	c.SetDeadline(time.Now().Add(stuck))
+	fmt.Fprintf(c, `{"id":1,"op":"hello","protocol":%d,"host":"test"}`+"\n", harness.ProtocolVersion)
+	r := bufio.NewReader(c)
+	hello, err := r.ReadString('\n')
+	if err != nil {
+		t.Fatalf("no hello reply: %v\n%s", err, strings.Join(d.Logcat(), "\n"))
+	}
 	if !strings.Contains(hello, `"platform":"jvm"`) || !strings.Contains(hello, `"id":1`) {
 		t.Errorf("hello reply: %s", hello)
 	}
@@ -539,7 +551,7 @@ func TestJVMHarness(t *testing.T) {
 	if bye, err := r.ReadString('\n'); err != nil || !strings.Contains(bye, `"id":2`) || !strings.Contains(bye, `"ok":true`) {
 		t.Errorf("bye reply: %q, %v", bye, err)
 	}
-	if out := am.wait(t); !strings.HasSuffix(out, "INSTRUMENTATION_CODE: 0\n") || !strings.Contains(out, "droidstar-harness=bye") {
+	if out := am.wait(t, d); !strings.HasSuffix(out, "INSTRUMENTATION_CODE: 0\n") || !strings.Contains(out, "droidstar-harness=bye") {
 		t.Errorf("am instrument -w printed:\n%s", out)
 	}
 	// The JVM's stderr is the harness's log.
@@ -563,7 +575,8 @@ func TestCloseStopsJVM(t *testing.T) {
 	adbOK(t, s, "-s", serial, "install", apk)
 	adbOK(t, s, "-s", serial, "shell", "am instrument -e files /data/local/tmp/close-test "+component)
 	addr := forward(t, s, serial, adbd.DefaultSocket)
-	if reply := exchangeWhenUp(t, addr, `{"id":1,"op":"ping"}`+"\n"); !strings.Contains(reply, `"ok":true`) {
+	// am instrument without -w returned once the harness listened.
+	if reply := exchangeOK(t, addr, `{"id":1,"op":"ping"}`+"\n"); !strings.Contains(reply, `"ok":true`) {
 		t.Fatalf("ping: %q", reply)
 	}
 	c, err := net.Dial("tcp", addr)
@@ -571,7 +584,13 @@ func TestCloseStopsJVM(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	waitLog(t, d, "connection 2 accepted")
+	// An answer on the open connection proves its JVM runs; the log's
+	// "connection 2 accepted" comes before the JVM is started.
+	c.SetDeadline(time.Now().Add(stuck))
+	io.WriteString(c, `{"id":2,"op":"ping"}`+"\n")
+	if reply, err := bufio.NewReader(c).ReadString('\n'); err != nil || !strings.Contains(reply, `"ok":true`) {
+		t.Fatalf("ping on the open connection: %q, %v", reply, err)
+	}
 	marker := filepath.Join(d.Root(), "data", "local", "tmp", "close-test")
 	if !processWith(marker) {
 		t.Fatal("no JVM serves the open connection")
@@ -612,4 +631,31 @@ func writeJar(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return jar
+}
+
+// An unplugged device drops its hosts and answers no new connection, but
+// keeps its port until Close, so that no other fake is given the address
+// a server still retries. (That Close then frees it cannot be checked
+// here: the kernel may give the port to a test running beside this one.)
+func TestUnplugKeepsThePort(t *testing.T) {
+	t.Parallel()
+	s := adbserver.NewT(t)
+	d := attach(t, s, adbd.Config{})
+	d.Unplug()
+	c, err := net.Dial("tcp", d.Addr())
+	if err != nil {
+		t.Fatalf("the unplugged device's port refuses connections: %v", err)
+	}
+	c.SetDeadline(time.Now().Add(stuck))
+	if n, err := c.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("a connection to the unplugged device read %d bytes, %v; want io.EOF", n, err)
+	}
+	c.Close()
+	if ln, err := net.Listen("tcp", d.Addr()); err == nil {
+		ln.Close()
+		t.Fatal("the unplugged device's port was free for another listener")
+	}
+	if out, code := adb(t, s, "-s", d.Addr(), "shell", "echo"); code == 0 {
+		t.Errorf("adb shell on an unplugged device: exit 0, %q", out)
+	}
 }

@@ -110,6 +110,7 @@ type Device struct {
 
 	mu        sync.Mutex
 	closed    bool
+	unplugged bool
 	conns     map[*conn]struct{}
 	packages  map[string]string // package -> APK path on the device
 	grants    map[string][]string
@@ -117,6 +118,11 @@ type Device struct {
 	instrs    map[string]*instrumentation // package -> running instrumentation
 	log       []logEntry
 	nextPID   int
+	// handshakes counts the hosts' CNXNs the device has handled.
+	handshakes int
+	// changed is closed, and replaced, whenever the log, the set of
+	// listening sockets or handshakes changes, waking the Wait methods.
+	changed   chan struct{}
 	closeErr  error
 	closeOnce sync.Once
 }
@@ -147,6 +153,7 @@ func Start(cfg Config) (*Device, error) {
 		sockets:  map[string]*instrumentation{},
 		instrs:   map[string]*instrumentation{},
 		nextPID:  4000,
+		changed:  make(chan struct{}),
 	}
 	if d.root == "" {
 		dir, err := os.MkdirTemp("", "fakeadbd-")
@@ -221,6 +228,90 @@ func (d *Device) Granted(pkg string) []string {
 	return g
 }
 
+// changedLocked wakes the goroutines waiting in waitUntil; d.mu is held.
+func (d *Device) changedLocked() {
+	close(d.changed)
+	d.changed = make(chan struct{})
+}
+
+// waitUntil waits until cond, called with d.mu held, is true; it checks
+// again after every change of the log or of the listening sockets. It
+// fails when ctx ends or the device closes.
+func (d *Device) waitUntil(ctx context.Context, cond func() bool) error {
+	for {
+		d.mu.Lock()
+		ok, changed := cond(), d.changed
+		d.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-d.ctx.Done():
+			return errors.New("the device closed")
+		}
+	}
+}
+
+// WaitListening waits until an instrumentation listens on the abstract
+// socket name, so that a localabstract:name stream reaches it.
+func (d *Device) WaitListening(ctx context.Context, name string) error {
+	err := d.waitUntil(ctx, func() bool { return d.sockets[name] != nil })
+	if err != nil {
+		return fmt.Errorf("fakeadbd: nothing listens on localabstract:%s (%w); logcat:\n%s", name, err, strings.Join(d.Logcat(), "\n"))
+	}
+	return nil
+}
+
+// WaitHandshake waits until an adb server has sent the device its CNXN
+// and the device has answered it as its State says: with its own CNXN
+// (Ready), with an AUTH token (Unauthorized), or not at all (Offline).
+func (d *Device) WaitHandshake(ctx context.Context) error {
+	if err := d.waitUntil(ctx, func() bool { return d.handshakes > 0 }); err != nil {
+		return fmt.Errorf("fakeadbd: no adb server sent %s its CNXN (%w)", d.Addr(), err)
+	}
+	return nil
+}
+
+// WaitLog waits until a line of the log contains substr.
+func (d *Device) WaitLog(ctx context.Context, substr string) error {
+	err := d.waitUntil(ctx, func() bool {
+		for _, e := range d.log {
+			if strings.Contains(e.String(), substr) {
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		return fmt.Errorf("fakeadbd: logcat has no %q (%w); it has:\n%s", substr, err, strings.Join(d.Logcat(), "\n"))
+	}
+	return nil
+}
+
+// Unplug takes the device away from its hosts as a phone that drops off
+// the network does: its connections close, its instrumentations die, and
+// every new connection is closed at once, so adb lists it as offline and
+// keeps trying to reconnect. Unlike Close it keeps the device's port until
+// Close: a server retries that address every 10 s, and a fake the kernel
+// gave it to would be attached under this device's serial, taking the
+// commands meant for it (logcat, am force-stop) from another test.
+func (d *Device) Unplug() {
+	d.mu.Lock()
+	d.unplugged = true
+	conns := make([]*conn, 0, len(d.conns))
+	for c := range d.conns {
+		conns = append(conns, c)
+	}
+	d.mu.Unlock()
+	d.cancel()
+	for _, c := range conns {
+		c.nc.Close()
+	}
+}
+
 // Close closes the listener and every connection, stops the running
 // instrumentations and waits for everything the device started (harness
 // goroutines and processes included) to end.
@@ -287,6 +378,11 @@ func (d *Device) accept() {
 			nc.Close()
 			return
 		}
+		if d.unplugged {
+			d.mu.Unlock()
+			nc.Close()
+			continue
+		}
 		d.conns[c] = struct{}{}
 		d.wg.Add(1)
 		d.mu.Unlock()
@@ -351,36 +447,47 @@ func (c *conn) serve() {
 		if err != nil {
 			return
 		}
-		switch m.cmd {
-		case cmdCNXN:
-			c.handshake(m)
-		case cmdAUTH:
-			// Every answer to a token (a signature, then the public key) is
-			// refused by asking again, so the host stays unauthorized; the
-			// host sends its public key only once and then waits for a
-			// user who never taps "allow".
-			if c.d.cfg.State == Unauthorized && m.arg0 == authSignature {
-				c.sendToken()
+		c.handle(m)
+	}
+}
+
+// handle acts on one message from the host. Messages are handled one at a
+// time in the order they arrived, which Write relies on: an OKAY handled
+// before a CLSE is seen by the stream before the CLSE is.
+func (c *conn) handle(m message) {
+	switch m.cmd {
+	case cmdCNXN:
+		c.handshake(m)
+		c.d.mu.Lock()
+		c.d.handshakes++
+		c.d.changedLocked()
+		c.d.mu.Unlock()
+	case cmdAUTH:
+		// Every answer to a token (a signature, then the public key) is
+		// refused by asking again, so the host stays unauthorized; the
+		// host sends its public key only once and then waits for a
+		// user who never taps "allow".
+		if c.d.cfg.State == Unauthorized && m.arg0 == authSignature {
+			c.sendToken()
+		}
+	case cmdOPEN:
+		if c.isOnline() {
+			c.open(m.arg0, strings.TrimRight(string(m.data), "\x00"))
+		}
+	case cmdOKAY:
+		if s := c.stream(m.arg1); s != nil {
+			select {
+			case s.okay <- struct{}{}:
+			default:
 			}
-		case cmdOPEN:
-			if c.isOnline() {
-				c.open(m.arg0, strings.TrimRight(string(m.data), "\x00"))
-			}
-		case cmdOKAY:
-			if s := c.stream(m.arg1); s != nil {
-				select {
-				case s.okay <- struct{}{}:
-				default:
-				}
-			}
-		case cmdWRTE:
-			if s := c.stream(m.arg1); s != nil {
-				s.deliver(m.data)
-			}
-		case cmdCLSE:
-			if s := c.stream(m.arg1); s != nil {
-				s.markClosed()
-			}
+		}
+	case cmdWRTE:
+		if s := c.stream(m.arg1); s != nil {
+			s.deliver(m.data)
+		}
+	case cmdCLSE:
+		if s := c.stream(m.arg1); s != nil {
+			s.markClosed()
 		}
 	}
 }

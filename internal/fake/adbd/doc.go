@@ -14,11 +14,20 @@
 //	func (d *Device) Addr() string         // "127.0.0.1:PORT", also adb's serial for it
 //	func (d *Device) Root() string         // host directory backing the device's filesystem
 //	func (d *Device) Logcat() []string     // what logcat -d prints
+//	func (d *Device) WaitLog(ctx context.Context, substr string) error
+//	func (d *Device) WaitListening(ctx context.Context, socket string) error
+//	func (d *Device) WaitHandshake(ctx context.Context) error
 //	func (d *Device) Installed(pkg string) bool
 //	func (d *Device) Granted(pkg string) []string
+//	func (d *Device) Unplug()              // drops off the network; keeps its port until Close
 //	func (d *Device) Close() error
 //	func JVMHarness(java, jar string) HarnessFunc
 //	func Log(ctx context.Context, priority byte, tag, msg string)
+//
+// WaitLog, WaitListening and WaitHandshake let a test wait for what the
+// device has done (a line in its log, a harness socket that listens, a
+// host's CNXN answered) instead of polling for it: they wake on every
+// change of the log, the sockets and the handshakes.
 //
 // Config sets the properties (getprop and the CNXN banner), the handshake
 // State (Ready, Unauthorized, Offline), the Harness, and failure modes
@@ -55,8 +64,9 @@
 //     after its 10 s handshake timeout and still exits 0; the device stays
 //     listed; `adb shell` fails with "error: device offline".
 //
-// A device that closes stays listed as "offline" while the server keeps
-// trying to reconnect, until `adb disconnect`.
+// A device that closes or is unplugged stays listed as "offline" while
+// the server keeps trying to reconnect (at once, then every 10 s), until
+// `adb disconnect`.
 //
 // # Services
 //

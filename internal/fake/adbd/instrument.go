@@ -205,6 +205,7 @@ func (d *Device) startInstrumentation(pkg, comp string, extras map[string]string
 		// Stopped while its harness was starting: never listens.
 	default:
 		d.sockets[in.socket] = in
+		d.changedLocked()
 	}
 	d.mu.Unlock()
 	d.logPID(pid, 'I', harnessTag, "listening on localabstract:%s (sdk %s, files %s)", in.socket, d.props["ro.build.version.sdk"], filesDev)
@@ -219,6 +220,7 @@ func (in *instrumentation) finish(result string) {
 		d.mu.Lock()
 		if d.sockets[in.socket] == in {
 			delete(d.sockets, in.socket)
+			d.changedLocked()
 		}
 		if d.instrs[in.pkg] == in {
 			delete(d.instrs, in.pkg)

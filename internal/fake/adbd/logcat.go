@@ -34,6 +34,7 @@ func (d *Device) logPID(pid int, prio byte, tag, format string, args ...any) {
 	e := logEntry{t: time.Now(), pid: pid, tid: pid, prio: prio, tag: tag, msg: fmt.Sprintf(format, args...)}
 	d.mu.Lock()
 	d.log = append(d.log, e)
+	d.changedLocked()
 	d.mu.Unlock()
 }
 
@@ -59,6 +60,7 @@ func (p *proc) logcat(args []string) int {
 		case "-c":
 			p.d.mu.Lock()
 			p.d.log = nil
+			p.d.changedLocked()
 			p.d.mu.Unlock()
 			return 0
 		case "-t", "-T", "-v", "-b", "-f", "-r", "-n", "-e", "--pid":

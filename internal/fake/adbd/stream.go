@@ -90,15 +90,37 @@ func (s *stream) Write(p []byte) (int, error) {
 		if err := s.c.send(cmdWRTE, s.local, s.remote, p[:chunk]); err != nil {
 			return n, err
 		}
-		select {
-		case <-s.okay:
-		case <-s.closed:
+		if !s.acknowledged() {
 			return n, io.ErrClosedPipe
 		}
 		n += chunk
 		p = p[chunk:]
 	}
 	return n, nil
+}
+
+// acknowledged waits for the host's OKAY of our outstanding WRTE and says
+// whether it came. The host OKAYs a WRTE as soon as its local socket has
+// taken the data, before it can notice that its client hung up, so a
+// client that reads a reply and closes (a forwarded connection after the
+// harness's answer to bye) makes the host send OKAY, then CLSE. The
+// connection hands both to the stream in that order, but a writer that
+// wakes up late finds both ready, and a select picks among ready cases at
+// random: it must look for the OKAY before believing the CLSE, or a reply
+// the host delivered counts as lost (and the harness, seeing its answer to
+// bye fail, never finishes).
+func (s *stream) acknowledged() bool {
+	select {
+	case <-s.okay:
+		return true
+	case <-s.closed:
+		select {
+		case <-s.okay:
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // Close closes the whole stream (ADB has no half-close) and tells the

@@ -11,17 +11,30 @@
 // server scans for emulators, so no other server grabs them.
 //
 // Attach connects a fake with the server's host:connect service (what `adb
-// connect` sends) and polls host:devices until the fake is listed in its
-// state. What Debian's adb 29.0.6 says for each adbd.State:
-//   - Ready: "connected to 127.0.0.1:PORT"; listed as "device" with
-//     product:, model: and device: from the fake's banner (adb devices -l).
+// connect` sends), waits for the event that settles the fake's state, and
+// checks that host:devices lists it so. What Debian's adb 29.0.6 says for
+// each adbd.State:
+//   - Ready: "connected to 127.0.0.1:PORT" once the fake's CNXN put the
+//     transport online; listed as "device" with product:, model: and
+//     device: from the fake's banner (adb devices -l).
 //   - Unauthorized: "failed to authenticate to 127.0.0.1:PORT" at once;
 //     listed as "unauthorized".
-//   - Offline: listed as "offline" at once, while connect answers "failed
-//     to connect to 127.0.0.1:PORT" only after a 10 s handshake timeout,
-//     which is why Attach does not wait for connect's answer.
+//   - Offline: listed as "offline" as soon as the server's CNXN has reached
+//     the fake, while connect answers "failed to connect to
+//     127.0.0.1:PORT" only after a 10 s handshake timeout, which is why
+//     Attach waits for the fake's side instead.
 //
 // `adb connect` exits 0 in all three cases.
+//
+// Attach never polls, and Query lets the server close the connection
+// first, as adb's own client does. Both matter to adb 29.0.6: a client
+// that hung up on host:connect as soon as it had the answer, while the
+// server was tearing down the request's service socket and its main loop
+// was kept busy by host:devices every 20 ms, made the server use freed
+// sockets and die (SIGSEGV, or "fdevent_epoll.cpp:88] failed to unregister
+// fd <garbage> with epoll: Bad file descriptor") once in a few hundred
+// to a few thousand attaches under load. TestADBErrors saw the dead
+// server as a device that "did not become device within 10s".
 //
 // This package must not import testing: the droidstar binary uses it.
 // NewT takes the small TB interface that *testing.T satisfies.
@@ -36,9 +49,11 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/fake/adbd"
@@ -60,14 +75,19 @@ type Server struct {
 	devices   []*adbd.Device
 	closeOnce sync.Once
 	closeErr  error
+
+	// life ends when Close has stopped the server; requests left running
+	// (an offline device's connect) use it and are tracked by background.
+	life       context.Context
+	endLife    context.CancelFunc
+	background sync.WaitGroup
 }
 
 // startTimeout bounds how long a new server may take to answer.
 const startTimeout = 10 * time.Second
 
-// attachTimeout bounds how long a fake may take to reach its state in
-// `adb devices`.
-const attachTimeout = 10 * time.Second
+// attachTimeout bounds Attach when the server stops answering.
+const attachTimeout = 30 * time.Second
 
 // ErrNoADB is returned by Start when adb is not on PATH.
 var ErrNoADB = errors.New("adb is not on PATH; install it (Debian/Ubuntu: apt-get install adb)")
@@ -79,11 +99,17 @@ func Start(ctx context.Context) (*Server, error) {
 	if err != nil {
 		return nil, ErrNoADB
 	}
-	port, err := freePort()
+	// The port stays reserved until the server listens on it: picked and
+	// let go, it could be handed to another socket (any test's fake, or a
+	// connection's local end) during the second the server takes to make
+	// its key, and the server would fail to listen.
+	port, release, err := ReservePort()
 	if err != nil {
 		return nil, fmt.Errorf("adbserver: pick a port: %w", err)
 	}
+	defer release()
 	s := &Server{adb: adb, port: port, exited: make(chan struct{}), stderr: &lockedBuffer{}}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	if s.home, err = os.MkdirTemp("", "adbserver-home-"); err != nil {
 		return nil, fmt.Errorf("adbserver: %w", err)
 	}
@@ -92,15 +118,28 @@ func Start(ctx context.Context) (*Server, error) {
 		return nil, fmt.Errorf("adbserver: %w", err)
 	}
 	s.env = serverEnv(os.Environ(), s.home, s.tmp, port)
-	// nodaemon keeps the server our child: start-server would fork a
-	// daemon we could neither wait for nor be sure to kill.
-	s.cmd = exec.Command(adb, "-P", strconv.Itoa(port), "nodaemon", "server")
+	// fork-server is what adb itself runs when it starts a server: the
+	// process stays our child (start-server would fork a daemon we could
+	// neither wait for nor be sure to kill), logs to $TMPDIR/adb.UID.log,
+	// and writes "OK\n" on --reply-fd once it accepts clients (listening,
+	// its key loaded, its device scan done), which spares polling for it.
+	ready, readyW, err := os.Pipe()
+	if err != nil {
+		s.removeDirs()
+		return nil, fmt.Errorf("adbserver: %w", err)
+	}
+	defer ready.Close()
+	s.cmd = exec.Command(adb, "-P", strconv.Itoa(port), "fork-server", "server", "--reply-fd", "3")
+	s.cmd.ExtraFiles = []*os.File{readyW}
 	s.cmd.Env = s.env
 	s.cmd.Dir = s.tmp
 	s.cmd.Stdout = s.stderr
 	s.cmd.Stderr = s.stderr
 	dieWithParent(s.cmd)
-	if err := s.cmd.Start(); err != nil {
+	err = s.cmd.Start()
+	// The server has its own copy; ours would keep EOF away if it died.
+	readyW.Close()
+	if err != nil {
 		s.removeDirs()
 		return nil, fmt.Errorf("adbserver: start %s: %w", adb, err)
 	}
@@ -108,7 +147,7 @@ func Start(ctx context.Context) (*Server, error) {
 		s.cmd.Wait()
 		close(s.exited)
 	}()
-	if err := s.waitReady(ctx); err != nil {
+	if err := s.waitReady(ctx, ready); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -142,36 +181,25 @@ func serverEnv(env []string, home, tmp string, port int) []string {
 	)
 }
 
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-// waitReady polls host:version until the server answers.
-func (s *Server) waitReady(ctx context.Context) error {
+// waitReady waits for the server's "OK" on its reply pipe; EOF instead
+// means it died first.
+func (s *Server) waitReady(ctx context.Context, ready io.Reader) error {
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	var last error
-	for {
-		v, err := s.Query(ctx, "host:version")
-		if err == nil {
-			if _, perr := strconv.ParseUint(v, 16, 32); perr == nil {
-				return nil
-			}
-			err = fmt.Errorf("host:version answered %q", v)
+	said := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(ready, 16))
+		said <- string(b)
+	}()
+	select {
+	case ok := <-said:
+		if ok == "OK\n" {
+			return nil
 		}
-		last = err
-		select {
-		case <-s.exited:
-			return fmt.Errorf("adbserver: the adb server exited at start: %s", strings.TrimSpace(s.stderr.String()))
-		case <-ctx.Done():
-			return fmt.Errorf("adbserver: the adb server on port %d did not answer within %s: %v\n%s", s.port, startTimeout, last, s.stderr.String())
-		case <-time.After(20 * time.Millisecond):
-		}
+		<-s.exited
+		return fmt.Errorf("adbserver: the adb server exited at start (it said %q): %s", ok, strings.TrimSpace(s.Log()))
+	case <-ctx.Done():
+		return fmt.Errorf("adbserver: the adb server on port %d was not ready within %s:\n%s", s.port, startTimeout, s.Log())
 	}
 }
 
@@ -187,12 +215,26 @@ func (s *Server) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.It
 func (s *Server) Env() []string { return append([]string(nil), s.env...) }
 
 // Log is what the server has printed so far, for explaining failures.
-func (s *Server) Log() string { return s.stderr.String() }
+func (s *Server) Log() string {
+	// Once running, a fork-server logs to $TMPDIR/adb.UID.log (stdout and
+	// stderr included); what it printed before that went to the pipe.
+	logs, _ := filepath.Glob(filepath.Join(s.tmp, "adb.*.log"))
+	out := s.stderr.String()
+	for _, f := range logs {
+		b, _ := os.ReadFile(f)
+		out += string(b)
+	}
+	return out
+}
 
 // Command is the adb client run against this server, for callers that
 // need it in the background or want its streams.
 func (s *Server) Command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, s.adb, append([]string{"-P", strconv.Itoa(s.port)}, args...)...)
+	// -H 127.0.0.1 makes the server a remote one to adb, which then never
+	// starts a server of its own: if this one died, `adb -P PORT` would
+	// start a daemon on its port that nothing ever stops, and the command
+	// would talk to that instead of failing.
+	cmd := exec.CommandContext(ctx, s.adb, append([]string{"-H", "127.0.0.1", "-P", strconv.Itoa(s.port)}, args...)...)
 	cmd.Env = s.env
 	cmd.Dir = s.tmp
 	// Ends a client whose context is done even if it spawned helpers
@@ -242,6 +284,10 @@ func (s *Server) Query(ctx context.Context, service string) (string, error) {
 	if string(status) != "OKAY" {
 		return "", fmt.Errorf("%s: %s", service, msg)
 	}
+	// As adb's own client does (adb_query's ReadOrderlyShutdown), let the
+	// server close first: it does once it is done with the request, and a
+	// client hanging up at the same moment only adds a race to adb's.
+	io.Copy(io.Discard, r)
 	return msg, nil
 }
 
@@ -276,62 +322,90 @@ func (s *Server) Devices(ctx context.Context) (map[string]string, error) {
 	return states, nil
 }
 
-// Attach starts a fake device, connects the server to it and waits until
+// Attach starts a fake device, connects the server to it and returns once
 // `adb devices` lists it in the state cfg.State leads to: "device",
-// "unauthorized" or "offline". The fake is closed by Close, or by the
-// caller earlier.
+// "unauthorized" or "offline". It waits on events, never on time: adb's
+// answer to connect for a ready or an unauthorized device, the device
+// having received the server's CNXN for an offline one (see
+// attachOffline). The fake is closed by Close, or by the caller earlier.
 func (s *Server) Attach(ctx context.Context, cfg adbd.Config) (*adbd.Device, error) {
 	d, err := adbd.Start(cfg)
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*adbd.Device, error) {
-		s.Query(context.WithoutCancel(ctx), "host:disconnect:"+d.Addr())
-		d.Close()
-		return nil, err
-	}
 	s.mu.Lock()
 	s.devices = append(s.devices, d)
 	s.mu.Unlock()
+	// Only a server that stops answering makes this bound matter; adb's
+	// own handshake timeout (10 s) answers first otherwise.
 	ctx, cancel := context.WithTimeout(ctx, attachTimeout)
 	defer cancel()
 	serial := d.Addr()
-	want := cfg.State.String()
-	connected := make(chan error, 1)
-	go func() {
-		// host:connect answers only once the handshake is done or has
-		// timed out (10 s for an offline device), so it runs beside the
-		// polling below, which sees the state as soon as it is listed.
-		out, err := s.Query(ctx, "host:connect:"+serial)
-		if err == nil && !strings.HasPrefix(out, "connected to") && !strings.HasPrefix(out, "already connected to") {
-			err = errors.New(out)
+	fail := func(err error) (*adbd.Device, error) {
+		if s.gone() {
+			// Say so rather than leave a dead server to be guessed from
+			// refused connections.
+			err = fmt.Errorf("%w; the adb server has exited: %s", err, lastLines(s.Log(), 5))
+		} else {
+			s.Query(context.WithoutCancel(ctx), "host:disconnect:"+serial)
 		}
-		connected <- err
-	}()
-	var connectErr error
-	for {
-		states, err := s.Devices(ctx)
-		if err == nil && states[serial] == want {
-			return d, nil
+		d.Close()
+		return nil, fmt.Errorf("adbserver: attach %s (%s): %w", serial, cfg.State, err)
+	}
+
+	var answer string
+	switch cfg.State {
+	case adbd.Offline:
+		if err := s.attachOffline(ctx, d); err != nil {
+			return fail(err)
 		}
-		select {
-		case connectErr = <-connected:
-			// Only a ready device makes the server say "connected to": an
-			// unauthorized one gets "failed to authenticate to", an
-			// offline one "failed to connect to" after 10 s.
-			if connectErr != nil && cfg.State == adbd.Ready {
-				return fail(fmt.Errorf("adbserver: adb connect %s: %w", serial, connectErr))
-			}
-			connected = nil
-		case <-ctx.Done():
-			got := "not listed"
-			if states, err := s.Devices(context.WithoutCancel(ctx)); err == nil && states[serial] != "" {
-				got = states[serial]
-			}
-			return fail(fmt.Errorf("adbserver: %s did not become %q within %s (adb devices: %s; connect: %v)", serial, want, attachTimeout, got, connectErr))
-		case <-time.After(20 * time.Millisecond):
+	default:
+		// adb answers once the handshake is done: after the device's
+		// CNXN has put the transport online, or after the device has
+		// asked for a signature adb has no key for.
+		answer, err = s.Query(ctx, "host:connect:"+serial)
+		if err != nil {
+			return fail(fmt.Errorf("adb connect: %w", err))
+		}
+		want := "connected to " + serial
+		if cfg.State == adbd.Unauthorized {
+			want = "failed to authenticate to " + serial
+		}
+		if answer != want {
+			// "already connected to" would mean that a fake which closed
+			// while attached left this server a transport, which adb
+			// retries every 10 s, and the kernel gave its port to this
+			// fake: the fake would come up at adb's next attempt, not now.
+			return fail(fmt.Errorf("adb connect answered %q, want %q", answer, want))
 		}
 	}
+	states, err := s.Devices(ctx)
+	if err != nil {
+		return fail(fmt.Errorf("adb devices: %w", err))
+	}
+	if got, want := states[serial], cfg.State.String(); got != want {
+		if got == "" {
+			got = "not listed"
+		}
+		return fail(fmt.Errorf("adb devices lists it as %s, want %s (adb connect answered %q)", got, want, answer))
+	}
+	return d, nil
+}
+
+// attachOffline connects the server to a device that never answers its
+// CNXN. adb answers that connect only after its 10 s handshake timeout
+// ("failed to connect to"), so the request is left to finish on its own
+// rather than hung up on. The device is listed as offline from the moment
+// the server's CNXN reached it: adb registers the transport, sends its
+// CNXN and puts it in the list in one turn of its main loop, which serves
+// a later host:devices only after that turn.
+func (s *Server) attachOffline(ctx context.Context, d *adbd.Device) error {
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		s.Query(s.life, "host:connect:"+d.Addr())
+	}()
+	return d.WaitHandshake(ctx)
 }
 
 // Close disconnects and closes the fakes, kills the server, waits for it
@@ -359,6 +433,9 @@ func (s *Server) Close() error {
 				<-s.exited
 			}
 		}
+		// The server is gone, so its connections have ended too.
+		s.endLife()
+		s.background.Wait()
 		for _, d := range devices {
 			if err := d.Close(); err != nil {
 				errs = append(errs, err)
@@ -374,6 +451,36 @@ func (s *Server) Close() error {
 
 func (s *Server) removeDirs() error {
 	return errors.Join(os.RemoveAll(s.home), os.RemoveAll(s.tmp))
+}
+
+// gone says whether the server process has exited. A refused connection
+// means its listener is closed, which only its exit does, so then it
+// waits for the exit to be reaped rather than guess.
+func (s *Server) gone() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+	}
+	c, err := net.Dial("tcp", s.Addr())
+	if err == nil {
+		c.Close()
+		return false
+	}
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		return false
+	}
+	<-s.exited
+	return true
+}
+
+// lastLines is the end of a log, for error messages.
+func lastLines(log string, n int) string {
+	lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Dirs are the server's private HOME and TMPDIR.

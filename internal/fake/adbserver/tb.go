@@ -15,6 +15,8 @@ type TB interface {
 	Skipf(format string, args ...any)
 	Fatalf(format string, args ...any)
 	Errorf(format string, args ...any)
+	Logf(format string, args ...any)
+	Failed() bool
 }
 
 // RequireEnv names the environment variable that turns a missing adb from
@@ -34,6 +36,11 @@ func NewT(t TB) *Server {
 		t.Fatalf("adbserver: %v", err)
 	}
 	t.Cleanup(func() {
+		if t.Failed() {
+			// What the server saw (connects, transports going offline,
+			// reconnects) explains most device-path failures.
+			t.Logf("adbserver: the adb server on port %d printed:\n%s", s.Port(), s.Log())
+		}
 		if err := s.Close(); err != nil {
 			t.Errorf("adbserver: close the adb server: %v", err)
 		}
