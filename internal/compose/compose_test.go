@@ -5,21 +5,10 @@ import (
 	"testing"
 
 	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/compose/composetest"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/model"
 )
-
-// A small timer typestate in Mealy DOT.
-const timerDOT = `digraph {
-  __start0 -> idle;
-  idle -> armed [label="start / ok"];
-  idle -> idle [label="cancel / ok"];
-  idle -> idle [label="wait / quiet"];
-  armed -> done [label="wait / fired"];
-  armed -> done [label="cancel / ok"];
-  done -> done [label="cancel / ok"];
-  done -> done [label="wait / quiet"];
-}`
 
 func TestFromModelPlainMealy(t *testing.T) {
 	plan, err := compose.FromModel("m.dot", []byte(`digraph { __start0 -> a; a -> a [label="x / 1"]; }`), compose.ModelOptions{Bound: 1})
@@ -32,7 +21,7 @@ func TestFromModelPlainMealy(t *testing.T) {
 }
 
 func TestDisagreementFindsShortestDifference(t *testing.T) {
-	plan, err := compose.FromModel("timer.dot", []byte(timerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6})
+	plan, err := compose.FromModel("timer.dot", []byte(composetest.TimerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6})
 	if err != nil {
 		t.Fatal(err)
 	}

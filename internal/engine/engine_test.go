@@ -9,22 +9,11 @@ import (
 
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/compose/composetest"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/oracle"
 )
-
-// A small timer typestate in Mealy DOT: enough for a few L* rounds.
-const timerDOT = `digraph {
-  __start0 -> idle;
-  idle -> armed [label="start / ok"];
-  idle -> idle [label="cancel / ok"];
-  idle -> idle [label="wait / quiet"];
-  armed -> done [label="wait / fired"];
-  armed -> done [label="cancel / ok"];
-  done -> done [label="cancel / ok"];
-  done -> done [label="wait / quiet"];
-}`
 
 // flaky wraps an executor: it fails after `limit` queries (a device that
 // vanishes), or from query `flipFrom` on answers quiet where the model
@@ -61,7 +50,7 @@ func learnOptions(first func()) learn.Options {
 
 func timerPlan(t *testing.T) *compose.Plan {
 	t.Helper()
-	plan, err := compose.FromModel("timer.dot", []byte(timerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6})
+	plan, err := compose.FromModel("timer.dot", []byte(composetest.TimerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +132,7 @@ func TestRunReportsNonDeterminism(t *testing.T) {
 // equivalence rounds with their transitions, and the last one has the
 // final counts.
 func TestRunReportsProgress(t *testing.T) {
-	plan, err := compose.FromModel("timer.dot", []byte(timerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6, Sim: compose.BackendOptions{Lanes: 2}})
+	plan, err := compose.FromModel("timer.dot", []byte(composetest.TimerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6, Sim: compose.BackendOptions{Lanes: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

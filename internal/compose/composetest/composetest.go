@@ -1,6 +1,7 @@
-// Package composetest learns the embedded examples for other packages'
-// tests: on the simulator, with a virtual clock and a fixed date, so that
-// golden files of exports and reports stay put.
+// Package composetest holds what other packages' tests learn: the
+// embedded examples, on the simulator with a virtual clock and a fixed
+// date so that golden files of exports and reports stay put, and a small
+// timer model.
 package composetest
 
 import (
@@ -13,6 +14,20 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
+
+// TimerDOT is a small timer typestate in Mealy DOT, enough for a few L*
+// rounds: start arms it, the callback fired follows at a wait, cancel
+// disarms it.
+const TimerDOT = `digraph {
+  __start0 -> idle;
+  idle -> armed [label="start / ok"];
+  idle -> idle [label="cancel / ok"];
+  idle -> idle [label="wait / quiet"];
+  armed -> done [label="wait / fired"];
+  armed -> done [label="cancel / ok"];
+  done -> done [label="cancel / ok"];
+  done -> done [label="wait / quiet"];
+}`
 
 // LearnedAt is the date every model learned here carries.
 var LearnedAt = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
