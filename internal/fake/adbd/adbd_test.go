@@ -511,8 +511,10 @@ func TestStartRejectsBannerBreakingProps(t *testing.T) {
 	}
 }
 
-func TestJVMHarness(t *testing.T) {
-	t.Parallel()
+// jvmDevice attaches a fake whose harness is the real JVM harness, and
+// gives an APK file to install on it.
+func jvmDevice(t *testing.T) (*adbserver.Server, *adbd.Device, string) {
+	t.Helper()
 	java, err := exec.LookPath("java")
 	if err != nil {
 		t.Skip("no java on PATH")
@@ -520,9 +522,17 @@ func TestJVMHarness(t *testing.T) {
 	jar := writeJar(t)
 	s := adbserver.NewT(t)
 	d := attach(t, s, adbd.Config{Harness: adbd.JVMHarness(java, jar)})
-	serial := d.Addr()
 	apk := filepath.Join(t.TempDir(), "h.apk")
-	os.WriteFile(apk, []byte("apk"), 0o644)
+	if err := os.WriteFile(apk, []byte("apk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return s, d, apk
+}
+
+func TestJVMHarness(t *testing.T) {
+	t.Parallel()
+	s, d, apk := jvmDevice(t)
+	serial := d.Addr()
 	adbOK(t, s, "-s", serial, "push", apk, "/data/local/tmp/h.apk")
 	adbOK(t, s, "-s", serial, "shell", "pm install -r -t -g /data/local/tmp/h.apk")
 
@@ -562,16 +572,8 @@ func TestJVMHarness(t *testing.T) {
 // in the middle of a connection.
 func TestCloseStopsJVM(t *testing.T) {
 	t.Parallel()
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Skip("no java on PATH")
-	}
-	jar := writeJar(t)
-	s := adbserver.NewT(t)
-	d := attach(t, s, adbd.Config{Harness: adbd.JVMHarness(java, jar)})
+	s, d, apk := jvmDevice(t)
 	serial := d.Addr()
-	apk := filepath.Join(t.TempDir(), "h.apk")
-	os.WriteFile(apk, []byte("apk"), 0o644)
 	adbOK(t, s, "-s", serial, "install", apk)
 	adbOK(t, s, "-s", serial, "shell", "am instrument -e files /data/local/tmp/close-test "+component)
 	addr := forward(t, s, serial, adbd.DefaultSocket)

@@ -298,9 +298,14 @@ func (d *Device) WaitLog(ctx context.Context, substr string) error {
 // Close: a server retries that address every 10 s, and a fake the kernel
 // gave it to would be attached under this device's serial, taking the
 // commands meant for it (logcat, am force-stop) from another test.
-func (d *Device) Unplug() {
+func (d *Device) Unplug() { d.disconnect(&d.unplugged) }
+
+// disconnect sets flag (closed or unplugged) under the device's lock, so
+// that new connections are refused from then on, stops the running
+// instrumentations and closes every open connection.
+func (d *Device) disconnect(flag *bool) {
 	d.mu.Lock()
-	d.unplugged = true
+	*flag = true
 	conns := make([]*conn, 0, len(d.conns))
 	for c := range d.conns {
 		conns = append(conns, c)
@@ -317,18 +322,8 @@ func (d *Device) Unplug() {
 // goroutines and processes included) to end.
 func (d *Device) Close() error {
 	d.closeOnce.Do(func() {
-		d.mu.Lock()
-		d.closed = true
-		conns := make([]*conn, 0, len(d.conns))
-		for c := range d.conns {
-			conns = append(conns, c)
-		}
-		d.mu.Unlock()
-		d.cancel()
+		d.disconnect(&d.closed)
 		err := d.ln.Close()
-		for _, c := range conns {
-			c.nc.Close()
-		}
 		d.wg.Wait()
 		if rerr := d.removeRoot(); err == nil {
 			err = rerr
