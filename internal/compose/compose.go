@@ -1,6 +1,7 @@
 // Package compose is droidstar's composition root: the one place that
 // turns a purpose or a model file into executors and a membership
-// pipeline, switches on backend kinds and reads the environment. The
+// pipeline, switches on backend kinds and reads the backends' environment
+// (JAVA_HOME, the adb server variables; the CLI reads its own). The
 // engine runs what it builds without knowing where the answers come from.
 //
 // Adding a backend kind means a purpose schema entry (internal/purpose),
@@ -42,7 +43,7 @@ type ReadFunc func(name string) ([]byte, error)
 // BackendOptions tune the backends.
 type BackendOptions struct {
 	// Getenv reads the environment (JAVA_HOME, ADB_SERVER_SOCKET, ...);
-	// nil means os.Getenv. This package is the only one that reads it.
+	// nil means os.Getenv. No backend reads the environment itself.
 	Getenv func(string) string
 	// Lanes is the number of executors running queries in parallel:
 	// simulated devices, or harness JVMs.
