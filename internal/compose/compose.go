@@ -5,7 +5,7 @@
 // engine runs what it builds without knowing where the answers come from.
 //
 // Adding a backend kind means a purpose schema entry (internal/purpose),
-// a case in FromPurpose here, and the CLI flags that configure it.
+// a case in startBackend here, and the CLI flags that configure it.
 package compose
 
 import (
