@@ -7,6 +7,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle/mapper"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
 )
 
@@ -93,16 +94,20 @@ func Disagreement(learned *mealy.Machine, plan *Plan) (w mealy.Word, differ bool
 			next.dead = true
 			return name, next, nil
 		}
-		sym, isErr, ok := name, false, true
+		sym, kind, ok := name, mapper.Output, true
 		if plan.Map != nil {
-			sym, isErr, ok = plan.Map(name)
+			sym, kind, ok = plan.Map(name)
 		}
 		if !ok {
 			return "", next, fmt.Errorf("the model emits %q, which the purpose does not declare", name)
 		}
-		if isErr {
+		switch kind {
+		case mapper.Error:
 			next.dead = true
 			return mealy.Err, next, nil
+		case mapper.Environment:
+			// Learning stops at such a query: no answer to compare.
+			return "", next, fmt.Errorf("the model emits %q, which the purpose declares error: environment", name)
 		}
 		return sym, next, nil
 	}

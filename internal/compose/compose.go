@@ -128,6 +128,17 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	}, nil
 }
 
+// Mapping is the purpose's callback mapping as the mapper stage applies it.
+func Mapping(p *purpose.Purpose) mapper.Map {
+	kinds := map[purpose.Role]mapper.Kind{
+		purpose.RoleOutput: mapper.Output, purpose.RoleError: mapper.Error, purpose.RoleEnvironment: mapper.Environment,
+	}
+	return func(name string) (string, mapper.Kind, bool) {
+		sym, role, ok := p.MapCallback(name)
+		return sym, kinds[role], ok
+	}
+}
+
 // Rules converts a purpose's restrictions into the filter's rules.
 func Rules(rs []purpose.Restriction) []restrict.Rule {
 	kinds := map[purpose.RestrictionKind]restrict.Kind{
@@ -175,7 +186,7 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 		return nil, err
 	}
 	t.Backend = b.info
-	plan, err := NewPlan(t, Rules(p.Restrictions), p.MapCallback, b.executors)
+	plan, err := NewPlan(t, Rules(p.Restrictions), Mapping(p), b.executors)
 	if err != nil {
 		closeAll(b.executors)
 		return nil, err

@@ -28,7 +28,7 @@ const JarDir = "jars"
 func Configure(p *purpose.Purpose) *Configuration {
 	r := Request{
 		Name: p.Name, Class: p.Class, Target: p.Target, Setup: p.Setup,
-		Callins: make([]purpose.Callin, len(p.Callins)), Callbacks: p.Callbacks,
+		Callins: make([]purpose.Callin, len(p.Callins)), Callbacks: p.Callbacks, Details: p.Details,
 		Timeouts: Timeouts{
 			Quiescence: p.Timeouts.Quiescence.Milliseconds(),
 			Settle:     p.Timeouts.Settle.Milliseconds(),

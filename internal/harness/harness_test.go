@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
 
@@ -44,8 +45,12 @@ func TestConfigure(t *testing.T) {
 		`{"symbol":"cancel","call":"cancel"},` +
 		`{"symbol":"taskcancel","call":"cancel","on":{"listener":"java.util.TimerTask"}},` +
 		`{"symbol":"touch","do":[{"write":{"file":"watched.txt","content":"hello"}},{"sleep":10}]},` +
-		`{"symbol":"flags","call":"schedule","args":[{"constant":["a.B.C","a.B.D"]},{"long":5},{"double":1},2.5,null,"s",{"file":"other.bin"},{"target":true}]}],` +
-		`"callbacks":[{"symbol":"ran","from":["run"]},{"symbol":"failed","from":["onError/IO","onError/TIMEOUT"],"error":true}],` +
+		`{"symbol":"flags","call":"schedule","args":[{"constant":["a.B.C","a.B.D"]},{"long":5},{"double":1},2.5,null,"s",{"file":"other.bin"},{"target":true}]},` +
+		`{"symbol":"purged","call":"purge","error_if":-1},` +
+		`{"symbol":"renewed","call":"next","on":{"constant":"a.B.TIMERS"},"result":"target","error_if":null}],` +
+		`"callbacks":[{"symbol":"ran","from":["run"]},{"symbol":"failed","from":["onError/IO","onError/TIMEOUT"],"error":true},` +
+		`{"symbol":"broke","from":["onError/ENV/1"],"error":"environment"}],` +
+		`"details":{"onError":[{"arg":0,"extra":"kind"},{"arg":1,"call":"getMessage"}]},` +
 		`"timeouts":{"quiescence":300,"settle":100,"post_reset":50},` +
 		`"jars":["jars/extra.jar"],"adapters":["org.example.Adapter"]}`
 	if string(data) != want {
@@ -80,12 +85,25 @@ func TestPurposeError(t *testing.T) {
 		{"callins[3].do[0].write.content", file + ":31:45: callins[3].do[0].write.content: boom"},
 		{"callins[3].do[1].sleep", file + ":32:16: callins[3].do[1].sleep: boom"},
 		{"callins[4].args[0].constant[1]", file + ":35:31: callins[4].args[0].constant[1]: boom"},
-		{"callbacks[0].from[0]", file + ":38:12: callbacks[0].from[0]: boom"},
-		{"callbacks[1].from[1]", file + ":40:24: callbacks[1].from[1]: boom"},
-		{"callbacks[1].error", file + ":41:12: callbacks[1].error: boom"},
-		{"timeouts.quiescence", file + ":43:15: timeouts.quiescence: boom"},
+		{"callins[5].error_if", file + ":38:15: callins[5].error_if: boom"},
+		{"callins[6].result", file + ":42:13: callins[6].result: boom"},
+		// A null has no text of its own: its key.
+		{"callins[6].error_if", file + ":43:5: callins[6].error_if: boom"},
+		{"callbacks[0].from[0]", file + ":46:12: callbacks[0].from[0]: boom"},
+		{"callbacks[1].from[1]", file + ":48:24: callbacks[1].from[1]: boom"},
+		{"callbacks[1].error", file + ":49:12: callbacks[1].error: boom"},
+		{"callbacks[2].error", file + ":52:12: callbacks[2].error: boom"},
+		// The harness names a detail method by its path, and a part by its
+		// index also when the file wrote a single part.
+		{"details.onError", file + ":54:3: details.onError: boom"},
+		{"details.onError[0].extra", file + ":54:21: details.onError[0].extra: boom"},
+		{"details.onError[1].arg", file + ":54:34: details.onError[1].arg: boom"},
+		{"details.onError[1].call", file + ":54:43: details.onError[1].call: boom"},
+		// A part's arg the file left out: the part.
+		{"details.onError[0].arg", file + ":54:13: details.onError[0].arg: boom"},
+		{"timeouts.quiescence", file + ":56:15: timeouts.quiescence: boom"},
 		// Defaults the file did not write: the enclosing field.
-		{"timeouts.settle", file + ":43:3: timeouts.settle: boom"},
+		{"timeouts.settle", file + ":56:3: timeouts.settle: boom"},
 		{"jars[0]", file + ":19:8: jars[0]: boom"},
 		{"adapters[0]", file + ":20:12: adapters[0]: boom"},
 		{"", file + ":1:1: boom"},
@@ -327,6 +345,35 @@ func TestClientErrors(t *testing.T) {
 		r, err := ToResult([]string{"a", "wait"}, QueryResult{Outputs: []string{"ok", "err"}, Err: &QueryErr{At: 1, Kind: "error-callback", Callback: "onError/IO"}})
 		if err != nil || strings.Join(r.Outputs, " ") != "ok onError/IO" || r.Err != nil {
 			t.Errorf("got %+v, %v", r, err)
+		}
+	})
+	// An environment callback is handed on by name too: the mapper knows
+	// it for what it is, whatever backend reported it.
+	t.Run("environment callback keeps its name", func(t *testing.T) {
+		var q QueryResult
+		line := `{"outputs":["ok","err"],"ms":[1.0,2.0],"device_ms":3.0,"stragglers":0,"ignored":0,"violations":[],"err":{"at":1,"kind":"environment","callback":"onError/9"}}`
+		if err := json.Unmarshal([]byte(line), &q); err != nil {
+			t.Fatal(err)
+		}
+		r, err := ToResult([]string{"start", "wait"}, q)
+		if err != nil || strings.Join(r.Outputs, " ") != "ok onError/9" || r.Err != nil {
+			t.Errorf("got %+v, %v", r, err)
+		}
+	})
+	// A result that error_if counts as err is explained by the value.
+	t.Run("returned value", func(t *testing.T) {
+		for _, c := range []struct{ value, detail string }{
+			{"false", "returned false"}, {"-1", "returned -1"}, {"null", "returned null"}, {`"none"`, `returned "none"`},
+		} {
+			var q QueryResult
+			line := `{"outputs":["ok","err"],"ms":[1.0,2.0],"device_ms":3.0,"stragglers":0,"ignored":0,"violations":[],"err":{"at":1,"kind":"returned","value":` + c.value + `}}`
+			if err := json.Unmarshal([]byte(line), &q); err != nil {
+				t.Fatal(err)
+			}
+			r, err := ToResult([]string{"disable", "enable"}, q)
+			if err != nil || strings.Join(r.Outputs, " ") != "ok err" || r.Err == nil || r.Err.Kind != model.ErrReturned || r.Err.Detail != c.detail {
+				t.Errorf("value %s: got %+v (err %+v), %v", c.value, r, r.Err, err)
+			}
 		}
 	})
 }

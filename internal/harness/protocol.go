@@ -6,6 +6,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/droidstar/droidstar/internal/purpose"
@@ -37,6 +38,7 @@ type Request struct {
 	Setup     []purpose.Action   `json:"setup,omitempty"`
 	Callins   []purpose.Callin   `json:"callins"`
 	Callbacks []purpose.Callback `json:"callbacks,omitempty"`
+	Details   purpose.Details    `json:"details,omitempty"`
 	Timeouts  Timeouts           `json:"timeouts"`
 	// Jars are the staged paths of the purpose's jars, relative to the
 	// harness's files directory (JarDir/NAME), index for index.
@@ -84,6 +86,9 @@ type QueryErr struct {
 	Exception string `json:"exception,omitempty"`
 	Message   string `json:"message,omitempty"`
 	Callback  string `json:"callback,omitempty"`
+	// Value is what a callin returned that its error_if counts as err
+	// (kind returned), as JSON.
+	Value json.RawMessage `json:"value,omitempty"`
 }
 
 // RemoteError is an error reply of the harness.

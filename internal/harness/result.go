@@ -20,8 +20,9 @@ func (e *ResetError) Error() string {
 }
 
 // ToResult turns the harness's answer to query into the pipeline's form.
-// An error callback is handed on as its name, for the pipeline to map to
-// err like any other backend's; broken assumptions become warnings.
+// An error or environment callback is handed on as its name, for the
+// pipeline to map to err (or a failed query) like any other backend's;
+// broken assumptions become warnings.
 func ToResult(query []string, r QueryResult) (backend.Result, error) {
 	res := backend.Result{
 		Outputs: append([]string(nil), r.Outputs...),
@@ -32,12 +33,14 @@ func ToResult(query []string, r QueryResult) (backend.Result, error) {
 		switch e.Kind {
 		case "reset":
 			return res, &ResetError{Exception: e.Exception, Message: e.Message}
-		case "error-callback":
+		case "error-callback", "environment":
 			if e.At >= 0 && e.At < len(res.Outputs) {
 				res.Outputs[e.At] = e.Callback
 			}
 		case "thrown":
 			res.Err = &model.ErrInfo{Kind: model.ErrThrown, Detail: thrownDetail(e)}
+		case "returned":
+			res.Err = &model.ErrInfo{Kind: model.ErrReturned, Detail: "returned " + string(e.Value)}
 		default:
 			res.Err = &model.ErrInfo{Kind: model.ErrUnknown, Detail: e.Kind + ": " + e.Message}
 		}

@@ -36,6 +36,7 @@ type ErrKind string
 const (
 	ErrThrown        ErrKind = "thrown"         // a callin threw
 	ErrErrorCallback ErrKind = "error-callback" // a callback the purpose declares as an error fired
+	ErrReturned      ErrKind = "returned"       // a callin returned the result the purpose counts as err (error_if)
 	ErrExcluded      ErrKind = "excluded"       // the purpose's restrictions excluded the query; it never ran
 	ErrUnknown       ErrKind = "unknown"        // the model source does not say (e.g. DroidStar DOT)
 )

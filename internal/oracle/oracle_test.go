@@ -94,11 +94,11 @@ func newPipeline(t *testing.T, rules ...restrict.Rule) *pipeline {
 	}
 	p := &pipeline{in: in, out: out, exec: &timerExec{serial: "fake-0"}, rec: &oracle.Recorder{}}
 	sem := mealy.ClosureSemantics(in, out)
-	mapping := func(name string) (string, bool, bool) {
+	mapping := func(name string) (string, mapper.Kind, bool) {
 		if name == "onFire" {
-			return "fired", false, true
+			return "fired", mapper.Output, true
 		}
-		return "", false, false
+		return "", mapper.Output, false
 	}
 	sched := &dispatch.Scheduler{Executors: []backend.Executor{&mapper.Executor{Next: p.exec, Map: mapping}},
 		Inputs: in, Outputs: out, Sem: sem, Recorder: p.rec}

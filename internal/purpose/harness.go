@@ -506,14 +506,213 @@ func (d *decoder) callinCall(p *Purpose, c *Callin, m *mapping) {
 	if f := m.opt("do"); f != nil {
 		c.Do = d.actions(p, f.value)
 	}
-	// Without call the method is named like the symbol, unless the callin
-	// only runs actions; then args and on have nothing to go to.
-	if c.Call == "" && len(c.Do) > 0 && (c.On != nil || c.Args != nil) {
-		if f := m.get("args"); f != nil {
-			d.errAt(f.keyPos, f.path, "a callin with do calls no method unless it says which: add call: METHOD")
-		} else if f := m.get("on"); f != nil {
-			d.errAt(f.keyPos, f.path, "a callin with do calls no method unless it says which: add call: METHOD")
+	if f := m.opt("result"); f != nil {
+		d.where(p, f.value)
+		if s, ok := d.str(f.value); ok {
+			if s != ResultTarget {
+				d.errAt(f.pos, f.path, "unknown result %s: the one place a result can go is target (the call's result becomes the instance under test)", quoteShort(s))
+			}
+			c.Result = s
 		}
+	}
+	// error_if: null is a value (err when the method returns null), so
+	// the field counts when it is present, null or not.
+	if f := m.get("error_if"); f != nil && f.ok {
+		c.ErrorIf = d.errorValue(p, f.value)
+	}
+	// Without call the method is named like the symbol, unless the callin
+	// only runs actions; then args, on, result and error_if have nothing
+	// to go to.
+	if c.Call == "" && len(c.Do) > 0 {
+		hasArgs := c.On != nil || c.Args != nil
+		for _, key := range []string{"args", "on", "result", "error_if"} {
+			f := m.get(key)
+			if f == nil || (key == "args" || key == "on") && !hasArgs {
+				continue
+			}
+			d.errAt(f.keyPos, f.path, "a callin with do calls no method unless it says which: add call: METHOD")
+			break
+		}
+	}
+}
+
+// errorValue reads a callin's error_if: the result that counts as err.
+func (d *decoder) errorValue(p *Purpose, v value) *ErrorValue {
+	d.where(p, v)
+	switch n := v.node.(type) {
+	case *ast.NullNode:
+		return &ErrorValue{}
+	case *ast.BoolNode:
+		return &ErrorValue{Value: n.Value}
+	case *ast.IntegerNode:
+		if i, ok := d.integer(v); ok {
+			return &ErrorValue{Value: int64(i)}
+		}
+		return nil
+	case *ast.FloatNode:
+		if math.IsInf(n.Value, 0) || math.IsNaN(n.Value) {
+			d.errAt(v.pos, v.path, "want a finite number, got %s", kindOf(n))
+			return nil
+		}
+		return &ErrorValue{Value: n.Value}
+	}
+	if s, ok := stringValue(v.node); ok {
+		return &ErrorValue{Value: s}
+	}
+	d.errAt(v.pos, v.path, "want the result that counts as err: null, true, false, a number or a string, got %s", kindOf(v.node))
+	return nil
+}
+
+// errorRole reads a callback's error: true (an error callback), false, or
+// environment (the environment failed; the query fails).
+func (d *decoder) errorRole(v value) (isError, environment bool) {
+	if b, ok := v.node.(*ast.BoolNode); ok {
+		return b.Value, false
+	}
+	if s, ok := stringValue(v.node); ok && s == ErrorEnvironment {
+		return false, true
+	}
+	d.errAt(v.pos, v.path, "want true, false or environment, got %s", kindOf(v.node))
+	return false, false
+}
+
+// detailKeys are the fields of a part of a callback's detail.
+var detailKeys = []string{"arg", "call", "extra"}
+
+// details reads where the detail of each callback method comes from:
+// METHOD: PART, or METHOD: [PART, ...], a PART being {arg: N} with at
+// most one of call: METHOD and extra: KEY. The harness gets the long form
+// (always a list, arg written out), so a single part is recorded at
+// METHOD[0], the path the harness names. When the callbacks were read
+// without trouble, a method that no callback name uses with a detail is
+// reported: its detail could never matter.
+func (d *decoder) details(p *Purpose, v value, cbs []Callback, checkNames bool) Details {
+	m := d.mapping(v, nil)
+	if m == nil {
+		return nil
+	}
+	d.where(p, v)
+	var out Details
+	for _, f := range m.order {
+		if !f.ok {
+			continue
+		}
+		if !javaIdent(f.key) {
+			d.errAt(f.keyPos, f.path, "invalid method name %s: want the name of a callback method such as onReceive", quoteShort(f.key))
+			continue
+		}
+		d.where(p, value{path: f.path, pos: f.keyPos})
+		entry := Detail{Method: f.key, Pos: f.keyPos}
+		var items []value
+		switch f.node.(type) {
+		case *ast.SequenceNode:
+			items, _ = d.list(f.value, "detail parts")
+			if len(items) == 0 {
+				d.errAt(f.pos, f.path, "empty list: give at least one part, such as {arg: 0}")
+			}
+		case *ast.MappingNode:
+			items = []value{{node: f.node, pos: f.pos, path: index(f.path, 0), ok: true}}
+		default:
+			d.errAt(f.pos, f.path, "want a part such as {arg: 1, extra: KEY}, or a list of parts, got %s", kindOf(f.node))
+		}
+		good := len(items) > 0
+		for _, item := range items {
+			part, ok := d.detailPart(p, item)
+			good = good && ok
+			entry.Parts = append(entry.Parts, part)
+		}
+		if checkNames && !usesDetail(cbs, f.key) {
+			d.errAt(f.keyPos, f.path, "no callback name is %s/DETAIL, so this detail is never used: name one in a callback's from, such as %s/VALUE", f.key, f.key)
+			good = false
+		}
+		if good {
+			out = append(out, entry)
+		}
+	}
+	return out
+}
+
+func (d *decoder) detailPart(p *Purpose, item value) (DetailPart, bool) {
+	var part DetailPart
+	if !item.ok {
+		return part, false
+	}
+	if _, isMap := item.node.(*ast.MappingNode); !isMap {
+		d.errAt(item.pos, item.path, "want a part such as {arg: 1, extra: KEY}, got %s", kindOf(item.node))
+		return part, false
+	}
+	pm := d.mapping(item, detailKeys)
+	if pm == nil {
+		return part, false
+	}
+	d.where(p, item)
+	ok := true
+	if f := pm.opt("arg"); f != nil {
+		d.where(p, f.value)
+		n, good := d.integer(f.value)
+		if good && n < 0 {
+			d.errAt(f.pos, f.path, "must not be negative, got %d", n)
+			good = false
+		}
+		part.Arg, ok = n, good
+	}
+	cf, ef := pm.opt("call"), pm.opt("extra")
+	if cf != nil {
+		part.Call = d.javaName(p, cf.value, "method")
+	}
+	if ef != nil {
+		d.where(p, ef.value)
+		s, good := d.str(ef.value)
+		if good && s == "" {
+			d.errAt(ef.pos, ef.path, "must not be empty")
+			good = false
+		}
+		part.Extra, ok = s, ok && good
+	}
+	if cf != nil && ef != nil {
+		d.errAt(ef.keyPos, ef.path, "give call or extra, not both (call is at %s)", cf.keyPos)
+		ok = false
+	}
+	return part, ok
+}
+
+// usesDetail says whether a callback name is method/DETAIL.
+func usesDetail(cbs []Callback, method string) bool {
+	for _, c := range cbs {
+		for _, n := range c.Sources() {
+			if strings.HasPrefix(n, method+"/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// instanceAtReset checks what needs the instance at the reset when a
+// callin makes it (result: target) and the target says neither new nor
+// factory: then a query starts without an instance, and nothing can be
+// registered on it or called on it before that callin.
+func (d *decoder) instanceAtReset(p *Purpose) {
+	t := p.Target
+	if t == nil || t.New != nil || t.Factory != nil {
+		return
+	}
+	for k, c := range p.Callins {
+		if !c.MakesTarget() {
+			continue
+		}
+		made := fmt.Sprintf("callins[%d] (%s) makes it (result: target)", k, c.Symbol)
+		for i, l := range t.Listeners {
+			if l.Register != "" {
+				path := fmt.Sprintf("target.listeners[%d].register", i)
+				d.errAt(p.Where[path], path, "no instance exists at the reset to register the listener on: %s; pass the listener to a callin as an argument instead", made)
+			}
+		}
+		for i := range t.Init {
+			path := fmt.Sprintf("target.init[%d]", i)
+			d.errAt(p.Where[path], path, "no instance exists at the reset to call init on: %s", made)
+		}
+		return
 	}
 }
 

@@ -33,9 +33,9 @@ var reservedOutputs = []string{"ok", "quiet", "err", "wait"}
 var (
 	// harnessKeys are the top-level fields of the harness's configure
 	// request (internal/harness.Request).
-	harnessKeys     = []string{"name", "class", "target", "setup", "callins", "callbacks", "timeouts", "jars", "adapters"}
-	topKeys         = []string{"name", "class", "description", "target", "setup", "files", "permissions", "jars", "adapters", "callins", "callbacks", "timeouts", "bound", "restrictions", "backend"}
-	callinKeys      = []string{"symbol", "call", "on", "args", "do"}
+	harnessKeys     = []string{"name", "class", "target", "setup", "callins", "callbacks", "details", "timeouts", "jars", "adapters"}
+	topKeys         = []string{"name", "class", "description", "target", "setup", "files", "permissions", "jars", "adapters", "callins", "callbacks", "details", "timeouts", "bound", "restrictions", "backend"}
+	callinKeys      = []string{"symbol", "call", "on", "args", "do", "result", "error_if"}
 	callbackKeys    = []string{"symbol", "from", "error"}
 	timeoutKeys     = []string{"quiescence", "settle", "post_reset"}
 	restrictionKeys = []string{"at_most", "of", "first", "followed_by_wait"}
@@ -567,6 +567,12 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 		callbacksOK = d.found == before
 	}
 	d.duplicates(defs)
+	if f := m.opt("details"); f != nil {
+		p.Details = d.details(p, f.value, p.Callbacks, callbacksOK)
+	}
+	if callinsOK {
+		d.instanceAtReset(p)
+	}
 
 	if f := m.opt("timeouts"); f != nil {
 		d.timeouts(p, f.value)
@@ -703,7 +709,7 @@ func (d *decoder) callbacks(p *Purpose, v value, defs []symDef) ([]Callback, []s
 		}
 		if f := m.opt("error"); f != nil {
 			d.where(p, f.value)
-			cb.Error, _ = d.boolean(f.value)
+			cb.Error, cb.Environment = d.errorRole(f.value)
 		}
 		if !ok {
 			continue

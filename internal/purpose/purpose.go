@@ -6,6 +6,7 @@
 package purpose
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -43,6 +44,7 @@ type Purpose struct {
 
 	Callins      []Callin      `json:"callins"`
 	Callbacks    []Callback    `json:"callbacks,omitempty"`
+	Details      Details       `json:"details,omitempty"`
 	Timeouts     Timeouts      `json:"timeouts"`
 	Bound        int           `json:"bound"`
 	Restrictions []Restriction `json:"restrictions,omitempty"`
@@ -78,8 +80,34 @@ type Callin struct {
 	On     Arg      `json:"on,omitempty"`
 	Args   []Arg    `json:"args,omitempty"`
 	Do     []Action `json:"do,omitempty"`
-	Pos    Pos      `json:"-"`
+	// Result says where the call's return value goes: ResultTarget makes
+	// it the instance under test (DroidStar's OkHttp build_valid, a callin
+	// that builds the Call the later callins act on).
+	Result string `json:"result,omitempty"`
+	// ErrorIf is the return value that counts as err (BluetoothAdapter's
+	// enable() answers false instead of throwing); nil when none does.
+	ErrorIf *ErrorValue `json:"error_if,omitempty"`
+	Pos     Pos         `json:"-"`
 }
+
+// ResultTarget is the one place a callin's result can go: it becomes the
+// instance under test, which later callins, {target: true} and dispose
+// act on.
+const ResultTarget = "target"
+
+// ErrorValue is a callin's error_if: a JSON scalar (nil, bool, int64,
+// float64 or string) that the method's result is compared with. A pointer
+// to it tells "error_if: null" from no error_if.
+type ErrorValue struct {
+	Value any
+}
+
+// MarshalJSON writes the value itself, null included.
+func (e ErrorValue) MarshalJSON() ([]byte, error) { return json.Marshal(e.Value) }
+
+// MakesTarget says whether the callin's result becomes the instance under
+// test.
+func (c Callin) MakesTarget() bool { return c.Result == ResultTarget }
 
 // Method is the method the harness calls for the callin, or "" when it
 // only runs actions.
@@ -92,12 +120,110 @@ func (c Callin) Method() string {
 
 // Callback is an output symbol. From lists the callback names that map to
 // it (several merge into one symbol); it defaults to the symbol itself.
-// An Error callback answers err instead of appearing as an output.
+// An Error callback answers err instead of appearing as an output. An
+// Environment callback says that the environment failed (no microphone, a
+// permission revoked), not the class: a query that meets one fails, and
+// learning stops with the reason rather than learn the broken
+// environment's answers as the class's (DroidStar's SpeechRecognizer
+// purpose counted them as errors, and its model would have shown them as
+// the class's behaviour). At most one of the two is set.
 type Callback struct {
-	Symbol string   `json:"symbol"`
-	From   []string `json:"from,omitempty"`
-	Error  bool     `json:"error,omitempty"`
-	Pos    Pos      `json:"-"`
+	Symbol      string   `json:"symbol"`
+	From        []string `json:"from,omitempty"`
+	Error       bool     `json:"-"`
+	Environment bool     `json:"-"`
+	Pos         Pos      `json:"-"`
+}
+
+// ErrorEnvironment is the value of error that marks an environment
+// callback, in the file and on the wire.
+const ErrorEnvironment = "environment"
+
+// MarshalJSON writes error as the file does: true, "environment", or
+// nothing.
+func (c Callback) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		Symbol string   `json:"symbol"`
+		From   []string `json:"from,omitempty"`
+		Error  any      `json:"error,omitempty"`
+	}
+	v := plain{Symbol: c.Symbol, From: c.From}
+	switch {
+	case c.Environment:
+		v.Error = ErrorEnvironment
+	case c.Error:
+		v.Error = true
+	}
+	return json.Marshal(v)
+}
+
+// Role says what a callback does in the model.
+type Role int
+
+const (
+	// RoleOutput is a callback that a wait answers as an output symbol.
+	RoleOutput Role = iota
+	// RoleError is an error callback: the wait answers err.
+	RoleError
+	// RoleEnvironment is an environment callback: the query fails.
+	RoleEnvironment
+)
+
+// Role is the callback's role.
+func (c Callback) Role() Role {
+	switch {
+	case c.Environment:
+		return RoleEnvironment
+	case c.Error:
+		return RoleError
+	}
+	return RoleOutput
+}
+
+// Details says, per callback method, where a call's detail comes from
+// (the text after the slash of METHOD/DETAIL): parts of the call's
+// arguments, joined with '/'. A method without an entry keeps the
+// harness's own detail (a proxy's first argument, what a shim says).
+type Details []Detail
+
+// Detail is one method's entry of details.
+type Detail struct {
+	Method string
+	Parts  []DetailPart
+	Pos    Pos
+}
+
+// DetailPart is one part of a detail: argument Arg of the call, or what
+// its public no-argument method Call returns, or its extra Extra (an
+// Intent's or a Bundle's).
+type DetailPart struct {
+	Arg   int    `json:"arg"`
+	Call  string `json:"call,omitempty"`
+	Extra string `json:"extra,omitempty"`
+}
+
+// MarshalJSON writes details as an object, methods in the file's order.
+func (ds Details) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, d := range ds {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(d.Method)
+		if err != nil {
+			return nil, err
+		}
+		parts, err := json.Marshal(d.Parts)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(parts)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // Sources is From, or the symbol itself when From is empty.
@@ -230,12 +356,12 @@ func (p *Purpose) CallinSymbols() []string {
 	return s
 }
 
-// OutputCallbacks lists the callback symbols that appear as outputs (the
-// non-error ones), in declaration order.
+// OutputCallbacks lists the callback symbols that appear as outputs (not
+// the error and environment ones), in declaration order.
 func (p *Purpose) OutputCallbacks() []string {
 	var s []string
 	for _, c := range p.Callbacks {
-		if !c.Error {
+		if c.Role() == RoleOutput {
 			s = append(s, c.Symbol)
 		}
 	}
@@ -248,20 +374,19 @@ func (p *Purpose) Alphabets() (inputs, outputs *mealy.Alphabet, err error) {
 }
 
 // MapCallback maps a callback name reported by a backend to its symbol and
-// says whether it is an error callback. A name that is already a symbol maps
-// to itself.
-func (p *Purpose) MapCallback(name string) (symbol string, isError, ok bool) {
+// says what role it has. A name that is already a symbol maps to itself.
+func (p *Purpose) MapCallback(name string) (symbol string, role Role, ok bool) {
 	for _, c := range p.Callbacks {
 		if c.Symbol == name {
-			return c.Symbol, c.Error, true
+			return c.Symbol, c.Role(), true
 		}
 		for _, f := range c.From {
 			if f == name {
-				return c.Symbol, c.Error, true
+				return c.Symbol, c.Role(), true
 			}
 		}
 	}
-	return "", false, false
+	return "", RoleOutput, false
 }
 
 // Fingerprint identifies the purpose's content (not its layout or

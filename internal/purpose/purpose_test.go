@@ -3,6 +3,7 @@ package purpose
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -347,7 +348,7 @@ func TestParseErrors(t *testing.T) {
 		{"merge key", head + "timeouts:\n  <<: {settle: 1s}\n",
 			"t.yaml:5:3: timeouts: merge keys (<<) are not supported: write the fields out"},
 		{"integer key", head + "1: x\n",
-			`t.yaml:4:1: unknown field "1" (allowed: name, class, description, target, setup, files, permissions, jars, adapters, callins, callbacks, timeouts, bound, restrictions, backend)`},
+			`t.yaml:4:1: unknown field "1" (allowed: name, class, description, target, setup, files, permissions, jars, adapters, callins, callbacks, details, timeouts, bound, restrictions, backend)`},
 		{"float bound", head + "bound: 2.0\n",
 			"t.yaml:4:8: bound: want an integer, got float 2.0"},
 		{"huge bound", head + "bound: 99999999999999999999\n",
@@ -511,5 +512,132 @@ func TestHarnessFields(t *testing.T) {
 	}
 	if m := p.Callins[3].Method(); m != "" {
 		t.Errorf("a callin with only actions calls no method, got %q", m)
+	}
+}
+
+// The schema features DroidStar's purposes needed (issue 11): a callin
+// whose result becomes the instance under test, a result that counts as
+// err, where a callback's detail comes from, and environment callbacks.
+func TestSchemaFeatures(t *testing.T) {
+	src := `name: OkHttpCall
+class: okhttp3.Call
+target:
+  listeners: [{type: okhttp3.Callback}]
+callins:
+  - symbol: build
+    on: {constant: a.Calls.CLIENT}
+    call: newCall
+    args: [{constant: a.Calls.VALID}]
+    result: target
+    error_if: null
+  - symbol: enqueue
+    args: [{listener: okhttp3.Callback}]
+  - {symbol: tryCancel, call: cancel, error_if: false}
+  - {symbol: code, call: code, error_if: -1}
+  - {symbol: ratio, call: ratio, error_if: 0.5}
+  - {symbol: name, call: name, error_if: "none"}
+callbacks:
+  - {symbol: completed, from: [onResponse/200]}
+  - {symbol: on404, from: [onResponse/404]}
+  - {symbol: failed, from: [onFailure], error: true}
+  - {symbol: offline, from: [onFailure/offline/x], error: environment}
+  - {symbol: quiet2, from: [onQuiet], error: false}
+details:
+  onResponse: {arg: 1, call: code}
+  onFailure: [{arg: 1, call: getMessage}, {extra: why}]
+backend:
+  adb: {}
+`
+	p, err := Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Callins
+	if c[0].Result != ResultTarget || !c[0].MakesTarget() || c[0].ErrorIf == nil || c[0].ErrorIf.Value != nil {
+		t.Errorf("build = %+v", c[0])
+	}
+	if c[1].MakesTarget() || c[1].ErrorIf != nil {
+		t.Errorf("enqueue = %+v", c[1])
+	}
+	for i, want := range []any{false, int64(-1), 0.5, "none"} {
+		if e := c[2+i].ErrorIf; e == nil || e.Value != want {
+			t.Errorf("%s error_if = %+v, want %#v", c[2+i].Symbol, e, want)
+		}
+	}
+	roles := []Role{RoleOutput, RoleOutput, RoleError, RoleEnvironment, RoleOutput}
+	for i, cb := range p.Callbacks {
+		if cb.Role() != roles[i] {
+			t.Errorf("%s: role %d, want %d", cb.Symbol, cb.Role(), roles[i])
+		}
+	}
+	if got := strings.Join(p.OutputCallbacks(), " "); got != "completed on404 quiet2" {
+		t.Errorf("outputs %s", got)
+	}
+	if sym, role, ok := p.MapCallback("onFailure/offline/x"); sym != "offline" || role != RoleEnvironment || !ok {
+		t.Errorf("MapCallback = %s %d %v", sym, role, ok)
+	}
+	wantDetails := Details{
+		{Method: "onResponse", Parts: []DetailPart{{Arg: 1, Call: "code"}}, Pos: Pos{25, 3}},
+		{Method: "onFailure", Parts: []DetailPart{{Arg: 1, Call: "getMessage"}, {Extra: "why"}}, Pos: Pos{26, 3}},
+	}
+	if !reflect.DeepEqual(p.Details, wantDetails) {
+		t.Errorf("details = %+v\nwant %+v", p.Details, wantDetails)
+	}
+	data, err := json.Marshal(p.Callbacks[3])
+	if err != nil || string(data) != `{"symbol":"offline","from":["onFailure/offline/x"],"error":"environment"}` {
+		t.Errorf("environment callback marshals to %s (%v)", data, err)
+	}
+	data, err = json.Marshal(p.Details)
+	if err != nil || string(data) != `{"onResponse":[{"arg":1,"call":"code"}],"onFailure":[{"arg":1,"call":"getMessage"},{"arg":0,"extra":"why"}]}` {
+		t.Errorf("details marshal to %s (%v)", data, err)
+	}
+}
+
+// Mistakes in the new fields that need no file of their own (the bad/
+// folder has one file per kind of mistake, with the message).
+func TestSchemaFeatureErrors(t *testing.T) {
+	const head = "name: T\nclass: a.B\ncallins: [a]\ncallbacks: [{symbol: c, from: [onC/1]}]\nbackend: {adb: {}}\n"
+	cases := []struct{ name, src, want string }{
+		{"details not a map", head + "details: [onC]\n",
+			"t.yaml:6:10: details: want a map, got a list"},
+		{"detail null", head + "details: {onC: }\n",
+			"t.yaml:6:11: details.onC: want a part such as {arg: 1, extra: KEY}, or a list of parts, got null"},
+		{"detail empty list", head + "details: {onC: []}\n",
+			"t.yaml:6:16: details.onC: empty list: give at least one part, such as {arg: 0}"},
+		{"detail part a string", head + "details: {onC: [arg]}\n",
+			`t.yaml:6:17: details.onC[0]: want a part such as {arg: 1, extra: KEY}, got string "arg"`},
+		{"detail method not an identifier", head + "details: {on-C: {arg: 0}}\n",
+			`t.yaml:6:11: details.on-C: invalid method name "on-C": want the name of a callback method such as onReceive`},
+		{"detail unknown field", head + "details: {onC: {argument: 0}}\n",
+			`t.yaml:6:17: details.onC[0]: unknown field "argument" (allowed: arg, call, extra)`},
+		{"detail empty extra", head + "details: {onC: {extra: ''}}\n",
+			"t.yaml:6:24: details.onC[0].extra: must not be empty"},
+		{"detail call not a method name", head + "details: {onC: {call: code()}}\n",
+			`t.yaml:6:23: details.onC[0].call: invalid method name "code()": want a Java identifier such as setDataSource`},
+		{"result not a string", "name: T\nclass: a.B\ncallins: [{symbol: a, result: true}]\nbackend: {adb: {}}\n",
+			"t.yaml:3:31: callins[0].result: want a string, got bool true"},
+		{"error_if a list", "name: T\nclass: a.B\ncallins: [{symbol: a, error_if: [false]}]\nbackend: {adb: {}}\n",
+			"t.yaml:3:33: callins[0].error_if: want the result that counts as err: null, true, false, a number or a string, got a list"},
+		{"result on a do-only callin", "name: T\nclass: a.B\ncallins: [{symbol: a, do: [{touch: x}], result: target}]\nbackend: {adb: {}}\n",
+			"t.yaml:3:41: callins[0].result: a callin with do calls no method unless it says which: add call: METHOD"},
+		{"init with a callin making the instance", "name: T\nclass: a.B\ntarget: {init: [go]}\ncallins: [{symbol: a, on: {constant: a.B.C}, call: make, result: target}]\nbackend: {adb: {}}\n",
+			"t.yaml:3:17: target.init[0]: no instance exists at the reset to call init on: callins[0] (a) makes it (result: target)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Parse("t.yaml", []byte(c.src))
+			if err == nil {
+				t.Fatalf("no error; got %+v", p)
+			}
+			if got := err.Error(); got != c.want {
+				t.Errorf("source:\n%s\n got: %s\nwant: %s", c.src, got, c.want)
+			}
+		})
+	}
+	// With new or a factory the reset makes an instance, which a callin
+	// may then replace.
+	ok := "name: T\nclass: a.B\ntarget: {new: [], init: [go], listeners: [{type: a.L, register: set}]}\ncallins: [{symbol: a, call: copy, result: target}]\nbackend: {adb: {}}\n"
+	if _, err := Parse("t.yaml", []byte(ok)); err != nil {
+		t.Errorf("a callin replacing an instance made at the reset: %v", err)
 	}
 }

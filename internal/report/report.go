@@ -236,7 +236,7 @@ func warnings(d *model.Document) []string {
 	}
 	var other []string
 	for k, list := range kinds {
-		if k != model.ErrExcluded && k != model.ErrUnknown && k != model.ErrThrown && k != model.ErrErrorCallback {
+		if k != model.ErrExcluded && k != model.ErrUnknown && k != model.ErrThrown && k != model.ErrErrorCallback && k != model.ErrReturned {
 			other = append(other, fmt.Sprintf("%d err transitions of unrecognised kind %q", len(list), k))
 		}
 	}

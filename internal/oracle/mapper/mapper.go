@@ -1,7 +1,8 @@
 // Package mapper translates between a backend and the purpose, as
 // LearnLib's SULMapper does: an executor decorator that turns the callback
 // names a backend reports (listener methods, "onEvent/MODIFY") into the
-// purpose's output symbols, and an error callback into err.
+// purpose's output symbols, an error callback into err, and an environment
+// callback into a failed query.
 package mapper
 
 import (
@@ -13,9 +14,39 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 )
 
-// Map turns a backend's callback name into an output symbol. isErr marks
-// an error callback; ok is false for a name the purpose does not declare.
-type Map func(name string) (symbol string, isErr, ok bool)
+// Kind is what a callback name stands for.
+type Kind int
+
+const (
+	// Output is an output symbol.
+	Output Kind = iota
+	// Error is an error callback: the wait that delivers it answers err.
+	Error
+	// Environment says that the environment failed, not the class (a
+	// permission revoked, no microphone): the query has no answer.
+	Environment
+)
+
+// Map turns a backend's callback name into an output symbol and says what
+// kind of callback it is; ok is false for a name the purpose does not
+// declare.
+type Map func(name string) (symbol string, kind Kind, ok bool)
+
+// EnvironmentError is a query that met an environment callback. Learning
+// stops with it: answers from a broken environment would be learned as
+// the class's behaviour.
+type EnvironmentError struct {
+	// Callback is the name the backend reported, Symbol the purpose's.
+	Callback, Symbol string
+}
+
+func (e *EnvironmentError) Error() string {
+	what := e.Callback
+	if e.Symbol != e.Callback {
+		what += " (" + e.Symbol + ")"
+	}
+	return fmt.Sprintf("the environment failed, not the class: callback %s came, which the purpose declares error: environment; fix the device or its set-up and learn again", what)
+}
 
 // Executor runs queries on Next and maps their callback names. ok, quiet
 // and err pass unchanged.
@@ -26,7 +57,8 @@ type Executor struct {
 
 // Execute implements backend.Executor. An error callback ends the query:
 // it answers err, explained as that callback, and the outputs after it are
-// dropped (the pipeline answers them err).
+// dropped (the pipeline answers them err). An environment callback fails
+// the query with an *EnvironmentError.
 func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
 	res, err := e.Next.Execute(ctx, inputs)
 	if err != nil {
@@ -36,14 +68,17 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 		if mealy.IsClosureOutput(name) {
 			continue
 		}
-		sym, isErr, ok := e.Map(name)
+		sym, kind, ok := e.Map(name)
 		if !ok {
 			return res, fmt.Errorf("backend reported callback %q, which the purpose does not declare", name)
 		}
-		if isErr {
+		switch kind {
+		case Error:
 			res.Outputs = append(res.Outputs[:k], mealy.Err)
 			res.Err = &model.ErrInfo{Kind: model.ErrErrorCallback, Detail: name}
 			return res, nil
+		case Environment:
+			return res, &EnvironmentError{Callback: name, Symbol: sym}
 		}
 		res.Outputs[k] = sym
 	}

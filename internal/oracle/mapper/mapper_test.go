@@ -19,16 +19,18 @@ func (f fixed) Execute(context.Context, []string) (backend.Result, error) {
 func (fixed) Describe() model.DeviceInfo { return model.DeviceInfo{Serial: "fixed"} }
 func (fixed) Close() error               { return nil }
 
-// purposeMap is a purpose with onFire as "fired" and onFail as an error
-// callback "failed".
-func purposeMap(name string) (string, bool, bool) {
+// purposeMap is a purpose with onFire as "fired", onFail as an error
+// callback "failed", and onError/9 as an environment callback "env".
+func purposeMap(name string) (string, mapper.Kind, bool) {
 	switch name {
 	case "onFire":
-		return "fired", false, true
+		return "fired", mapper.Output, true
 	case "onFail":
-		return "failed", true, true
+		return "failed", mapper.Error, true
+	case "onError/9":
+		return "env", mapper.Environment, true
 	}
-	return "", false, false
+	return "", mapper.Output, false
 }
 
 func TestMapperTranslatesCallbacks(t *testing.T) {
@@ -41,6 +43,7 @@ func TestMapperTranslatesCallbacks(t *testing.T) {
 		{outputs: []string{"ok", "onFail", "onFire"}, want: backend.Result{Outputs: []string{"ok", "err"},
 			Err: &model.ErrInfo{Kind: model.ErrErrorCallback, Detail: "onFail"}}},
 		{outputs: []string{"ok", "onTick"}, wantErr: `backend reported callback "onTick", which the purpose does not declare`},
+		{outputs: []string{"ok", "onFire", "onError/9"}, wantErr: "the environment failed, not the class: callback onError/9 (env) came, which the purpose declares error: environment; fix the device or its set-up and learn again"},
 	}
 	for _, c := range cases {
 		e := &mapper.Executor{Next: fixed(c.outputs), Map: purposeMap}
