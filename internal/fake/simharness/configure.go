@@ -14,8 +14,14 @@ import (
 type config struct {
 	name    string
 	callins map[string]bool
-	// errorCallbacks holds the declared callback names marked error:true.
-	errorCallbacks map[string]bool
+	// errorCallbacks holds the declared callback names marked error:true,
+	// environmentCallbacks those marked error:"environment".
+	errorCallbacks       map[string]bool
+	environmentCallbacks map[string]bool
+	// errorIf holds the error_if values of the callins that have one, as
+	// the request wrote them: a model's err at such a callin is reported
+	// as that value returned (run.go).
+	errorIf map[string]any
 }
 
 type configureReply struct {
@@ -65,6 +71,13 @@ type resolver struct {
 	// targetAllowed turns on once the instance exists: {"target": true}
 	// cannot be an argument of its own constructor or factory.
 	targetAllowed bool
+	// madeBy is "callins[K] (SYMBOL)" when a callin makes the instance
+	// (result: target) and neither new nor factory makes one at the reset.
+	madeBy string
+	// targetShim says that the class under test has a platform shim.
+	targetShim bool
+	// className is the class under test as the request names it.
+	className string
 }
 
 // configure resolves the purpose object of a configure request in the
@@ -98,6 +111,10 @@ func (s *server) configure(req *object) (any, *protoError) {
 		return nil, perr
 	}
 	callbacks, perr := listField(p, "callbacks", "callbacks", false)
+	if perr != nil {
+		return nil, perr
+	}
+	details, perr := objectField(p, "details", "details", false)
 	if perr != nil {
 		return nil, perr
 	}
@@ -161,6 +178,7 @@ func (s *server) configure(req *object) (any, *protoError) {
 	if perr := r.loadClass(class, "class"); perr != nil {
 		return nil, perr
 	}
+	r.className = class
 	if shim != nil {
 		for _, k := range shim.keys {
 			switch shim.get(k).(type) {
@@ -177,14 +195,35 @@ func (s *server) configure(req *object) (any, *protoError) {
 	if newArgs != nil && factory != nil {
 		return nil, badRequest("target.factory", "give new or factory, not both")
 	}
-	if factory != nil {
+	if newArgs == nil && factory == nil {
+		r.madeBy = instanceMaker(callins)
+	}
+	switch {
+	case r.madeBy != "":
+		// no instance at the reset: a callin makes it
+	case factory != nil:
 		if perr := r.factory(factory); perr != nil {
 			return nil, perr
 		}
-	} else if perr := r.args(newArgs, "target.new"); perr != nil {
-		return nil, perr
+	default:
+		if perr := r.args(newArgs, "target.new"); perr != nil {
+			return nil, perr
+		}
 	}
 	r.targetAllowed = true
+	if r.madeBy != "" {
+		// Configuration.readRegistrations, which a model has no methods for
+		// but this: nothing registers on an instance that does not exist.
+		for i, raw := range listeners {
+			if l, ok := raw.(*object); ok && l.get("register") != nil {
+				return nil, badRequest(fmt.Sprintf("target.listeners[%d].register", i),
+					"no instance exists at the reset to register the listener on: %s makes it (result: target); pass the listener to a callin as an argument instead", r.madeBy)
+			}
+		}
+		if len(init) > 0 {
+			return nil, badRequest("target.init[0]", "no instance exists at the reset to call init on: %s makes it (result: target)", r.madeBy)
+		}
+	}
 	for i, c := range init {
 		if perr := r.call(c, fmt.Sprintf("target.init[%d]", i)); perr != nil {
 			return nil, perr
@@ -201,7 +240,8 @@ func (s *server) configure(req *object) (any, *protoError) {
 		}
 	}
 
-	c := &config{name: name, callins: map[string]bool{}, errorCallbacks: map[string]bool{}}
+	c := &config{name: name, callins: map[string]bool{}, errorCallbacks: map[string]bool{},
+		environmentCallbacks: map[string]bool{}, errorIf: map[string]any{}}
 	reply := configureReply{Callins: []string{}, Callbacks: []string{}, Shims: shims}
 	for i, raw := range callins {
 		sym, perr := r.callin(raw, fmt.Sprintf("callins[%d]", i), c)
@@ -212,6 +252,9 @@ func (s *server) configure(req *object) (any, *protoError) {
 		reply.Callins = append(reply.Callins, sym)
 	}
 	if reply.Callbacks, perr = r.callbacks(callbacks, c); perr != nil {
+		return nil, perr
+	}
+	if perr := r.details(details); perr != nil {
 		return nil, perr
 	}
 	for _, key := range []string{"quiescence", "settle", "post_reset"} {
@@ -315,7 +358,23 @@ func (r *resolver) listeners(listeners []any, class string) ([]string, *protoErr
 		add(typ)
 	}
 	add(class)
+	r.targetShim = shimFor(platform, class) != ""
 	return shims, nil
+}
+
+// instanceMaker is Configuration.instanceMaker: a first look at the
+// callins for the first one whose result becomes the instance.
+func instanceMaker(callins []any) string {
+	for i, raw := range callins {
+		if c, ok := raw.(*object); ok && c.get("result") == "target" {
+			sym, ok := c.get("symbol").(string)
+			if !ok {
+				sym = "?"
+			}
+			return fmt.Sprintf("callins[%d] (%s)", i, sym)
+		}
+	}
+	return ""
 }
 
 func (s *server) platform() string {
@@ -425,7 +484,59 @@ func (r *resolver) callin(raw any, w string, c *config) (string, *protoError) {
 		return "", &protoError{code: codeUnknownMethod, where: where, message: fmt.Sprintf("the simulated model %s has no input %q for %s (model inputs: %s)",
 			r.s.opts.Model.Path, sym, what, strings.Join(mach.Inputs.Names(), ", "))}
 	}
+	if perr := r.result(m, w); perr != nil {
+		return "", perr
+	}
+	if _, ok := m.vals["error_if"]; ok {
+		v := m.get("error_if")
+		if perr := errorIf(m, v, w); perr != nil {
+			return "", perr
+		}
+		c.errorIf[sym] = v
+	}
 	return sym, nil
+}
+
+// noMethod is the complaint about result and error_if on a callin that
+// calls no method.
+const noMethod = "a callin with do calls no method unless it says which: add call: METHOD"
+
+// result is Configuration.readResult without the return type, which only
+// reflection knows.
+func (r *resolver) result(m *object, w string) *protoError {
+	v := m.get("result")
+	if v == nil {
+		return nil
+	}
+	wr := w + ".result"
+	s, ok := v.(string)
+	if !ok {
+		return badRequest(wr, `"result" must be a string, not %s`, typeName(v))
+	}
+	if s != "target" {
+		return badRequest(wr, "unknown result %s: the one place a result can go is target (the call's result becomes the instance under test)", mustJSON(s))
+	}
+	if m.get("call") == nil {
+		return badRequest(wr, noMethod)
+	}
+	if r.targetShim {
+		return badRequest(wr, "the instance of %s is its shim, made at the reset: result: target cannot replace it", r.binaryName(r.className))
+	}
+	return nil
+}
+
+// errorIf is Configuration.readErrorIf for what the value's shape tells;
+// whether it can be what the method returns only reflection knows.
+func errorIf(m *object, v any, w string) *protoError {
+	we := w + ".error_if"
+	if m.get("call") == nil {
+		return badRequest(we, noMethod)
+	}
+	switch v.(type) {
+	case *object, []any:
+		return badArgument(we, "error_if is the result that counts as err: null, a boolean, a number or a string, not %s", typeName(v))
+	}
+	return nil
 }
 
 // callbacks is Configuration.readCallbacks: each callback's from names,
@@ -446,13 +557,19 @@ func (r *resolver) callbacks(cbs []any, c *config) ([]string, *protoError) {
 		if sym == "" {
 			return nil, badRequest(w+".symbol", "a callback symbol cannot be empty")
 		}
-		isError := false
+		isError, isEnvironment := false, false
 		if e := m.get("error"); e != nil {
-			b, ok := e.(bool)
-			if !ok {
-				return nil, badRequest(w+".error", `"error" must be a boolean, not %s`, typeName(e))
+			switch v := e.(type) {
+			case bool:
+				isError = v
+			case string:
+				if v != "environment" {
+					return nil, badRequest(w+".error", `"error" must be a boolean or "environment", not %s`, mustJSON(v))
+				}
+				isEnvironment = true
+			default:
+				return nil, badRequest(w+".error", `"error" must be a boolean or "environment", not %s`, describe(e))
 			}
-			isError = b
 		}
 		from, perr := listField(m, "from", w+".from", false)
 		if perr != nil {
@@ -490,9 +607,74 @@ func (r *resolver) callbacks(cbs []any, c *config) ([]string, *protoError) {
 			if isError {
 				c.errorCallbacks[name] = true
 			}
+			if isEnvironment {
+				c.environmentCallbacks[name] = true
+			}
 		}
 	}
 	return declared, nil
+}
+
+// details is Configuration.readDetails for what the parts' shape tells:
+// which arguments there are and what their types have, only reflection
+// knows.
+func (r *resolver) details(ds *object) *protoError {
+	if ds == nil {
+		return nil
+	}
+	known, checkKnown := r.knownCallbackMethods()
+	for _, method := range ds.keys {
+		w := "details." + method
+		if checkKnown && !slices.Contains(known, method) {
+			return &protoError{code: codeUnknownCallback, where: w,
+				message: method + " is no method of any listener or shim of the purpose" + describeKnown(known)}
+		}
+		items, ok := ds.get(method).([]any)
+		if !ok || len(items) == 0 {
+			what := "an empty array"
+			if !ok {
+				what = typeName(ds.get(method))
+			}
+			return badRequest(w, `a detail is a non-empty array of parts such as {"arg":1,"extra":"KEY"}, not %s`, what)
+		}
+		for k, item := range items {
+			if perr := detailPart(item, fmt.Sprintf("%s[%d]", w, k)); perr != nil {
+				return perr
+			}
+		}
+	}
+	return nil
+}
+
+func detailPart(raw any, w string) *protoError {
+	m, ok := raw.(*object)
+	if !ok {
+		return badRequest(w, "a detail part is an object with arg and call or extra, not %s", typeName(raw))
+	}
+	for _, k := range m.keys {
+		if k != "arg" && k != "call" && k != "extra" {
+			return badRequest(w+"."+k, `a detail part takes arg, call and extra, not "%s"`, k)
+		}
+	}
+	if a := m.get("arg"); a != nil {
+		if n, ok := a.(int64); !ok || n < 0 || n > math.MaxInt32 {
+			return badRequest(w+".arg", `"arg" must be a non-negative integer, not %s`, describe(a))
+		}
+	}
+	if _, perr := stringField(m, "call", w+".call", false); perr != nil {
+		return perr
+	}
+	extra, perr := stringField(m, "extra", w+".extra", false)
+	if perr != nil {
+		return perr
+	}
+	if m.get("call") != nil && m.get("extra") != nil {
+		return badRequest(w+".extra", "give call or extra, not both")
+	}
+	if m.get("extra") != nil && extra == "" {
+		return badRequest(w+".extra", "an extra is a key, not an empty string")
+	}
+	return nil
 }
 
 // knownCallbackMethods lists the callback methods of the declared

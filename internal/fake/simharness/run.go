@@ -45,6 +45,18 @@ type callbackErr struct {
 	Callback string `json:"callback"`
 }
 
+type returnedErr struct {
+	At    int    `json:"at"`
+	Kind  string `json:"kind"`
+	Value rawish `json:"value"`
+}
+
+// rawish is an error_if value as the request wrote it, written back as
+// JSON; null stays null.
+type rawish struct{ v any }
+
+func (r rawish) MarshalJSON() ([]byte, error) { return mustJSON(r.v), nil }
+
 // millis is a duration written as the Java harness writes one (Json.millis):
 // milliseconds rounded to microseconds, always with a fraction ("0.0",
 // "102.4"). The corpus's "*ms" wildcard checks the fraction, and a quiet
@@ -110,11 +122,15 @@ func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 
 // query runs one query on a fresh executor. The model is walked once on
 // the virtual clock to find where the harness would stop: the harness
-// ends a query at an error callback (the corpus session configure-run
-// shows it), which the simulator does not know about. The query is then
-// run up to there with the real timing, so that a realtime device sleeps
-// only for what it answers. The simulator says what each symbol cost, by
-// the closure's rules it follows (mealy.Semantics).
+// ends a query at an error or environment callback (the corpus session
+// configure-run shows it), which the simulator does not know about. The
+// query is then run up to there with the real timing, so that a realtime
+// device sleeps only for what it answers. The simulator says what each
+// symbol cost, by the closure's rules it follows (mealy.Semantics).
+//
+// A model knows that a callin errs, not why: an err at a callin with
+// error_if is taken to be that value returned (a model of the class is
+// written so), any other as a throw.
 func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	virtual := s.opts.Timing
 	virtual.Realtime = false
@@ -124,7 +140,8 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	}
 	cut := -1
 	for i, out := range res.Outputs {
-		if s.config.errorCallbacks[s.reported(out)] {
+		name := s.reported(out)
+		if s.config.errorCallbacks[name] || s.config.environmentCallbacks[name] {
 			cut = i
 			break
 		}
@@ -149,10 +166,18 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	}
 	switch n := len(res.Outputs); {
 	case cut >= 0:
-		r.Err = callbackErr{At: cut, Kind: "error-callback", Callback: r.Outputs[cut]}
+		kind := "error-callback"
+		if s.config.environmentCallbacks[r.Outputs[cut]] {
+			kind = "environment"
+		}
+		r.Err = callbackErr{At: cut, Kind: kind, Callback: r.Outputs[cut]}
 		r.Outputs[cut] = mealy.Err
 	case n > 0 && res.Outputs[n-1] == mealy.Err:
-		r.Err = thrown(n-1, res, q)
+		if v, ok := s.config.errorIf[q[n-1]]; ok {
+			r.Err = returnedErr{At: n - 1, Kind: "returned", Value: rawish{v}}
+		} else {
+			r.Err = thrown(n-1, res, q)
+		}
 	}
 	return r, nil
 }

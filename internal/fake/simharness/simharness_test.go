@@ -149,7 +149,7 @@ func TestHelloConfigureAndRunMatchTheSimulator(t *testing.T) {
 	if !sawErr || !sawCallback {
 		t.Errorf("the queries miss a case: err %v, callback %v", sawErr, sawCallback)
 	}
-	if e := rs[4].Err; e == nil || *e != (harness.QueryErr{At: 1, Kind: "thrown", Exception: "exec answers err in the model"}) {
+	if e := rs[4].Err; e == nil || !reflect.DeepEqual(*e, harness.QueryErr{At: 1, Kind: "thrown", Exception: "exec answers err in the model"}) {
 		t.Errorf("err of exec exec wait = %+v", e)
 	}
 }
@@ -227,7 +227,7 @@ func TestErrorCallback(t *testing.T) {
 						t.Fatal(err)
 					}
 					want := harness.QueryErr{At: at, Kind: "error-callback", Callback: tc.errName}
-					if e := rs[0].Err; e == nil || *e != want || rs[0].Outputs[at] != mealy.Err {
+					if e := rs[0].Err; e == nil || !reflect.DeepEqual(*e, want) || rs[0].Outputs[at] != mealy.Err {
 						t.Errorf("%v: err %+v, outputs %v, want %+v", q, e, rs[0].Outputs, want)
 					}
 				}

@@ -109,5 +109,6 @@ public final class TestPlatform implements Platform {
     public void registerShims(ShimRegistry registry) {
         registry.register(Fixtures.Task.class.getName(), Fixtures.TaskShim.class);
         registry.register(Fixtures.Callback.class.getName(), Fixtures.CallbackShim.class);
+        registry.register(SchemaFixtures.AbstractReceiver.class.getName(), SchemaFixtures.ReceiverShim.class);
     }
 }

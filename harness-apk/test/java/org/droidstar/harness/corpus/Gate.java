@@ -51,6 +51,25 @@ public class Gate {
         }
     }
 
+    /**
+     * open() for purposes that count a false result as err (error_if):
+     * false where open() throws.
+     */
+    public boolean tryOpen() {
+        if (state != State.IDLE) {
+            return false;
+        }
+        open();
+        return true;
+    }
+
+    /** A fresh gate with this one's listener: a callin whose result becomes the instance (result: target). */
+    public Gate copy() {
+        Gate g = new Gate(label);
+        g.listener = listener;
+        return g;
+    }
+
     public void close() {
         if (state == State.OPEN) {
             state = State.CLOSED;

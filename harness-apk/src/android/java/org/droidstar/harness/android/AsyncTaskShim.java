@@ -54,16 +54,16 @@ public class AsyncTaskShim extends AsyncTask<Object, Object, Object> {
 
     @Override
     protected void onProgressUpdate(Object... values) {
-        ctx.callback("onProgressUpdate");
+        ctx.callback("onProgressUpdate", null, new Object[] {values});
     }
 
     @Override
     protected void onPostExecute(Object result) {
-        ctx.callback("onPostExecute");
+        ctx.callback("onPostExecute", null, new Object[] {result});
     }
 
     @Override
     protected void onCancelled(Object result) {
-        ctx.callback("onCancelled");
+        ctx.callback("onCancelled", null, new Object[] {result});
     }
 }

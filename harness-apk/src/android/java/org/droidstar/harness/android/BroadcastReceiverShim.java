@@ -104,6 +104,6 @@ public class BroadcastReceiverShim extends BroadcastReceiver {
 
     @Override
     public void onReceive(Context c, Intent intent) {
-        ctx.callback("onReceive", intent.getAction());
+        ctx.callback("onReceive", intent.getAction(), new Object[] {c, intent});
     }
 }

@@ -21,7 +21,7 @@ public class CountDownTimerShim extends CountDownTimer {
 
     @Override
     public void onTick(long millisUntilFinished) {
-        ctx.callback("onTick");
+        ctx.callback("onTick", null, new Object[] {Long.valueOf(millisUntilFinished)});
     }
 
     @Override

@@ -37,7 +37,7 @@ public class FileObserverShim extends FileObserver {
 
     @Override
     public void onEvent(int event, String path) {
-        ctx.callback("onEvent", eventName(event));
+        ctx.callback("onEvent", eventName(event), new Object[] {Integer.valueOf(event), path});
     }
 
     /** The name of an inotify event mask, as described in the class comment. */

@@ -21,22 +21,22 @@ public class MediaCodecCallbackShim extends MediaCodec.Callback {
 
     @Override
     public void onInputBufferAvailable(MediaCodec codec, int index) {
-        ctx.callback("onInputBufferAvailable");
+        ctx.callback("onInputBufferAvailable", null, new Object[] {codec, Integer.valueOf(index)});
     }
 
     @Override
     public void onOutputBufferAvailable(MediaCodec codec, int index, MediaCodec.BufferInfo info) {
-        ctx.callback("onOutputBufferAvailable");
+        ctx.callback("onOutputBufferAvailable", null, new Object[] {codec, Integer.valueOf(index), info});
     }
 
     @Override
     public void onError(MediaCodec codec, MediaCodec.CodecException e) {
         String kind = e.isTransient() ? "transient" : e.isRecoverable() ? "recoverable" : "fatal";
-        ctx.callback("onError", kind);
+        ctx.callback("onError", kind, new Object[] {codec, e});
     }
 
     @Override
     public void onOutputFormatChanged(MediaCodec codec, MediaFormat format) {
-        ctx.callback("onOutputFormatChanged");
+        ctx.callback("onOutputFormatChanged", null, new Object[] {codec, format});
     }
 }

@@ -35,22 +35,24 @@ public class SQLiteOpenHelperShim extends SQLiteOpenHelper {
 
     @Override
     public void onConfigure(SQLiteDatabase db) {
-        ctx.callback("onConfigure");
+        ctx.callback("onConfigure", null, new Object[] {db});
     }
 
     @Override
     public void onCreate(SQLiteDatabase db) {
-        ctx.callback("onCreate");
+        ctx.callback("onCreate", null, new Object[] {db});
     }
 
     @Override
     public void onUpgrade(SQLiteDatabase db, int oldVersion, int newVersion) {
-        ctx.callback("onUpgrade", oldVersion + "->" + newVersion);
+        ctx.callback("onUpgrade", oldVersion + "->" + newVersion,
+                new Object[] {db, Integer.valueOf(oldVersion), Integer.valueOf(newVersion)});
     }
 
     @Override
     public void onDowngrade(SQLiteDatabase db, int oldVersion, int newVersion) {
-        ctx.callback("onDowngrade", oldVersion + "->" + newVersion);
+        ctx.callback("onDowngrade", oldVersion + "->" + newVersion,
+                new Object[] {db, Integer.valueOf(oldVersion), Integer.valueOf(newVersion)});
         if (!"accept".equals(ctx.option("downgrade", ""))) {
             super.onDowngrade(db, oldVersion, newVersion);
         }
@@ -58,6 +60,6 @@ public class SQLiteOpenHelperShim extends SQLiteOpenHelper {
 
     @Override
     public void onOpen(SQLiteDatabase db) {
-        ctx.callback("onOpen");
+        ctx.callback("onOpen", null, new Object[] {db});
     }
 }

@@ -79,9 +79,15 @@ public final class CallbackBuffer implements CallbackSink {
         }
     }
 
-    @Override
+    /** A call with its reporter's detail and no arguments. */
     public void record(long generation, String method, String detail) {
+        record(generation, method, detail, null);
+    }
+
+    @Override
+    public void record(long generation, String method, String detail, Object[] args) {
         long now = System.nanoTime();
+        Callbacks declared;
         synchronized (lock) {
             if (current < 0) {
                 return;
@@ -90,7 +96,19 @@ public final class CallbackBuffer implements CallbackSink {
                 stragglers++;
                 return;
             }
-            Callbacks.Declared d = callbacks.match(method, detail);
+            declared = callbacks;
+        }
+        // outside the lock: the purpose's details may call the arguments' methods
+        String d0 = declared.detail(method, detail, args);
+        synchronized (lock) {
+            if (current < 0) {
+                return;
+            }
+            if (generation != current) {
+                stragglers++;
+                return;
+            }
+            Callbacks.Declared d = callbacks.match(method, d0);
             if (d == null) {
                 ignored++;
                 return;

@@ -1,5 +1,6 @@
 package org.droidstar.harness.core;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -10,7 +11,8 @@ import java.util.Map;
  * The callbacks a purpose declares, and how a reported call (method and
  * detail) matches them: a declared method/DETAIL matches only calls with that
  * detail and wins over a plain method name, which matches every call of the
- * method.
+ * method. The purpose's details say, per method, which parts of a call's
+ * arguments make its detail instead of the one the proxy or shim gives.
  */
 public final class Callbacks {
     /** One declared callback. */
@@ -20,10 +22,13 @@ public final class Callbacks {
         /** null for a plain method name. */
         public final String detail;
         public final boolean error;
+        /** An environment callback: the environment failed, the query has no answer. */
+        public final boolean environment;
 
-        Declared(String name, boolean error) {
+        Declared(String name, boolean error, boolean environment) {
             this.name = name;
             this.error = error;
+            this.environment = environment;
             int slash = name.indexOf('/');
             if (slash < 0) {
                 this.method = name;
@@ -35,13 +40,63 @@ public final class Callbacks {
         }
     }
 
+    /**
+     * One part of a detail: argument arg of the call, or what the argument's
+     * method call returns, or the argument's extra (through getExtras(), an
+     * Intent's, then get(String), a Bundle's). The methods were looked up on
+     * the parameter's type when the purpose was configured.
+     */
+    static final class Part {
+        final int arg;
+        /** The no-argument method whose result is the part, or null. */
+        final Method call;
+        /** getExtras() of the argument, or null when the argument itself has get(String). */
+        final Method extras;
+        /** get(String) of the extras (or of the argument), or null when the part has no extra. */
+        final Method get;
+        final String extra;
+
+        Part(int arg, Method call, Method extras, Method get, String extra) {
+            this.arg = arg;
+            this.call = call;
+            this.extras = extras;
+            this.get = get;
+            this.extra = extra;
+        }
+
+        /** The part's value, or null when it has none (a null argument, a missing extra). */
+        Object value(Object[] args) throws Exception {
+            if (args == null || arg >= args.length) {
+                return null;
+            }
+            Object v = args[arg];
+            if (v == null) {
+                return null;
+            }
+            if (call != null) {
+                return Invocable.unwrap(call, v, new Object[0]);
+            }
+            if (get != null) {
+                Object holder = extras == null ? v : Invocable.unwrap(extras, v, new Object[0]);
+                return holder == null ? null : Invocable.unwrap(get, holder, new Object[] {extra});
+            }
+            return v;
+        }
+    }
+
     private final List<Declared> all = new ArrayList<Declared>();
     private final Map<String, Declared> plain = new HashMap<String, Declared>();
     private final Map<String, Declared> detailed = new HashMap<String, Declared>();
+    private final Map<String, List<Part>> details = new HashMap<String, List<Part>>();
 
     /** Adds a declared callback; false when the name is already declared. */
     public boolean add(String name, boolean error) {
-        Declared d = new Declared(name, error);
+        return add(name, error, false);
+    }
+
+    /** Adds a declared callback, maybe an environment one; false when the name is already declared. */
+    public boolean add(String name, boolean error, boolean environment) {
+        Declared d = new Declared(name, error, environment);
         if (d.detail == null) {
             if (plain.containsKey(d.method)) {
                 return false;
@@ -56,6 +111,43 @@ public final class Callbacks {
         }
         all.add(d);
         return true;
+    }
+
+    /** Takes the detail of method's calls from these parts of their arguments. */
+    void setDetail(String method, List<Part> parts) {
+        details.put(method, parts);
+    }
+
+    /**
+     * The detail of a call: the purpose's parts for its method, joined with
+     * '/' and leaving out parts that have no value (null when none has
+     * one), or else the reporter's own detail. A part that cannot be read
+     * (the argument's method throws) counts as having no value, and is
+     * logged.
+     */
+    public String detail(String method, String reported, Object[] args) {
+        List<Part> parts = details.get(method);
+        if (parts == null) {
+            return reported;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Part p : parts) {
+            Object v;
+            try {
+                v = p.value(args);
+            } catch (Throwable t) {
+                Log.log("the detail of " + method + ": argument " + p.arg + " could not be read: " + t);
+                v = null;
+            }
+            if (v == null) {
+                continue;
+            }
+            if (sb.length() > 0) {
+                sb.append('/');
+            }
+            sb.append(ListenerProxy.detailOf(v));
+        }
+        return sb.length() == 0 ? null : sb.toString();
     }
 
     /** The declared callback a call matches, or null when it matches none. */

@@ -67,16 +67,38 @@ public final class Configuration implements Literal.Scope {
         }
     }
 
-    /** A callin symbol: environment actions, then a call (or none). */
+    /**
+     * A callin symbol: environment actions, then a call (or none), whose
+     * result may become the instance under test (result: target) or count as
+     * err (error_if).
+     */
     static final class Callin {
         final String symbol;
         final List<EnvAction> actions;
         final Call call;
+        final boolean makesTarget;
+        /** The result that counts as err, or null. */
+        final Literal errorIf;
+        /** errorIf as the request wrote it, for the err object. */
+        final Object errorIfJson;
 
-        Callin(String symbol, List<EnvAction> actions, Call call) {
+        Callin(String symbol, List<EnvAction> actions, Call call, boolean makesTarget, Literal errorIf,
+                Object errorIfJson) {
             this.symbol = symbol;
             this.actions = actions;
             this.call = call;
+            this.makesTarget = makesTarget;
+            this.errorIf = errorIf;
+            this.errorIfJson = errorIfJson;
+        }
+
+        /** Whether result is the one error_if counts as err. */
+        boolean isError(Object result, Instances q) throws Exception {
+            if (errorIf == null) {
+                return false;
+            }
+            Object want = errorIf.value(call.choice.returnType(), q);
+            return want == null ? result == null : want.equals(result);
         }
     }
 
@@ -102,6 +124,12 @@ public final class Configuration implements Literal.Scope {
     long settleMs;
     long postResetMs;
     private boolean targetAllowed;
+    /**
+     * "callins[K] (SYMBOL)", the first callin whose result becomes the
+     * instance, when neither new nor factory makes one at the reset: then a
+     * query starts without an instance. null when the reset makes one.
+     */
+    private String madeBy;
 
     private Configuration(Platform platform) {
         this.platform = platform;
@@ -203,8 +231,8 @@ public final class Configuration implements Literal.Scope {
     private static final Set<String> TARGET_KEYS = new LinkedHashSet<String>();
 
     static {
-        Collections.addAll(KEYS, "name", "class", "target", "setup", "callins", "callbacks", "timeouts", "jars",
-                "adapters");
+        Collections.addAll(KEYS, "name", "class", "target", "setup", "callins", "callbacks", "details", "timeouts",
+                "jars", "adapters");
         Collections.addAll(TARGET_KEYS, "new", "factory", "shim", "listeners", "init", "dispose");
     }
 
@@ -226,6 +254,7 @@ public final class Configuration implements Literal.Scope {
         List<?> setupList = list(p, "setup", "setup", false);
         List<?> callinList = list(p, "callins", "callins", true);
         List<?> callbackList = list(p, "callbacks", "callbacks", false);
+        Map<?, ?> details = map(p, "details", "details", false);
         Map<?, ?> timeouts = map(p, "timeouts", "timeouts", true);
         List<?> jars = list(p, "jars", "jars", false);
         List<?> adapters = list(p, "adapters", "adapters", false);
@@ -264,11 +293,17 @@ public final class Configuration implements Literal.Scope {
         readShimOptions(shimJson);
         readListeners(listenerList);
 
-        // the instance: factory, shim constructor or constructor
+        // the instance: factory, shim constructor or constructor, or none
+        // when a callin makes it
         if (newJson != null && factoryJson != null) {
             throw new ProtocolError(ProtocolError.BAD_REQUEST, "target.factory", "give new or factory, not both");
         }
-        if (factoryJson != null) {
+        if (newJson == null && factoryJson == null) {
+            madeBy = instanceMaker(callinList);
+        }
+        if (madeBy != null) {
+            // no instance at the reset: callins before the maker act on null
+        } else if (factoryJson != null) {
             readFactory(factoryJson);
         } else {
             List<Literal> args = args(newJson, "target.new");
@@ -298,6 +333,10 @@ public final class Configuration implements Literal.Scope {
 
         readRegistrations();
         if (initList != null) {
+            if (madeBy != null && !initList.isEmpty()) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, "target.init[0]",
+                        "no instance exists at the reset to call init on: " + madeBy + " makes it (result: target)");
+            }
             for (int i = 0; i < initList.size(); i++) {
                 init.add(call(initList.get(i), "target.init[" + i + "]"));
             }
@@ -314,9 +353,26 @@ public final class Configuration implements Literal.Scope {
             readCallin(callinList.get(i), "callins[" + i + "]");
         }
         readCallbacks(callbackList);
+        readDetails(details);
         quiescenceMs = millis(timeouts, "quiescence", true);
         settleMs = millis(timeouts, "settle", false);
         postResetMs = millis(timeouts, "post_reset", false);
+    }
+
+    /**
+     * A first look at the callins, before they are resolved: the first one
+     * whose result becomes the instance, as "callins[K] (SYMBOL)", or null.
+     * What is wrong with them is reported later, in the resolution order.
+     */
+    private static String instanceMaker(List<?> callinList) {
+        for (int i = 0; i < callinList.size(); i++) {
+            Object c = callinList.get(i);
+            if (c instanceof Map && "target".equals(((Map<?, ?>) c).get("result"))) {
+                Object sym = ((Map<?, ?>) c).get("symbol");
+                return "callins[" + i + "] (" + (sym instanceof String ? sym : "?") + ")";
+            }
+        }
+        return null;
     }
 
     private void addShim(String framework) {
@@ -444,6 +500,11 @@ public final class Configuration implements Literal.Scope {
                 continue;
             }
             String w = "target.listeners[" + i + "].register";
+            if (madeBy != null) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w,
+                        "no instance exists at the reset to register the listener on: " + madeBy
+                                + " makes it (result: target); pass the listener to a callin as an argument instead");
+            }
             List<Invocable> candidates = new ArrayList<Invocable>();
             for (Invocable inv : Invocable.methods(targetLookup(), l.registerName, false)) {
                 if (inv.params.length == 1) {
@@ -538,7 +599,65 @@ public final class Configuration implements Literal.Scope {
             call = new Call(on, Invocable.choose(Invocable.methods(t, method, false), args,
                     (t.isInterface() ? "interface " : "class ") + t.getName(), method, w + ".call"));
         }
-        callins.put(symbol, new Callin(symbol, actions, call));
+        boolean makesTarget = readResult(m, w, call);
+        Object errorIfJson = m.get("error_if");
+        Literal errorIf = m.containsKey("error_if") ? readErrorIf(errorIfJson, w, call) : null;
+        callins.put(symbol, new Callin(symbol, actions, call, makesTarget, errorIf, errorIfJson));
+    }
+
+    /** A callin's result: "target" makes the call's result the instance under test. */
+    private boolean readResult(Map<?, ?> m, String w, Call call) throws ProtocolError {
+        Object r = m.get("result");
+        if (r == null) {
+            return false;
+        }
+        String wr = w + ".result";
+        if (!(r instanceof String)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, wr, "\"result\" must be a string, not " + Json.typeName(r));
+        }
+        if (!r.equals("target")) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, wr, "unknown result " + quoted((String) r)
+                    + ": the one place a result can go is target (the call's result becomes the instance under test)");
+        }
+        if (call == null) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, wr,
+                    "a callin with do calls no method unless it says which: add call: METHOD");
+        }
+        if (targetShim != null) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, wr, "the instance of " + targetClass.getName()
+                    + " is its shim, made at the reset: result: target cannot replace it");
+        }
+        Class<?> rt = call.choice.returnType();
+        if (!targetClass.isAssignableFrom(rt)) {
+            throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, wr, call.choice.describe() + " returns " + rt.getName()
+                    + ", not " + targetClass.getName() + ": result: target needs an instance of the class under test");
+        }
+        return true;
+    }
+
+    /** A callin's error_if: the result (a JSON scalar) that counts as err. */
+    private Literal readErrorIf(Object v, String w, Call call) throws ProtocolError {
+        String we = w + ".error_if";
+        if (call == null) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, we,
+                    "a callin with do calls no method unless it says which: add call: METHOD");
+        }
+        if (v instanceof Map || v instanceof List) {
+            throw new ProtocolError(ProtocolError.BAD_ARGUMENT, we,
+                    "error_if is the result that counts as err: null, a boolean, a number or a string, not "
+                            + Json.typeName(v));
+        }
+        Literal lit = Literal.parse(v, we, this);
+        Class<?> rt = call.choice.returnType();
+        if (rt == void.class) {
+            throw new ProtocolError(ProtocolError.BAD_ARGUMENT, we, call.choice.describe()
+                    + " returns nothing: there is no result to compare with " + lit.describe());
+        }
+        if (lit.cost(rt) < 0) {
+            throw new ProtocolError(ProtocolError.BAD_ARGUMENT, we, lit.describe() + " can never be what "
+                    + call.choice.describe() + " returns (a " + rt.getName() + ")");
+        }
+        return lit;
     }
 
     /**
@@ -562,9 +681,10 @@ public final class Configuration implements Literal.Scope {
                 throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".symbol", "a callback symbol cannot be empty");
             }
             Object e = m.get("error");
-            if (e != null && !(e instanceof Boolean)) {
+            if (e != null && !(e instanceof Boolean) && !"environment".equals(e)) {
                 throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".error",
-                        "\"error\" must be a boolean, not " + Json.typeName(e));
+                        "\"error\" must be a boolean or \"environment\", not "
+                                + (e instanceof String ? quoted((String) e) : Json.describe(e)));
             }
             List<?> from = list(m, "from", w + ".from", false);
             List<String> names = new ArrayList<String>();
@@ -587,12 +707,13 @@ public final class Configuration implements Literal.Scope {
                 }
             }
             for (int k = 0; k < names.size(); k++) {
-                declareCallback(names.get(k), Boolean.TRUE.equals(e), wheres.get(k), known);
+                declareCallback(names.get(k), Boolean.TRUE.equals(e), "environment".equals(e), wheres.get(k), known);
             }
         }
     }
 
-    private void declareCallback(String n, boolean error, String where, Set<String> known) throws ProtocolError {
+    private void declareCallback(String n, boolean error, boolean environment, String where, Set<String> known)
+            throws ProtocolError {
         int slash = n.indexOf('/');
         String method = slash < 0 ? n : n.substring(0, slash);
         if (method.isEmpty() || (slash >= 0 && slash == n.length() - 1)) {
@@ -603,9 +724,195 @@ public final class Configuration implements Literal.Scope {
             throw new ProtocolError(ProtocolError.UNKNOWN_CALLBACK, where, method
                     + " is no method of any listener or shim of the purpose" + describeKnown(known));
         }
-        if (!callbacks.add(n, error)) {
+        if (!callbacks.add(n, error, environment)) {
             throw new ProtocolError(ProtocolError.BAD_REQUEST, where, "callback " + n + " is declared twice");
         }
+    }
+
+    /**
+     * The purpose's details: per callback method, the parts of a call's
+     * arguments its detail is made of. Each part is checked against the
+     * parameter types of the methods of that name that the purpose's
+     * listeners and shims have.
+     */
+    private void readDetails(Map<?, ?> ds) throws ProtocolError {
+        if (ds == null) {
+            return;
+        }
+        for (Map.Entry<?, ?> e : ds.entrySet()) {
+            String method = (String) e.getKey();
+            String w = "details." + method;
+            List<Method> methods = callbackMethods(method);
+            if (methods.isEmpty()) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_CALLBACK, w, method
+                        + " is no method of any listener or shim of the purpose" + describeKnown(knownCallbackMethods()));
+            }
+            Object v = e.getValue();
+            if (!(v instanceof List) || ((List<?>) v).isEmpty()) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w,
+                        "a detail is a non-empty array of parts such as {\"arg\":1,\"extra\":\"KEY\"}, not "
+                                + (v instanceof List ? "an empty array" : Json.typeName(v)));
+            }
+            List<?> items = (List<?>) v;
+            List<Callbacks.Part> parts = new ArrayList<Callbacks.Part>();
+            for (int k = 0; k < items.size(); k++) {
+                parts.add(detailPart(items.get(k), w + "[" + k + "]", method, methods));
+            }
+            callbacks.setDetail(method, parts);
+        }
+    }
+
+    private static final Set<String> PART_KEYS = new LinkedHashSet<String>();
+
+    static {
+        Collections.addAll(PART_KEYS, "arg", "call", "extra");
+    }
+
+    private static Callbacks.Part detailPart(Object json, String w, String method, List<Method> methods)
+            throws ProtocolError {
+        if (!(json instanceof Map)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, w,
+                    "a detail part is an object with arg and call or extra, not " + Json.typeName(json));
+        }
+        Map<?, ?> m = (Map<?, ?>) json;
+        for (Object k : m.keySet()) {
+            if (!PART_KEYS.contains(k)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + "." + k,
+                        "a detail part takes arg, call and extra, not \"" + k + "\"");
+            }
+        }
+        int arg = 0;
+        Object a = m.get("arg");
+        if (a != null) {
+            if (!(a instanceof Long) || (Long) a < 0 || (Long) a > Integer.MAX_VALUE) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".arg",
+                        "\"arg\" must be a non-negative integer, not " + Json.describe(a));
+            }
+            arg = ((Long) a).intValue();
+        }
+        String call = string(m, "call", w + ".call", false);
+        String extra = string(m, "extra", w + ".extra", false);
+        if (call != null && extra != null) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".extra", "give call or extra, not both");
+        }
+        if (extra != null && extra.isEmpty()) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".extra", "an extra is a key, not an empty string");
+        }
+        Set<Class<?>> types = new LinkedHashSet<Class<?>>();
+        Set<String> signatures = new TreeSet<String>();
+        for (Method mm : methods) {
+            Class<?>[] ps = mm.getParameterTypes();
+            signatures.add(mm.getDeclaringClass().getName() + "." + mm.getName() + Invocable.simpleParams(ps, mm.isVarArgs()));
+            if (arg < ps.length) {
+                types.add(ps[arg]);
+            }
+        }
+        if (types.size() != 1) {
+            StringBuilder sb = new StringBuilder();
+            for (String sig : signatures) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(sig);
+            }
+            throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, w + ".arg", types.isEmpty()
+                    ? method + " has no argument " + arg + " (arguments count from 0): " + sb
+                    : "the methods " + method + " of the purpose's listeners and shims differ in the type of argument "
+                            + arg + ": " + sb);
+        }
+        Class<?> t = types.iterator().next();
+        if (call != null) {
+            Method cm = noArgMethod(t, call);
+            if (cm == null || cm.getReturnType() == void.class) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, w + ".call", t.getName() + " has no public method "
+                        + call + "() that returns a value (argument " + arg + " of " + method + ")");
+            }
+            return new Callbacks.Part(arg, cm, null, null, null);
+        }
+        if (extra != null) {
+            Method extras = noArgMethod(t, "getExtras");
+            Method get = extras == null ? null : getString(extras.getReturnType());
+            if (get == null) {
+                extras = null;
+                get = getString(t);
+            }
+            if (get == null) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, w + ".extra", t.getName()
+                        + " has neither getExtras() (an Intent's) nor get(String) (a Bundle's) to read extra " + extra
+                        + " from (argument " + arg + " of " + method + ")");
+            }
+            return new Callbacks.Part(arg, null, extras, get, extra);
+        }
+        return new Callbacks.Part(arg, null, null, null, null);
+    }
+
+    /** The public method name() of t, callable by reflection, or null. */
+    private static Method noArgMethod(Class<?> t, String name) {
+        if (t.isPrimitive()) {
+            return null;
+        }
+        try {
+            return Invocable.accessible(t.getMethod(name), t);
+        } catch (NoSuchMethodException e) {
+            return null;
+        } catch (LinkageError e) {
+            return null;
+        }
+    }
+
+    /** The public get(String) of t, callable by reflection, or null. */
+    private static Method getString(Class<?> t) {
+        if (t.isPrimitive()) {
+            return null;
+        }
+        try {
+            return Invocable.accessible(t.getMethod("get", String.class), t);
+        } catch (NoSuchMethodException e) {
+            return null;
+        } catch (LinkageError e) {
+            return null;
+        }
+    }
+
+    /**
+     * The methods called name that may report callbacks, in the order of
+     * knownCallbackMethods: the target's shim, then each listener's shim or
+     * interface.
+     */
+    private List<Method> callbackMethods(String name) {
+        List<Method> out = new ArrayList<Method>();
+        if (targetShim != null) {
+            addNamed(out, targetShim, name);
+        }
+        for (ListenerSpec l : listeners) {
+            if (l.shim != null) {
+                addNamed(out, l.shim, name);
+            } else {
+                for (Method m : l.type.getMethods()) {
+                    if (m.getName().equals(name) && !Modifier.isStatic(m.getModifiers())) {
+                        out.add(m);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void addNamed(List<Method> out, Class<?> c, String name) {
+        for (; c != null && c != Object.class; c = c.getSuperclass()) {
+            try {
+                for (Method m : c.getDeclaredMethods()) {
+                    if (m.getName().equals(name) && !Modifier.isStatic(m.getModifiers()) && !m.isSynthetic()) {
+                        out.add(m);
+                    }
+                }
+            } catch (LinkageError e) {
+                // a framework class whose methods cannot all be resolved: skip it
+            }
+        }
+    }
+
+    private static String quoted(String s) {
+        StringBuilder sb = new StringBuilder();
+        Json.quote(sb, s);
+        return sb.toString();
     }
 
     private static String describeKnown(Set<String> known) {

@@ -107,6 +107,22 @@ public abstract class Invocable {
         }
     }
 
+    /** Calls m on receiver; what m itself throws comes out as is, not wrapped. */
+    static Object unwrap(Method m, Object receiver, Object[] args) throws Exception {
+        try {
+            return m.invoke(receiver, args);
+        } catch (InvocationTargetException e) {
+            Throwable c = e.getCause();
+            if (c instanceof Exception) {
+                throw (Exception) c;
+            }
+            if (c instanceof Error) {
+                throw (Error) c;
+            }
+            throw e;
+        }
+    }
+
     // ---------------------------------------------------------------- candidates
 
     /** The public methods called name of type (static ones only when statics), one per signature. */
@@ -232,6 +248,14 @@ public abstract class Invocable {
 
         public String describe() {
             return inv.describe();
+        }
+
+        /** What a call returns: the method's return type, or a constructor's class. */
+        Class<?> returnType() {
+            if (inv instanceof MethodInv) {
+                return ((MethodInv) inv).method.getReturnType();
+            }
+            return ((ConstructorInv) inv).ctor.getDeclaringClass();
         }
 
         /** The argument values for one query. */

@@ -6,8 +6,9 @@ import java.lang.reflect.Proxy;
 
 /**
  * A listener interface implemented with java.lang.reflect.Proxy: every call
- * of an interface method is reported to the sink (the detail is
- * String.valueOf of the first argument) and returns false, zero or null.
+ * of an interface method is reported to the sink with its arguments (the
+ * detail is String.valueOf of the first argument, unless the purpose's
+ * details take another) and returns false, zero or null.
  * equals, hashCode and toString are answered locally (identity).
  */
 public final class ListenerProxy implements InvocationHandler {
@@ -49,7 +50,7 @@ public final class ListenerProxy implements InvocationHandler {
         if (args != null && args.length > 0) {
             detail = detailOf(args[0]);
         }
-        sink.record(generation, name, detail);
+        sink.record(generation, name, detail, args);
         return defaultValue(method.getReturnType());
     }
 

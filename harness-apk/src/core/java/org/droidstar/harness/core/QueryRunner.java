@@ -115,11 +115,11 @@ public final class QueryRunner {
                     quiet = true;
                     buffer.quietAnswered(i);
                     outputs.add("quiet");
-                } else if (e.declared.error) {
+                } else if (e.declared.error || e.declared.environment) {
                     outputs.add("err");
                     Map<String, Object> err = new LinkedHashMap<String, Object>();
                     err.put("at", Integer.valueOf(i));
-                    err.put("kind", "error-callback");
+                    err.put("kind", e.declared.environment ? "environment" : "error-callback");
                     err.put("callback", e.declared.name);
                     return err;
                 } else {
@@ -130,17 +130,26 @@ public final class QueryRunner {
             quiet = false;
             final Configuration.Callin callin = config.callins.get(sym);
             buffer.callinStarting();
+            boolean returnedError = false;
             try {
                 for (EnvAction a : callin.actions) {
                     a.run(q.filesDir);
                 }
                 if (callin.call != null) {
-                    platform.mainThread().call(new Callable<Object>() {
+                    Object result = platform.mainThread().call(new Callable<Object>() {
                         @Override
                         public Object call() throws Exception {
                             return callin.call.run(q);
                         }
                     });
+                    returnedError = callin.isError(result, q);
+                    if (!returnedError && callin.makesTarget) {
+                        if (result == null) {
+                            throw new NullPointerException(callin.call.choice.describe()
+                                    + " returned null, which cannot be the instance under test (result: target)");
+                        }
+                        q.target = result;
+                    }
                 }
             } catch (InterruptedException e) {
                 throw e;
@@ -150,6 +159,14 @@ public final class QueryRunner {
                 return errorOf(i, "thrown", t);
             }
             ms.add(Json.millis(elapsedMs(t0)));
+            if (returnedError) {
+                outputs.add("err");
+                Map<String, Object> err = new LinkedHashMap<String, Object>();
+                err.put("at", Integer.valueOf(i));
+                err.put("kind", "returned");
+                err.put("value", callin.errorIfJson);
+                return err;
+            }
             outputs.add("ok");
             boolean nextIsCallin = i + 1 < query.size() && !query.get(i + 1).equals(WAIT);
             buffer.callinReturned(nextIsCallin ? i + 1 : -1);
@@ -180,6 +197,11 @@ public final class QueryRunner {
         });
     }
 
+    /**
+     * Makes the listeners and the instance (none when a callin makes it:
+     * then nothing registers on it and no init runs, as configure checked),
+     * registers the listeners and runs init.
+     */
     private void make(Instances q, long generation) throws Exception {
         for (Configuration.ListenerSpec l : config.listeners) {
             Object listener;
@@ -196,8 +218,10 @@ public final class QueryRunner {
             if (target == null) {
                 throw new NullPointerException(config.factory.describe() + " returned null");
             }
-        } else {
+        } else if (config.constructor != null) {
             target = config.constructor.call(null, new ShimContext(buffer, generation, config.shimOptions), q);
+        } else {
+            return;
         }
         q.target = target;
         for (Configuration.ListenerSpec l : config.listeners) {

@@ -20,12 +20,21 @@ public final class ShimContext {
 
     /** Reports a callback with no detail. Safe from any thread. */
     public void callback(String method) {
-        sink.record(generation, method, null);
+        sink.record(generation, method, null, null);
     }
 
     /** Reports a callback with a detail (an event name, an argument value). */
     public void callback(String method, String detail) {
-        sink.record(generation, method, detail);
+        sink.record(generation, method, detail, null);
+    }
+
+    /**
+     * Reports a callback with its detail and the method's arguments, in
+     * order, so that the purpose's details can take the detail from an
+     * argument instead (a broadcast's extra, a response's code).
+     */
+    public void callback(String method, String detail, Object[] args) {
+        sink.record(generation, method, detail, args);
     }
 
     /** A shim option, or fallback when the purpose does not set it. */
