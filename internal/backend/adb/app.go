@@ -115,13 +115,14 @@ var declaredPermissions = []string{
 	"android.permission.BLUETOOTH_ADMIN",
 	"android.permission.ACCESS_NETWORK_STATE",
 	"android.permission.WRITE_EXTERNAL_STORAGE",
+	"android.permission.ACCESS_COARSE_LOCATION",
 }
 
 // runtimePermission says whether pm grant must grant a permission (a
 // "dangerous" one); normal permissions are granted at install.
 func runtimePermission(p string) bool {
 	switch p {
-	case "android.permission.RECORD_AUDIO", "android.permission.WRITE_EXTERNAL_STORAGE":
+	case "android.permission.RECORD_AUDIO", "android.permission.WRITE_EXTERNAL_STORAGE", "android.permission.ACCESS_COARSE_LOCATION":
 		return true
 	}
 	return false
