@@ -39,7 +39,7 @@ fmt-check:
 	@out="$$(gofmt -l cmd internal examples)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 check-examples:
-	$(GO) run ./cmd/droidstar check examples/*/purpose.yaml examples/jvm/*.yaml
+	$(GO) run ./cmd/droidstar check examples/*/*.yaml
 
 # The comparison tables against DroidStar and AALpy (reads ../shared).
 bench:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -72,18 +73,18 @@ func TestCheckExamples(t *testing.T) {
 		case "countdowntimer":
 			want += "CountDownTimer, 2 callins, 1 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 4 states)\n"
 		case "fileobserver":
-			want += "FileObserver, 3 callins, 2 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 5 states)\n"
+			want += "FileObserver, 4 callins, 2 callbacks, bound 6, backends " + adb + "sim (mealy-dot model, 12 states)\n"
 		case "mediaplayer":
 			want += "MediaPlayer, 8 callins, 3 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 13 states)\n"
 		case "speechrecognizer":
-			want += "SpeechRecognizer, 3 callins, 2 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 7 states)\n"
+			want += "SpeechRecognizer, 3 callins, 4 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 8 states)\n"
 		case "spellcheckersession":
 			want += "SpellCheckerSession, 3 callins, 1 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 5 states)\n"
 		case "sqliteopenhelper":
 			want += "SQLiteOpenHelper, 5 callins, 4 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 9 states)\n"
 		// Device-only purposes (DroidStar's other benchmarks): checked, not learned here.
 		case "bluetoothadapter":
-			want += "BluetoothAdapter, 4 callins, 3 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
+			want += "BluetoothAdapter, 3 callins, 3 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "downloadmanager":
 			want += "DownloadManager, 3 callins, 1 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "imageloader":
@@ -95,7 +96,7 @@ func TestCheckExamples(t *testing.T) {
 		case "mediascannerconnection":
 			want += "MediaScannerConnection, 3 callins, 1 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "okhttp":
-			want += "OkHttpCall, 2 callins, 2 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
+			want += "OkHttpCall, 4 callins, 3 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "velocitytracker":
 			want += "VelocityTracker, 5 callins, 0 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "volley":
@@ -106,6 +107,34 @@ func TestCheckExamples(t *testing.T) {
 	}
 	if stdout != want {
 		t.Fatalf("stdout:\n%s\nwant:\n%s", stdout, want)
+	}
+}
+
+// The examples' second purposes (a variant beside purpose.yaml, such as
+// fileobserver's started.yaml) check too, sim models and all.
+func TestCheckExampleVariants(t *testing.T) {
+	all, _ := filepath.Glob(repoPath("examples", "*", "*.yaml"))
+	var files []string
+	for _, f := range all {
+		if filepath.Base(f) != "purpose.yaml" && filepath.Base(filepath.Dir(f)) != "jvm" {
+			files = append(files, f)
+		}
+	}
+	sort.Strings(files)
+	want := []string{"bluetoothadapter/discovery.yaml", "fileobserver/started.yaml", "okhttp/reset-call.yaml"}
+	var got []string
+	for _, f := range files {
+		got = append(got, filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(f)), filepath.Base(f))))
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("variants %v, want %v: add a new one here", got, want)
+	}
+	code, stdout, stderr := run(t, append([]string{"check"}, files...)...)
+	wantOut := files[0] + ": ok: BluetoothAdapterDiscovery, 4 callins, 4 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n" +
+		files[1] + ": ok: FileObserverStarted, 3 callins, 2 callbacks, bound 2, backends adb (resolved on the device when learning starts), sim (mealy-dot model, 5 states)\n" +
+		files[2] + ": ok: OkHttpCallAtReset, 2 callins, 2 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
+	if code != ExitOK || stderr != "" || stdout != wantOut {
+		t.Fatalf("exit %d, stderr %s\nstdout:\n%s\nwant:\n%s", code, stderr, stdout, wantOut)
 	}
 }
 
@@ -332,9 +361,9 @@ func TestExamplesList(t *testing.T) {
 	want := `NAME                 CLASS                                         CALLINS  CALLBACKS
 asynctask            android.os.AsyncTask                          2        2
 countdowntimer       android.os.CountDownTimer                     2        1
-fileobserver         android.os.FileObserver                       3        2
+fileobserver         android.os.FileObserver                       4        2
 mediaplayer          android.media.MediaPlayer                     8        3
-speechrecognizer     android.speech.SpeechRecognizer               3        2
+speechrecognizer     android.speech.SpeechRecognizer               3        4
 spellcheckersession  android.view.textservice.SpellCheckerSession  3        1
 sqliteopenhelper     android.database.sqlite.SQLiteOpenHelper      5        4
 `
