@@ -371,3 +371,29 @@ sqliteopenhelper     android.database.sqlite.SQLiteOpenHelper      5        4
 		t.Fatalf("exit %d:\n%s", code, stdout)
 	}
 }
+
+// An environment callback (error: environment) fails the query it comes
+// in: learning stops with the reason, and no model of the broken
+// environment is written as the class's.
+func TestEnvironmentCallbackStopsLearning(t *testing.T) {
+	dir := t.TempDir()
+	model := "digraph {\n  __start0 -> idle;\n  idle -> busy [label=\"start / ok\"];\n  idle -> idle [label=\"wait / quiet\"];\n" +
+		"  busy -> busy [label=\"start / ok\"];\n  busy -> idle [label=\"wait / env\"];\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "m.dot"), []byte(model), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "p.yaml")
+	src := "name: Env\ncallins: [start]\ncallbacks:\n  - {symbol: env, error: environment}\nbackend: {sim: {model: m.dot}}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := run(t, "learn", file, "-o", out)
+	want := "droidstar: sim-0: query start wait: the environment failed, not the class: callback env came, which the purpose declares error: environment; fix the device or its set-up and learn again\n"
+	if code != ExitFail || stdout != "" || stderr != want {
+		t.Fatalf("exit %d, stdout %q\nstderr %s\nwant   %s", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("learn wrote %s (%v)", out, err)
+	}
+}
