@@ -226,7 +226,7 @@ func TestIntegrationInstall(t *testing.T) {
 func TestIntegrationOpenHarness(t *testing.T) {
 	s, c := server(t)
 	got := make(chan string, 1)
-	fake := attach(t, s, adbd.Config{Harness: func(ctx context.Context, filesDir string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+	fake := attach(t, s, adbd.Config{Harness: func(ctx context.Context, _ adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
 			line, err := bufio.NewReader(conn).ReadString('\n')
 			if err != nil {

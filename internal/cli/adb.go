@@ -37,7 +37,7 @@ func (a *adbFlags) addServer(fl *pflag.FlagSet) {
 // addHarness adds the flags of how the harness runs on a device.
 func (a *adbFlags) addHarness(fl *pflag.FlagSet) {
 	fl.DurationVar(&a.harnessTimeout, "harness-timeout", adbbackend.DefaultSocketTimeout, "backend adb: how long to wait for the harness app to open its socket")
-	fl.StringVar(&a.deviceDir, "device-dir", adbbackend.DefaultDir, "backend adb: the device folder for the purpose's files (the harness app must be able to read and write it)")
+	fl.StringVar(&a.deviceDir, "device-dir", adbbackend.DefaultDir, "backend adb: the device folder where the adb shell stages the purpose's files; the harness app only reads it, copying the files into its own folder")
 }
 
 // checkDeviceDir rejects a --device-dir the device could not resolve.

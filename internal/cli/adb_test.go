@@ -361,12 +361,12 @@ func TestADBErrors(t *testing.T) {
 	if fresh.Installed(adbbackend.HarnessPackage) {
 		t.Error("the harness was installed for a purpose that cannot run")
 	}
-	// --device-dir moves the run's files where the harness app can reach
-	// them on builds that keep apps out of /data/local/tmp.
+	// --device-dir moves the folder where the shell stages the run's files
+	// for the harness to copy.
 	code, _, stderr = runEnv(t, nil, "learn", file, "--backend", "adb", "-P", port(s), "--device", fresh.Addr(), "-o", t.TempDir(), "-q",
 		"--device-dir", "/sdcard/Android/data/org.droidstar.harness/files")
 	if code != ExitOK || !slices.ContainsFunc(fresh.Logcat(), func(l string) bool {
-		return strings.Contains(l, "files /sdcard/Android/data/org.droidstar.harness/files/")
+		return strings.Contains(l, "staging /sdcard/Android/data/org.droidstar.harness/files/")
 	}) {
 		t.Errorf("--device-dir: exit %d\n%s\nlogcat:\n%s", code, stderr, strings.Join(fresh.Logcat(), "\n"))
 	}
@@ -402,7 +402,7 @@ func TestADBErrors(t *testing.T) {
 		t.Errorf("second run shows %d crashes:\n%s", n, stderr)
 	}
 
-	hanging := attachState(adbd.Config{Props: props, Harness: func(ctx context.Context, _ string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+	hanging := attachState(adbd.Config{Props: props, Harness: func(ctx context.Context, _ adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		adbd.Log(ctx, 'I', "droidstar-harness", "waiting for a debugger")
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -504,8 +504,8 @@ func TestDeviceVanishes(t *testing.T) {
 	props := adbserver.Props("Pixel 8", "14", 34)
 	h := simHarness(t, "asynctask")(props)
 	var dev *adbd.Device
-	vanish := func(ctx context.Context, files string) (func(context.Context, io.ReadWriteCloser) bool, error) {
-		serve, err := h(ctx, files)
+	vanish := func(ctx context.Context, run adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
+		serve, err := h(ctx, run)
 		if err != nil {
 			return nil, err
 		}
@@ -611,8 +611,9 @@ func TestPushesPurposeFiles(t *testing.T) {
 	h := simHarnessFrom(t, file, "")(props)
 	seen := map[string]string{}
 	var modes []os.FileMode
-	snapshot := func(ctx context.Context, filesDir string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+	snapshot := func(ctx context.Context, run adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		// What the app finds when it starts: the run's folder as pushed.
+		filesDir := run.Staging
 		filepath.WalkDir(filesDir, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -624,7 +625,7 @@ func TestPushesPurposeFiles(t *testing.T) {
 			modes = append(modes, info.Mode().Perm())
 			return nil
 		})
-		return h(ctx, filesDir)
+		return h(ctx, run)
 	}
 	dev, err := s.Attach(context.Background(), adbd.Config{Props: props, Harness: snapshot})
 	if err != nil {
@@ -639,8 +640,8 @@ func TestPushesPurposeFiles(t *testing.T) {
 		t.Errorf("the harness found %v, want %v", seen, want)
 	}
 	for _, m := range modes {
-		if m&0o066 != 0o066 {
-			t.Errorf("a pushed file has mode %v: the app could not write it", m)
+		if m&0o004 == 0 {
+			t.Errorf("a pushed file has mode %v: the app, another uid, could not read it", m)
 		}
 	}
 	// The run's folder is gone afterwards.

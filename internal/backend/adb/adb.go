@@ -37,8 +37,8 @@ type Options struct {
 	// SocketTimeout bounds the wait for the harness to open its socket
 	// after am instrument; 0 means DefaultSocketTimeout.
 	SocketTimeout time.Duration
-	// Dir is the device folder under which each run pushes its files;
-	// empty means DefaultDir.
+	// Dir is the device folder under which each run stages its files for
+	// the harness to copy; empty means DefaultDir.
 	Dir string
 	// Log receives one line per setup step a person may wait on
 	// (installing the harness); nil discards them. Executors starting in
@@ -49,8 +49,12 @@ type Options struct {
 const (
 	// DefaultSocketTimeout covers a cold app start on a slow emulator.
 	DefaultSocketTimeout = 30 * time.Second
-	// DefaultDir is readable by the adb shell and, after a chmod, writable
-	// by the harness app, on every Android version droidstar supports.
+	// DefaultDir is where the adb shell may create files and the harness
+	// app may only read them (SELinux type shell_data_file: apps may not
+	// create, append to or unlink files there, AOSP system/sepolicy
+	// app_neverallows.te), on every Android version droidstar supports.
+	// The harness copies a run's folder into its own files folder at
+	// start (harness-apk/PROTOCOL.md).
 	DefaultDir = "/data/local/tmp/droidstar"
 	// Instrumentation is the harness's component, as am instrument wants it.
 	Instrumentation = HarnessPackage + "/.HarnessInstrumentation"
@@ -121,7 +125,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	// so a failure shows only its own lines.
 	e.marker = "droidstar run " + run + " starts"
 	dev.Shell(ctx, "log -t "+LogTag+" "+adbclient.Quote(e.marker))
-	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir)
+	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir, run)
 	if err != nil {
 		return nil, fmt.Errorf("device %s: start the harness: %w", serial, err)
 	}
@@ -153,8 +157,9 @@ func Describe(serial string, props map[string]string) model.DeviceInfo {
 	return model.DeviceInfo{Serial: serial, Platform: "android", Model: name, Release: strings.TrimSpace(props["ro.build.version.release"]), SDK: sdk}
 }
 
-// pushFiles copies the purpose's files and jars into the run's folder and
-// opens it to the harness app, which runs under its own uid.
+// pushFiles copies the purpose's files and jars into the run's staging
+// folder and lets the harness app, which runs under its own uid, read
+// them; it writes only in the copy it makes.
 func (e *Executor) pushFiles(ctx context.Context, files []harness.StagedFile) error {
 	serial := e.dev.Serial()
 	dirs := []string{e.runDir + "/" + harness.JarDir}
@@ -172,11 +177,11 @@ func (e *Executor) pushFiles(ctx context.Context, files []harness.StagedFile) er
 	}
 	for _, f := range files {
 		to := e.runDir + "/" + f.Name
-		if err := e.dev.Push(ctx, bytes.NewReader(f.Data), to, 0o666, time.Now()); err != nil {
+		if err := e.dev.Push(ctx, bytes.NewReader(f.Data), to, 0o644, time.Now()); err != nil {
 			return fmt.Errorf("device %s: push %s: %w", serial, to, err)
 		}
 	}
-	if err := shellOK(ctx, e.dev, "chmod -R 777 "+adbclient.Quote(e.runDir)); err != nil {
+	if err := shellOK(ctx, e.dev, "chmod -R 755 "+adbclient.Quote(e.runDir)); err != nil {
 		return fmt.Errorf("device %s: open %s to the harness: %w", serial, e.runDir, err)
 	}
 	return nil

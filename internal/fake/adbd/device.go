@@ -42,15 +42,29 @@ func (s State) String() string {
 	return fmt.Sprintf("State(%d)", int(s))
 }
 
-// HarnessFunc starts the harness of one `am instrument` run. filesDir is
-// the host directory that the instrumentation's `-e files DIR` (a device
-// path) maps to; it exists when HarnessFunc is called. The returned serve
-// func serves one connection to the harness's abstract socket and reports
-// whether it ended with the protocol's bye, after which the
+// HarnessFunc starts the harness of one `am instrument` run. The returned
+// serve func serves one connection to the harness's abstract socket and
+// reports whether it ended with the protocol's bye, after which the
 // instrumentation finishes. serve must return once conn is closed or ctx
 // is done (am force-stop, Device.Close). An error is logged to logcat and
 // ends the instrumentation as a failed harness does.
-type HarnessFunc func(ctx context.Context, filesDir string) (serve func(ctx context.Context, conn io.ReadWriteCloser) (bye bool), err error)
+type HarnessFunc func(ctx context.Context, run HarnessRun) (serve func(ctx context.Context, conn io.ReadWriteCloser) (bye bool), err error)
+
+// HarnessRun is what the app process of one `am instrument` run sees: host
+// folders that stand for its device paths.
+type HarnessRun struct {
+	// Run and Staging are the instrumentation's `-e run ID` and the host
+	// folder of its `-e staging DIR` (empty without one).
+	Run, Staging string
+	// FilesRoot and CodeCache are the app's own folders
+	// (/data/user/0/org.droidstar.harness/files and code_cache); they
+	// exist when HarnessFunc is called.
+	FilesRoot, CodeCache string
+	// ShellData is the host folder of /data/local/tmp, where the app may
+	// read but not create, append to or unlink files (see the package
+	// doc); JVMHarness holds the JVM to that.
+	ShellData string
+}
 
 // Config describes a fake device.
 type Config struct {

@@ -14,6 +14,10 @@ import (
 // -e socket.
 const DefaultSocket = "droidstar-harness"
 
+// ShellDataDir is the folder the adb shell owns (SELinux type
+// shell_data_file), where the host stages a run's files.
+const ShellDataDir = "/data/local/tmp"
+
 // harnessTag is the harness's logcat tag.
 const harnessTag = "droidstar-harness"
 
@@ -173,24 +177,29 @@ func (d *Device) startInstrumentation(pkg, comp string, extras map[string]string
 		return in
 	}
 
-	filesDev := extras["files"]
-	if filesDev == "" {
-		filesDev = "/data/user/0/" + pkg + "/files"
-	}
-	d.logPID(pid, 'I', harnessTag, "starting: socket %s, files %s", in.socket, filesDev)
+	run := HarnessRun{Run: extras["run"]}
+	appDir := "/data/user/0/" + pkg
+	d.logPID(pid, 'I', harnessTag, "starting: socket %s, run %s, staging %s", in.socket, run.Run, extras["staging"])
 	fail := func(err error) *instrumentation {
 		d.logPID(pid, 'E', harnessTag, "harness failed: %v", err)
 		in.finish(fmt.Sprintf("INSTRUMENTATION_RESULT: droidstar-harness=error: %v\nINSTRUMENTATION_CODE: 1", err))
 		return in
 	}
-	filesHost := d.hostPath(filesDev)
-	if err := os.MkdirAll(filesHost, 0o755); err != nil {
-		return fail(fmt.Errorf("java.io.IOException: cannot create the files dir %s: %v", filesDev, err))
+	if dev := extras["staging"]; dev != "" {
+		run.Staging = d.hostPath(dev)
+	}
+	run.FilesRoot = d.hostPath(appDir + "/files")
+	run.CodeCache = d.hostPath(appDir + "/code_cache")
+	run.ShellData = d.hostPath(ShellDataDir)
+	for _, dir := range []string{run.FilesRoot, run.CodeCache, run.ShellData} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fail(fmt.Errorf("java.io.IOException: cannot create %s: %v", dir, err))
+		}
 	}
 	if d.cfg.Harness == nil {
 		return fail(errors.New("java.lang.IllegalStateException: no harness (fakeadbd Config.Harness is nil)"))
 	}
-	serve, err := d.cfg.Harness(ctx, filesHost)
+	serve, err := d.cfg.Harness(ctx, run)
 	if err != nil {
 		return fail(err)
 	}
@@ -208,7 +217,7 @@ func (d *Device) startInstrumentation(pkg, comp string, extras map[string]string
 		d.changedLocked()
 	}
 	d.mu.Unlock()
-	d.logPID(pid, 'I', harnessTag, "listening on localabstract:%s (sdk %s, files %s)", in.socket, d.props["ro.build.version.sdk"], filesDev)
+	d.logPID(pid, 'I', harnessTag, "listening on localabstract:%s (sdk %s)", in.socket, d.props["ro.build.version.sdk"])
 	return in
 }
 

@@ -92,6 +92,11 @@ public final class TestPlatform implements Platform {
     }
 
     @Override
+    public File codeDir() {
+        return filesDir;
+    }
+
+    @Override
     public Object context() {
         return context;
     }

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.droidstar.harness.core.Json;
 import org.droidstar.harness.core.Server;
+import org.droidstar.harness.core.Workspace;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -32,7 +33,7 @@ public class JvmPlatformTest {
     @Before
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("droidstar-jvm-test").toFile();
-        platform = new JvmPlatform(dir);
+        platform = new JvmPlatform(Workspace.direct(dir));
     }
 
     @After

@@ -17,26 +17,26 @@ import java.util.List;
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
 import org.droidstar.harness.core.ShimRegistry;
+import org.droidstar.harness.core.Workspace;
 
 /**
  * The harness core's view of an Android device: Build's identity, the main
- * looper as the callins' thread, the target context and its files
- * directory, DexClassLoader for adapter jars, and the built-in shims for
+ * looper as the callins' thread, the target context, the run's private
+ * folders (Workspace), DexClassLoader for adapter jars, and the built-in shims for
  * abstract framework classes.
  */
 public final class AndroidPlatform implements Platform {
     private final Context context;
-    private final File filesDir;
+    private final Workspace workspace;
     private final MainThread mainThread = new LooperMainThread();
 
     /**
-     * @param context  the instrumentation's target context
-     * @param filesDir where file literals and environment actions live; null
-     *                 for the context's own files directory
+     * @param context   the instrumentation's target context
+     * @param workspace the run's private folders
      */
-    public AndroidPlatform(Context context, File filesDir) {
+    public AndroidPlatform(Context context, Workspace workspace) {
         this.context = context;
-        this.filesDir = filesDir != null ? filesDir : context.getFilesDir();
+        this.workspace = workspace;
         BroadcastReceiverShim.setContext(context);
     }
 
@@ -72,7 +72,12 @@ public final class AndroidPlatform implements Platform {
 
     @Override
     public File filesDir() {
-        return filesDir;
+        return workspace.files();
+    }
+
+    @Override
+    public File codeDir() {
+        return workspace.code();
     }
 
     @Override
@@ -96,7 +101,8 @@ public final class AndroidPlatform implements Platform {
             }
             path.append(jar.getAbsolutePath());
         }
-        File optimized = new File(context.getCodeCacheDir(), "droidstar-adapters");
+        // Ignored from Android 8 (API 26), where ART picks its own place.
+        File optimized = new File(workspace.code(), "oat");
         if (!optimized.isDirectory() && !optimized.mkdirs()) {
             throw new java.io.IOException("cannot create " + optimized);
         }

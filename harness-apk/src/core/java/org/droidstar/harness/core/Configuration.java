@@ -337,7 +337,7 @@ public final class Configuration implements Literal.Scope {
                 }
                 File f = new File((String) j);
                 if (!f.isAbsolute()) {
-                    f = new File(platform.filesDir(), (String) j);
+                    f = new File(platform.codeDir(), (String) j);
                 }
                 if (!f.isFile()) {
                     throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, "the jar " + j + " does not exist");

@@ -29,9 +29,19 @@ public final class Server {
     private final Platform platform;
     private final CallbackBuffer buffer = new CallbackBuffer();
     private Configuration config;
+    private volatile boolean logRequests;
 
     public Server(Platform platform) {
         this.platform = platform;
+    }
+
+    /**
+     * Logs every request's op and id, error replies, and the replies to
+     * hello and configure: on a device the log is all a person sees of a
+     * session that went wrong.
+     */
+    public void setLogRequests(boolean on) {
+        logRequests = on;
     }
 
     /** The callback buffer (a test seam). */
@@ -41,9 +51,10 @@ public final class Server {
 
     /**
      * Serves requests from in until a bye request (answered before
-     * returning) or the end of the input. Does not close the streams.
+     * returning) or the end of the input, and says whether it ended with
+     * bye. Does not close the streams.
      */
-    public synchronized void serve(InputStream in, OutputStream out) throws IOException {
+    public synchronized boolean serve(InputStream in, OutputStream out) throws IOException {
         BufferedReader r = new BufferedReader(new InputStreamReader(in, EnvAction.UTF8));
         Writer w = new OutputStreamWriter(out, EnvAction.UTF8);
         String line;
@@ -53,9 +64,10 @@ public final class Server {
             w.write('\n');
             w.flush();
             if (reply.bye) {
-                return;
+                return true;
             }
         }
+        return false;
     }
 
     /** One reply line, and whether it answers bye. */
@@ -99,6 +111,9 @@ public final class Server {
             }
             reply = ok(id);
             String o = (String) op;
+            if (logRequests) {
+                Log.log("request " + o + " id " + id);
+            }
             if (o.equals("hello")) {
                 hello(m, reply);
             } else if (o.equals("configure")) {
@@ -122,7 +137,12 @@ public final class Server {
             Log.log("internal error: " + t);
             reply = error(id, ProtocolError.INTERNAL, null, "internal error: " + t);
         }
-        return new Reply(Json.write(reply), bye);
+        String out = Json.write(reply);
+        if (logRequests && (reply.get("ok") != Boolean.TRUE || reply.containsKey("protocol")
+                || reply.containsKey("shims"))) {
+            Log.log((reply.get("ok") == Boolean.TRUE ? "reply " : "error reply ") + out);
+        }
+        return new Reply(out, bye);
     }
 
     private static Map<String, Object> ok(Object id) {

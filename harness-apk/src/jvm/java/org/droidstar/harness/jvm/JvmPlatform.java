@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadFactory;
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
 import org.droidstar.harness.core.ShimRegistry;
+import org.droidstar.harness.core.Workspace;
 
 /**
  * The host JVM as a harness platform: callins run on one dedicated daemon
@@ -22,12 +23,12 @@ import org.droidstar.harness.core.ShimRegistry;
  * java.util.concurrent.FutureTask.
  */
 public final class JvmPlatform implements Platform {
-    private final File filesDir;
+    private final Workspace workspace;
     private final ExecutorService main;
     private final MainThread mainThread;
 
-    public JvmPlatform(File filesDir) {
-        this.filesDir = filesDir;
+    public JvmPlatform(Workspace workspace) {
+        this.workspace = workspace;
         this.main = Executors.newSingleThreadExecutor(new ThreadFactory() {
             @Override
             public Thread newThread(Runnable r) {
@@ -88,7 +89,12 @@ public final class JvmPlatform implements Platform {
 
     @Override
     public File filesDir() {
-        return filesDir;
+        return workspace.files();
+    }
+
+    @Override
+    public File codeDir() {
+        return workspace.code();
     }
 
     @Override
