@@ -649,3 +649,63 @@ func TestPushesPurposeFiles(t *testing.T) {
 		t.Errorf("left %d run folders on the device", len(entries))
 	}
 }
+
+// TestFilesFollowAndroidRules learns a purpose that writes, appends to,
+// deletes and renames files through the real adb server and the real JVM
+// harness, held to the fake device's Android file rules (enforced by the
+// fake, so that they hold for root too): the harness that works in the
+// staging folder under /data/local/tmp, as droidstar's did, gets every
+// reset refused; the one that copies staging into its own files folder
+// learns the class.
+func TestFilesFollowAndroidRules(t *testing.T) {
+	needJava(t)
+	jar := filepath.Join(t.TempDir(), "harness.jar")
+	if err := os.WriteFile(jar, harnessapk.JVMJar, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := adbserver.NewT(t)
+	props := adbserver.Props("Pixel 8", "14", 34)
+	old, err := s.Attach(context.Background(), adbd.Config{Props: props, Harness: adbd.JVMHarnessInStaging("java", jar)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	current, err := s.Attach(context.Background(), adbd.Config{Props: props, Harness: adbd.JVMHarness("java", jar)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := repoPath("testdata", "purposes", "adb", "files.yaml")
+	learn := func(serial string) (int, string, string, *model.Document) {
+		out := t.TempDir()
+		code, stdout, stderr := runEnv(t, nil, "learn", file, "-P", port(s), "--device", serial, "-o", out, "--write", "json")
+		data, _ := os.ReadFile(filepath.Join(out, "Notes.json"))
+		doc, _ := model.Unmarshal(data)
+		return code, stdout, stderr, doc
+	}
+
+	code, stdout, stderr, doc := learn(old.Addr())
+	denied := regexp.MustCompile(`droidstar: ` + regexp.QuoteMeta(old.Addr()) + `: query create create: the reset failed \(making or wiring a fresh instance\): ` +
+		`java.lang.SecurityException: /data/local/tmp/droidstar/[0-9a-f]{12}/notes: EACCES \(Permission denied\): ` +
+		`avc: denied \{ create \} for name="notes" scontext=u:r:untrusted_app:s0 tcontext=u:object_r:shell_data_file:s0 permissive=0\n$`)
+	if code != ExitFail || stdout != "" || !denied.MatchString(stderr) || doc != nil {
+		t.Errorf("the harness in /data/local/tmp: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !slices.ContainsFunc(old.Logcat(), func(l string) bool {
+		return strings.HasSuffix(l, ` I droidstar-harness: avc: denied { create } for name="notes" scontext=u:r:untrusted_app:s0 tcontext=u:object_r:shell_data_file:s0 permissive=0`)
+	}) {
+		t.Errorf("logcat shows no denial:\n%s", strings.Join(old.Logcat(), "\n"))
+	}
+
+	code, stdout, stderr, doc = learn(current.Addr())
+	const want = "s0 --create--> s0\ns0 --remove--> s0\ns0 --rename--> s0\ns0 --log--> s0"
+	if code != ExitOK || typestateLines(stdout) != want || doc == nil {
+		t.Fatalf("the harness in its own folder: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// Nothing is left behind: the host removed the staging folder, the
+	// harness its own after bye.
+	for _, dir := range []string{"data/local/tmp/droidstar", "data/user/0/org.droidstar.harness/files/droidstar",
+		"data/user/0/org.droidstar.harness/code_cache/droidstar"} {
+		if entries, err := os.ReadDir(filepath.Join(current.Root(), dir)); err != nil || len(entries) != 0 {
+			t.Errorf("%s after the run: %v %v", dir, entries, err)
+		}
+	}
+}

@@ -94,6 +94,32 @@
 // working directory. /data, /sdcard, /storage and /mnt are writable; /,
 // /system and everything else are read-only (EROFS), as on a phone.
 //
+// # Android's rules for the app
+//
+// The tests run as root, so Unix modes refuse nothing: the rules below are
+// the fake's own, each from the AOSP source that makes Android refuse it.
+// JVMHarness holds the harness JVM to the file rules with a security
+// manager (rules/AndroidFileRules.java), which answers a refusal with a
+// SecurityException whose message carries the avc denial and logs the
+// denial to logcat; on a device the call fails with EACCES (an IOException
+// or false) instead.
+//   - /data/local/tmp is SELinux type shell_data_file (system/sepolicy
+//     private/file_contexts). An app may read files there
+//     (private/untrusted_app_all.te grants reads of shell_data_file), but
+//     not create or unlink them: app_neverallows.te forbids untrusted apps
+//     to create or unlink files outside their own data, storage and a few
+//     listed types, and CTS checks it. So the harness process gets
+//     { create } refused for a file or folder that does not exist yet, and
+//     { unlink } for any deletion, under /data/local/tmp; writing over an
+//     existing file is let through. Appending is not granted either, but a
+//     security manager does not see the open mode, so the fake cannot
+//     refuse an append to an existing file (the harness never appends
+//     there).
+//   - The adb shell (uid 2000, type shell) may do anything there: the
+//     shell commands and sync of this fake are not subject to the rules.
+//   - Not modelled: media servers (mediaserver, mediaextractor) may not
+//     read shell_data_file descriptors at all; no media server runs here.
+//
 // The shell splits words with '...' and "..." quoting and backslash
 // escapes and runs lists joined by ;, && and || (a newline is a ;). Pipes,
 // redirections, expansions and subshells are refused with "fakeadbd:
@@ -141,9 +167,10 @@
 // Error=Unable to find instrumentation info for: ComponentInfo{...},
 // INSTRUMENTATION_STATUS_CODE: -1, and android.util.AndroidException:
 // INSTRUMENTATION_FAILED: ... on stderr) and exits 1. Otherwise it replaces
-// any running instrumentation of the package, calls Config.Harness with
-// the host directory that `-e files DIR` maps to (default
-// /data/user/0/org.droidstar.harness/files), registers the socket named by
+// any running instrumentation of the package, calls Config.Harness with a
+// HarnessRun (the host folders of `-e staging DIR`, of the app's files and
+// code_cache folders under /data/user/0/org.droidstar.harness, and of
+// /data/local/tmp, and `-e run ID`), registers the socket named by
 // `-e socket` (default droidstar-harness) and logs "I droidstar-harness:
 // listening on localabstract:NAME". With -w the shell stream stays open
 // until the instrumentation finishes, then prints, as am does for the

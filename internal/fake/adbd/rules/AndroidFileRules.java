@@ -72,8 +72,7 @@ public final class AndroidFileRules extends SecurityManager {
 
     private static void deny(String what, String device, String name) {
         String avc = "avc: denied { " + what + " } for name=\"" + name
-                + "\" scontext=u:r:untrusted_app:s0 tcontext=u:object_r:shell_data_file:s0 tclass="
-                + (what.equals("write") ? "dir" : "file") + " permissive=0";
+                + "\" scontext=u:r:untrusted_app:s0 tcontext=u:object_r:shell_data_file:s0 permissive=0";
         // logcat shows the denial, as the kernel's audit log does on a device
         System.err.println(avc);
         throw new SecurityException(device + ": EACCES (Permission denied): " + avc);
