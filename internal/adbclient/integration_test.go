@@ -251,7 +251,7 @@ func TestIntegrationOpenHarness(t *testing.T) {
 	if err := d.Install(ctx, strings.NewReader("PK"), "h.apk"); err != nil {
 		t.Fatal(err)
 	}
-	inst, err := d.ShellStream(ctx, "am instrument -w -e socket droidstar-test -e files /data/local/tmp/files org.droidstar.harness/.HarnessInstrumentation")
+	inst, err := d.ShellStream(ctx, "am instrument -w -e socket droidstar-test -e staging /data/local/tmp/files -e run r1 org.droidstar.harness/.HarnessInstrumentation")
 	if err != nil {
 		t.Fatal(err)
 	}
