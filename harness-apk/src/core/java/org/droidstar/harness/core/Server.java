@@ -189,9 +189,18 @@ public final class Server {
         reply.put("manufacturer", platform.manufacturer());
     }
 
-    private void configure(Map<?, ?> m, Map<String, Object> reply) throws ProtocolError {
+    private void configure(final Map<?, ?> m, Map<String, Object> reply) throws Exception {
         config = null;
-        Configuration c = Configuration.parse(m.get("purpose"), platform);
+        // On the main thread: resolving loads and initialises the purpose's
+        // classes ({"constant"} literals read static fields), and a framework
+        // class whose initialiser makes a Handler must do so on the main
+        // looper, as it would in an app.
+        Configuration c = platform.mainThread().call(new java.util.concurrent.Callable<Configuration>() {
+            @Override
+            public Configuration call() throws ProtocolError {
+                return Configuration.parse(m.get("purpose"), platform);
+            }
+        });
         config = c;
         Log.log("configured " + c.name() + ": callins " + c.callinSymbols() + ", callbacks " + c.callbackNames());
         reply.put("callins", c.callinSymbols());
