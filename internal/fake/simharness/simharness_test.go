@@ -261,7 +261,7 @@ func TestClientSeesRefusals(t *testing.T) {
 	var list purpose.ErrorList
 	// The callin names no method: the request's call is its symbol, and
 	// the error lands on the callin's line.
-	want := `examples/asynctask/purpose.yaml:17:5: callins[1].call: the simulated model examples/asynctask/model.dot has no input "abort" for callin abort (model inputs: exec, cancel, wait)`
+	want := `examples/asynctask/purpose.yaml:21:5: callins[1].call: the simulated model examples/asynctask/model.dot has no input "abort" for callin abort (model inputs: exec, cancel, wait)`
 	if !errors.As(err, &list) || err.Error() != want {
 		t.Errorf("configure with a callin the model lacks:\n got %v\nwant %s", err, want)
 	}
