@@ -13,7 +13,8 @@
 # and then includes this file. `make` builds them all, `make clean` removes
 # them, `make resolve-classpath` compiles the adapter's class files only
 # and prints the jars and their JVM class path (`make check-device-purposes`
-# at the top resolves the purpose against them and android.jar).
+# at the top resolves the purpose against them and android.jar), or the
+# host jars that are missing.
 #
 # Tools: a JDK, Go (to build ../internal/dexcheck), and android.jar (API 23)
 # and dx, which `make -C harness-apk android-tools` provides (from
@@ -102,10 +103,18 @@ $(ADAPTER_JAR): $(ADAPTER_STAMP)
 endif
 
 # The jars this Makefile builds, and the host JVM class path they stand for
-# (absolute paths): the adapter's class files and JVM_JARS.
-resolve-classpath: $(if $(ADAPTER_JAR),$(ADAPTER_STAMP)) $(subst :, ,$(JVM_JARS))
+# (absolute paths): the adapter's class files and JVM_JARS. When a host jar
+# they need is missing, only "missing: JAR..." (`make JAR` says what to do).
+RESOLVE_JARS  := $(sort $(subst :, ,$(ADAPTER_CP) $(JVM_JARS)))
+MISSING_JARS  := $(filter-out $(wildcard $(RESOLVE_JARS)),$(RESOLVE_JARS))
+
+resolve-classpath: $(if $(MISSING_JARS),,$(if $(ADAPTER_JAR),$(ADAPTER_STAMP)))
+ifneq ($(MISSING_JARS),)
+	@echo "missing: $(MISSING_JARS)"
+else
 	@echo "jars: $(ADAPTER_JAR) $(LIB_JARS)"
 	@echo "classpath: $(subst $(SPACE),:,$(strip $(abspath $(if $(ADAPTER_JAR),$(ADAPTER_BUILD)/classes) $(subst :, ,$(JVM_JARS)))))"
+endif
 
 clean:
 	rm -rf $(ADAPTER_BUILD) $(ADAPTER_JAR) $(LIB_JARS)
