@@ -212,8 +212,8 @@ public final class Configuration implements Literal.Scope {
      * same paths, but runs none of it, so that a host JVM can check a device
      * purpose against android.jar's stubs: classes are loaded without being
      * initialised, constants are checked for their type but not read (that
-     * would run static initialisers), and contextType stands for the
-     * context. Only the purpose's adapters are instantiated and registered,
+     * would run static initialisers; so a constant declared Object fits
+     * Object parameters only), and contextType stands for the context. Only the purpose's adapters are instantiated and registered,
      * since their shims are part of what is resolved. The result is for
      * reading (shims, symbols), never for running queries.
      */

@@ -122,7 +122,7 @@ public final class Main {
         }
         for (Object j : (List<?>) ((Map<?, ?>) purpose).get("jars")) {
             if (!(j instanceof String) || ((String) j).isEmpty() || ((String) j).startsWith("/")
-                    || ((String) j).contains("..")) {
+                    || ("/" + j + "/").contains("/../")) {
                 continue;
             }
             File f = new File(dir, (String) j);
