@@ -153,7 +153,7 @@ func TestDexRefusesInvokedynamicWithoutAnSDK(t *testing.T) {
 	}
 }
 
-func TestDexWithDxForJava7Bytecode(t *testing.T) {
+func TestDexWithDxWithoutLambdas(t *testing.T) {
 	needTools(t)
 	dir := example(t)
 	lib := libJar(t, "plain.jar", "Plain", plainSource)
