@@ -111,6 +111,15 @@ public final class AndroidPlatform implements Platform {
 
     @Override
     public void registerShims(ShimRegistry registry) {
+        registerBuiltIns(registry);
+    }
+
+    /**
+     * The built-in shims, without a platform object: the host JVM's
+     * resolution check (src/resolve) registers them with no Android
+     * runtime. Naming the classes loads them but runs nothing of them.
+     */
+    public static void registerBuiltIns(ShimRegistry registry) {
         registry.register(AsyncTask.class.getName(), AsyncTaskShim.class);
         registry.register(CountDownTimer.class.getName(), CountDownTimerShim.class);
         registry.register(FileObserver.class.getName(), FileObserverShim.class);
