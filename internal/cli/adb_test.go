@@ -631,6 +631,11 @@ func TestPushesPurposeFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A run cut short left its staging folder: the next run removes it.
+	stale := filepath.Join(dev.Root(), "data", "local", "tmp", "droidstar", "0123456789ab", "jars")
+	if err := os.MkdirAll(stale, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	code, _, stderr := runEnv(t, nil, "learn", file, "--backend", "adb", "-P", port(s), "-o", t.TempDir(), "-q")
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr)

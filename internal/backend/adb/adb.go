@@ -109,6 +109,15 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 		base = DefaultDir
 	}
 	e.runDir = path.Join(base, run)
+	if base == DefaultDir {
+		// droidstar's own folder: what is in it was left by runs cut
+		// short. None can still be in use, since a device runs one
+		// harness at a time (am instrument replaces a running one). A
+		// folder given with --device-dir may hold the user's files.
+		if err := shellOK(ctx, dev, "rm -rf "+adbclient.Quote(DefaultDir)); err != nil {
+			return nil, fmt.Errorf("device %s: remove earlier runs' files from %s: %w", serial, DefaultDir, err)
+		}
+	}
 	defer func() {
 		if err != nil {
 			if e.client != nil {
