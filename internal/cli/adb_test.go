@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -259,8 +260,9 @@ func TestLearnThroughRealADB(t *testing.T) {
 	}
 	doc := learn(t, "--device", pixel8)
 	executed := doc.Stats.Learning.Executed + doc.Stats.Equivalence.Executed
-	want := []model.DeviceInfo{{Serial: pixel8, Platform: "android", Model: "Google Pixel 8", Release: "14", SDK: 34, Queries: executed}}
-	if fmt.Sprint(doc.Backend.Devices) != fmt.Sprint(want) {
+	user := 0
+	want := []model.DeviceInfo{{Serial: pixel8, Platform: "android", Model: "Google Pixel 8", Release: "14", SDK: 34, User: &user, Queries: executed}}
+	if !reflect.DeepEqual(doc.Backend.Devices, want) {
 		t.Errorf("devices %+v, want %+v", doc.Backend.Devices, want)
 	}
 

@@ -21,8 +21,8 @@ type instrumentation struct {
 	out strings.Builder
 }
 
-func startInstrumentation(ctx context.Context, dev *adbclient.Device, socket, filesDir string) (*instrumentation, error) {
-	cmd := fmt.Sprintf("am instrument -w -e socket %s -e files %s %s", adbclient.Quote(socket), adbclient.Quote(filesDir), Instrumentation)
+func startInstrumentation(ctx context.Context, dev *adbclient.Device, socket, filesDir string, user int) (*instrumentation, error) {
+	cmd := fmt.Sprintf("am instrument -w --user %d -e socket %s -e files %s %s", user, adbclient.Quote(socket), adbclient.Quote(filesDir), Instrumentation)
 	// The stream outlives Start's context: it lasts as long as the executor.
 	s, err := dev.ShellStream(context.WithoutCancel(ctx), cmd)
 	if err != nil {
