@@ -76,6 +76,7 @@ public class HarnessInstrumentation extends Instrumentation {
         Bundle results = new Bundle();
         int code = 0;
         LocalServerSocket server = null;
+        SessionWakeLock wake = null;
         try {
             AndroidPlatform platform = new AndroidPlatform(getTargetContext(), filesDir);
             File files = platform.filesDir();
@@ -83,6 +84,8 @@ public class HarnessInstrumentation extends Instrumentation {
                 Log.w(TAG, "cannot create the files dir " + files);
             }
             server = new LocalServerSocket(socketName);
+            wake = new SessionWakeLock(getTargetContext());
+            wake.acquire();
             Log.i(TAG, "listening on localabstract:" + socketName + " (sdk " + platform.sdk()
                     + ", files " + files + ")");
             for (int n = 1;; n++) {
@@ -112,6 +115,9 @@ public class HarnessInstrumentation extends Instrumentation {
             results.putString("droidstar-harness", "error: " + t);
             code = 1;
         } finally {
+            if (wake != null) {
+                wake.release();
+            }
             if (server != null) {
                 try {
                     server.close();
