@@ -212,6 +212,21 @@ func TestKeepAwake(t *testing.T) {
 	learnRecorder(t, s, "--device", unset.dev.Addr())
 	unset.check(t, "never set", []string{"null", "2", "null"}, "2")
 
+	// A setting droidstar cannot read stops the run before it touches
+	// anything, and says how to go on.
+	odd := attachStayOn(t, s, map[string]string{stayOn: "on"}, false)
+	code, _, _, stderr := learnRecorder(t, s, "--device", odd.dev.Addr())
+	if want := "droidstar: device " + odd.dev.Addr() + ": keep it awake: settings get global stay_on_while_plugged_in: exit status 0, printed \"on\" (--keep-awake=false leaves the device's setting alone)\n"; code != ExitFail || stderr != want {
+		t.Errorf("an unreadable setting: exit %d\n%s\nwant\n%s", code, stderr, want)
+	}
+	if odd.dev.Installed(adbd.HarnessPackage) {
+		t.Error("the harness was installed although the device could not be kept awake")
+	}
+	if code, edges, _, stderr := learnRecorder(t, s, "--device", odd.dev.Addr(), "-q", "--keep-awake=false"); code != ExitOK || edges != "" {
+		t.Errorf("an unreadable setting with --keep-awake=false: exit %d\n%s", code, stderr)
+	}
+	odd.check(t, "an unreadable setting", []string{"on"}, "on")
+
 	// Failures: a harness that crashes before it listens; two devices
 	// that disagree, which stops learning after both started.
 	crash := attachStayOn(t, s, nil, true)
@@ -230,7 +245,7 @@ func TestKeepAwake(t *testing.T) {
 		}
 		disagree = append(disagree, d)
 	}
-	code, _, stderr := runEnv(t, nil, "learn", file, "--backend", "adb", "--devices", disagree[0].Addr()+","+disagree[1].Addr(), "-P", port(s), "-o", t.TempDir())
+	code, _, stderr = runEnv(t, nil, "learn", file, "--backend", "adb", "--devices", disagree[0].Addr()+","+disagree[1].Addr(), "-P", port(s), "-o", t.TempDir())
 	if code != ExitFail || !strings.Contains(stderr, "devices disagree on") {
 		t.Fatalf("devices that disagree: exit %d\n%s", code, stderr)
 	}

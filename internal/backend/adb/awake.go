@@ -130,7 +130,7 @@ func readStayOn(ctx context.Context, dev *adbclient.Device) (string, error) {
 	}
 	v := strings.TrimSpace(r.Stdout)
 	if _, nerr := strconv.Atoi(v); r.Exit != 0 || (nerr != nil && v != "null") {
-		return "", fmt.Errorf("%s: exit status %d: %q %s", cmd, r.Exit, v, strings.TrimSpace(r.Stderr))
+		return "", fmt.Errorf("%s: exit status %d, printed %s", cmd, r.Exit, printed(r))
 	}
 	return v, nil
 }
@@ -159,10 +159,19 @@ func CurrentUser(ctx context.Context, dev *adbclient.Device, sdk int) (int, erro
 	if err != nil {
 		return 0, fmt.Errorf("device %s: am get-current-user: %w", dev.Serial(), err)
 	}
-	out := strings.TrimSpace(r.Stdout)
-	user, perr := strconv.Atoi(out)
+	user, perr := strconv.Atoi(strings.TrimSpace(r.Stdout))
 	if r.Exit != 0 || perr != nil || user < 0 {
-		return 0, fmt.Errorf("device %s: am get-current-user: exit status %d, printed %q %s", dev.Serial(), r.Exit, out, strings.TrimSpace(r.Stderr))
+		return 0, fmt.Errorf("device %s: am get-current-user: exit status %d, printed %s", dev.Serial(), r.Exit, printed(r))
 	}
 	return user, nil
+}
+
+// printed quotes what a command printed, for an error that says why its
+// output could not be used.
+func printed(r adbclient.ShellResult) string {
+	out := strconv.Quote(strings.TrimSpace(r.Stdout))
+	if e := strings.TrimSpace(r.Stderr); e != "" {
+		out += " and on stderr " + strconv.Quote(e)
+	}
+	return out
 }
