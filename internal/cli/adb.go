@@ -44,11 +44,11 @@ func (a *adbFlags) addHarness(fl *pflag.FlagSet) {
 
 // awake is what keeps the devices of one command awake, or nil when the
 // user leaves their setting alone.
-func (a *adbFlags) awake() *adbbackend.Awake {
+func (a *adbFlags) awake(e *env) *adbbackend.Awake {
 	if !a.keepAwake {
 		return nil
 	}
-	return adbbackend.NewAwake()
+	return adbbackend.NewAwake(e.stderr)
 }
 
 // checkDeviceDir rejects a --device-dir the device could not resolve.

@@ -258,7 +258,7 @@ func (f *learnFlags) adbOptions(c *cobra.Command, e *env, kind string, o *compos
 	}
 	o.ADB.Client, o.ADB.Selection = client, sel
 	o.ADB.SocketTimeout, o.ADB.Dir = f.adb.harnessTimeout, f.adb.deviceDir
-	o.ADB.Awake = f.adb.awake()
+	o.ADB.Awake = f.adb.awake(e)
 	if !f.quiet {
 		o.ADB.Log = e.stderr
 	}

@@ -199,7 +199,7 @@ func deviceTargets(ctx context.Context, e *env, a *adbFlags, req *matrix.DeviceR
 // meets the composition root and the engine.
 func matrixLearn(e *env, f *matrixFlags) matrix.LearnFunc {
 	// One for all targets: two targets on one device share its setting.
-	awake := f.adb.awake()
+	awake := f.adb.awake(e)
 	return func(ctx context.Context, p *purpose.Purpose, t matrix.Target) (*model.Document, error) {
 		o := e.backendOptions(f.lanes, false)
 		if t.Device != "" {

@@ -98,7 +98,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	}
 	e.info.User = &e.user
 	if o.Awake != nil {
-		if e.release, err = o.Awake.hold(ctx, dev, o.Log); err != nil {
+		if e.release, err = o.Awake.hold(ctx, dev); err != nil {
 			return nil, err
 		}
 		defer func() {

@@ -28,12 +28,15 @@ const pluggedUSB = 2
 // never fight over the setting, also when one device serves several of
 // them. The CPU is kept awake by the harness's own partial wake lock.
 type Awake struct {
+	warn io.Writer
 	mu   sync.Mutex
 	devs map[string]*stayOn
 }
 
-// NewAwake returns an Awake that holds no device yet.
-func NewAwake() *Awake { return &Awake{devs: map[string]*stayOn{}} }
+// NewAwake returns an Awake that holds no device yet. warn (may be nil)
+// hears about a setting that could not be put back, with the command that
+// puts it back by hand: a user who asked for silence still needs that.
+func NewAwake(warn io.Writer) *Awake { return &Awake{warn: warn, devs: map[string]*stayOn{}} }
 
 // stayOn is one device's share of an Awake.
 type stayOn struct {
@@ -46,9 +49,8 @@ type stayOn struct {
 
 // hold keeps dev awake until the returned release is called; release
 // restores the device's setting when it is the last holder and says
-// what went wrong doing so. log (may be nil) hears about a restore that
-// failed, with the command that would fix it by hand.
-func (a *Awake) hold(ctx context.Context, dev *adbclient.Device, log io.Writer) (release func() error, err error) {
+// what went wrong doing so.
+func (a *Awake) hold(ctx context.Context, dev *adbclient.Device) (release func() error, err error) {
 	serial := dev.Serial()
 	a.mu.Lock()
 	s := a.devs[serial]
@@ -84,8 +86,8 @@ func (a *Awake) hold(ctx context.Context, dev *adbclient.Device, log io.Writer) 
 			defer cancel()
 			if err = restoreStayOn(rctx, dev, s.restore); err != nil {
 				err = fmt.Errorf("device %s: put %s back to %s: %w", serial, StayOnSetting, s.restore, err)
-				if log != nil {
-					fmt.Fprintf(log, "droidstar: %v; by hand: %s\n", err, restoreCommand(s.restore))
+				if a.warn != nil {
+					fmt.Fprintf(a.warn, "droidstar: %v; put it back by hand with: adb -s %s shell %s\n", err, serial, restoreCommand(s.restore))
 				}
 			}
 			s.restore = ""
