@@ -122,7 +122,9 @@ func TestRightUser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		mu.Lock()
 		users = nil
+		mu.Unlock()
 		code, edges, doc, stderr := learnRecorder(t, s, "--device", dev.Addr())
 		if code != ExitOK || edges != recorderEdges {
 			t.Fatalf("Android %s: exit %d, typestate\n%s\nwant\n%s\n%s", tc.release, code, edges, recorderEdges, stderr)
