@@ -44,6 +44,9 @@ type Options struct {
 	// (installing the harness); nil discards them. Executors starting in
 	// parallel share it, so it must be safe for concurrent use.
 	Log io.Writer
+	// Awake keeps the devices' screens on while their executors run;
+	// nil leaves the devices' stay-on setting alone.
+	Awake *Awake
 }
 
 const (
@@ -66,6 +69,8 @@ type Executor struct {
 	info    model.DeviceInfo
 	client  *harness.Client
 	inst    *instrumentation
+	user    int          // the Android user the harness runs as
+	release func() error // lets the device sleep again (Options.Awake)
 	runDir  string
 	marker  string // logged before the harness starts
 	closeMu sync.Mutex
@@ -90,6 +95,22 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
 	}
 	e := &Executor{dev: dev, info: Describe(serial, props)}
+	// pm grant goes to user 0 and am instrument to the current user unless
+	// told otherwise: both are told, so that they agree.
+	if e.user, err = CurrentUser(ctx, dev, e.info.SDK); err != nil {
+		return nil, err
+	}
+	e.info.User = &e.user
+	if o.Awake != nil {
+		if e.release, err = o.Awake.hold(ctx, dev); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				e.release()
+			}
+		}()
+	}
 	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log); err != nil {
 		return nil, err
 	}
@@ -98,7 +119,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 			if !runtimePermission(perm) {
 				continue
 			}
-			if err := shellOK(ctx, dev, "pm grant "+HarnessPackage+" "+adbclient.Quote(perm)); err != nil {
+			if err := shellOK(ctx, dev, fmt.Sprintf("pm grant --user %d %s %s", e.user, HarnessPackage, adbclient.Quote(perm))); err != nil {
 				return nil, fmt.Errorf("device %s: grant %s to the harness: %w", serial, perm, err)
 			}
 		}
@@ -134,7 +155,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	// so a failure shows only its own lines.
 	e.marker = "droidstar run " + run + " starts"
 	dev.Shell(ctx, "log -t "+LogTag+" "+adbclient.Quote(e.marker))
-	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir, run)
+	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir, run, e.user)
 	if err != nil {
 		return nil, fmt.Errorf("device %s: start the harness: %w", serial, err)
 	}
@@ -280,10 +301,14 @@ func (e *Executor) Close() error {
 		e.client.Close()
 	}
 	e.cleanup()
-	if byeErr != nil && !errors.Is(byeErr, harness.ErrClosed) {
-		return fmt.Errorf("device %s: %w", e.dev.Serial(), byeErr)
+	var releaseErr error
+	if e.release != nil {
+		releaseErr = e.release()
 	}
-	return nil
+	if byeErr != nil && !errors.Is(byeErr, harness.ErrClosed) {
+		return errors.Join(fmt.Errorf("device %s: %w", e.dev.Serial(), byeErr), releaseErr)
+	}
+	return releaseErr
 }
 
 // cleanup stops the instrumentation if it is still running and removes

@@ -189,7 +189,7 @@ func TestPackageManager(t *testing.T) {
 		t.Errorf("md5sum of the installed APK = %q", out)
 	}
 	adbOK(t, s, "-s", serial, "shell", "pm grant org.droidstar.harness android.permission.RECORD_AUDIO && pm grant org.droidstar.harness android.permission.CAMERA")
-	if g := d.Granted(adbd.HarnessPackage); strings.Join(g, ",") != "android.permission.CAMERA,android.permission.RECORD_AUDIO" {
+	if g := d.Granted(adbd.HarnessPackage, 0); strings.Join(g, ",") != "android.permission.CAMERA,android.permission.RECORD_AUDIO" {
 		t.Errorf("Granted = %v", g)
 	}
 	if out, code := adb(t, s, "-s", serial, "shell", "pm grant com.example.none android.permission.CAMERA"); code != 255 || !strings.Contains(out, "Unknown package: com.example.none") {

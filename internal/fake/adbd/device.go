@@ -90,7 +90,20 @@ type Config struct {
 	// Root is the host directory that backs the device's filesystem;
 	// empty means a temporary directory removed by Close.
 	Root string
+	// CurrentUser is the foreground user: what am get-current-user prints
+	// (Android 7 and later), and whom am instrument runs as without
+	// --user. Users 0 and CurrentUser exist.
+	CurrentUser int
+	// GlobalSettings is the global settings table (settings get, put and
+	// delete global, svc power stayon); nil means DefaultGlobalSettings,
+	// and a key missing from a given map is unset ("null").
+	GlobalSettings map[string]string
 }
+
+// DefaultGlobalSettings are a fresh device's global settings, as far as
+// the fake knows them: stay-on-while-plugged-in off (SettingsProvider's
+// def_stay_on_while_plugged_in).
+var DefaultGlobalSettings = map[string]string{"stay_on_while_plugged_in": "0"}
 
 // DefaultProps are the properties a Config gets for those it lacks.
 var DefaultProps = map[string]string{
@@ -126,12 +139,15 @@ type Device struct {
 	closed    bool
 	unplugged bool
 	conns     map[*conn]struct{}
-	packages  map[string]string // package -> APK path on the device
-	grants    map[string][]string
-	sockets   map[string]*instrumentation // abstract socket name -> owner
-	instrs    map[string]*instrumentation // package -> running instrumentation
-	log       []logEntry
-	nextPID   int
+	packages  map[string]string           // package -> APK path on the device
+	grants    map[string]map[int][]string // package -> user -> permissions
+	settings  map[string]string           // the global settings table
+	// history keeps every value a global setting took, "null" for unset.
+	history map[string][]string
+	sockets map[string]*instrumentation // abstract socket name -> owner
+	instrs  map[string]*instrumentation // package -> running instrumentation
+	log     []logEntry
+	nextPID int
 	// handshakes counts the hosts' CNXNs the device has handled.
 	handshakes int
 	// changed is closed, and replaced, whenever the log, the set of
@@ -163,11 +179,21 @@ func Start(cfg Config) (*Device, error) {
 		root:     cfg.Root,
 		conns:    map[*conn]struct{}{},
 		packages: map[string]string{},
-		grants:   map[string][]string{},
+		grants:   map[string]map[int][]string{},
+		settings: map[string]string{},
+		history:  map[string][]string{},
 		sockets:  map[string]*instrumentation{},
 		instrs:   map[string]*instrumentation{},
 		nextPID:  4000,
 		changed:  make(chan struct{}),
+	}
+	settings := cfg.GlobalSettings
+	if settings == nil {
+		settings = DefaultGlobalSettings
+	}
+	for k, v := range settings {
+		d.settings[k] = v
+		d.history[k] = []string{v}
 	}
 	if d.root == "" {
 		dir, err := os.MkdirTemp("", "fakeadbd-")
@@ -233,13 +259,30 @@ func (d *Device) Installed(pkg string) bool {
 	return ok
 }
 
-// Granted lists the permissions pm grant gave a package, sorted.
-func (d *Device) Granted(pkg string) []string {
+// Granted lists the permissions pm grant gave a package for one user,
+// sorted: runtime permissions are granted per user.
+func (d *Device) Granted(pkg string, user int) []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	g := append([]string(nil), d.grants[pkg]...)
+	return d.grantedLocked(pkg, user)
+}
+
+func (d *Device) grantedLocked(pkg string, user int) []string {
+	g := append([]string(nil), d.grants[pkg][user]...)
 	sort.Strings(g)
 	return g
+}
+
+// SettingHistory lists the values a global setting took, oldest first:
+// the device's own, then one per settings put or delete and svc power
+// stayon, whether or not it changed ("null" while unset).
+func (d *Device) SettingHistory(key string) []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if h, ok := d.history[key]; ok {
+		return append([]string(nil), h...)
+	}
+	return []string{"null"}
 }
 
 // changedLocked wakes the goroutines waiting in waitUntil; d.mu is held.

@@ -116,6 +116,23 @@ func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 // only for what it answers. The simulator says what each symbol cost, by
 // the closure's rules it follows (mealy.Semantics).
 func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
+	for at, sym := range q {
+		exc, ok := s.opts.Throws[sym]
+		if !ok {
+			continue
+		}
+		// What comes before runs as the model says; the callin throws.
+		r, err := s.query(ctx, q[:at])
+		if err != nil || r.Err != nil {
+			return r, err
+		}
+		e := thrownErr{At: at, Kind: "thrown", Exception: exc}
+		if cls, msg, ok := strings.Cut(exc, ": "); ok {
+			e.Exception, e.Message = cls, &msg
+		}
+		r.Outputs, r.Ms, r.Err = append(r.Outputs, mealy.Err), append(r.Ms, 0), e
+		return r, nil
+	}
 	virtual := s.opts.Timing
 	virtual.Realtime = false
 	res, costs, err := sim.NewExecutor(s.opts.Model, virtual, serial).Run(ctx, q)

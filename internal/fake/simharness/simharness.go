@@ -62,6 +62,10 @@ type Options struct {
 	// Listeners maps the binary names of Class's listener interfaces to
 	// their callback methods.
 	Listeners map[string][]string
+	// Throws maps callins to the exception they throw wherever they are
+	// called ("java.lang.RuntimeException: setAudioSource failed."), as a
+	// harness denied a permission meets them (see adbd.App.Granted).
+	Throws map[string]string
 }
 
 // PurposeCallbackNames maps each callback symbol of p to the first name it

@@ -365,3 +365,39 @@ func TestServeRefusesAMealyModel(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// A callin in Throws throws wherever it is called: what comes before it
+// is the model's, and the query ends there with the exception.
+func TestThrows(t *testing.T) {
+	ctx := context.Background()
+	p, m, timing := example(t, "asynctask")
+	c, _ := client(t, Options{Model: m, Timing: timing, Throws: map[string]string{"cancel": "java.lang.SecurityException: denied"}})
+	if _, err := c.Hello(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Configure(ctx, harness.Configure(p)); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		q       []string
+		outputs []string
+		err     *harness.QueryErr
+	}{
+		{[]string{"exec", "wait"}, []string{"ok", "postexec"}, nil},
+		{[]string{"exec", "wait", "cancel", "wait"}, []string{"ok", "postexec", "err"},
+			&harness.QueryErr{At: 2, Kind: "thrown", Exception: "java.lang.SecurityException", Message: "denied"}},
+		{[]string{"cancel"}, []string{"err"}, &harness.QueryErr{At: 0, Kind: "thrown", Exception: "java.lang.SecurityException", Message: "denied"}},
+		// The model's own err comes first.
+		{[]string{"exec", "exec", "cancel"}, []string{"ok", "err"}, &harness.QueryErr{At: 1, Kind: "thrown", Exception: "exec answers err in the model"}},
+	}
+	for _, tc := range cases {
+		rs, err := c.Run(ctx, [][]string{tc.q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rs[0]
+		if !slices.Equal(r.Outputs, tc.outputs) || len(r.Ms) != len(r.Outputs) || !reflect.DeepEqual(r.Err, tc.err) {
+			t.Errorf("%v: outputs %v ms %v err %+v, want %v err %+v", tc.q, r.Outputs, r.Ms, r.Err, tc.outputs, tc.err)
+		}
+	}
+}

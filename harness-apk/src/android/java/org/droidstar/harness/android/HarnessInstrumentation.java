@@ -75,6 +75,7 @@ public class HarnessInstrumentation extends Instrumentation {
         int code = 0;
         LocalServerSocket server = null;
         Workspace workspace = null;
+        SessionWakeLock wake = null;
         try {
             Context context = getTargetContext();
             workspace = Workspace.open(staging, context.getFilesDir(), context.getCodeCacheDir(), run);
@@ -83,6 +84,8 @@ public class HarnessInstrumentation extends Instrumentation {
             }
             AndroidPlatform platform = new AndroidPlatform(context, workspace);
             server = new LocalServerSocket(socketName);
+            wake = new SessionWakeLock(context);
+            wake.acquire();
             Log.i(TAG, "listening on localabstract:" + socketName + " (sdk " + platform.sdk() + ", "
                     + workspace.copied() + " staged files in " + workspace.files() + ")");
             Server protocol = new Server(platform);
@@ -94,6 +97,9 @@ public class HarnessInstrumentation extends Instrumentation {
             results.putString("droidstar-harness", "error: " + t);
             code = 1;
         } finally {
+            if (wake != null) {
+                wake.release();
+            }
             if (server != null) {
                 try {
                     server.close();
