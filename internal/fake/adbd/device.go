@@ -90,6 +90,24 @@ type Config struct {
 	// Root is the host directory that backs the device's filesystem;
 	// empty means a temporary directory removed by Close.
 	Root string
+	// CurrentUser is the foreground user: what am get-current-user prints
+	// (Android 7 and later).
+	CurrentUser int
+	// GlobalSettings and SecureSettings are the settings tables (settings
+	// get and put); nil means DefaultGlobalSettings and
+	// DefaultSecureSettings, and a key missing from a given map is unset
+	// ("null").
+	GlobalSettings, SecureSettings map[string]string
+	// SELinux is what getenforce prints: Enforcing (when empty),
+	// Permissive or Disabled. It changes nothing else: the app's file
+	// rules are the HarnessFunc's (JVMHarness).
+	SELinux string
+	// Features are the system features pm list features prints; nil means
+	// DefaultFeatures.
+	Features []string
+	// Services maps an intent action to the components that pm
+	// query-services resolves for it; nil means DefaultServices.
+	Services map[string][]string
 }
 
 // DefaultProps are the properties a Config gets for those it lacks.
@@ -128,8 +146,9 @@ type Device struct {
 	conns     map[*conn]struct{}
 	packages  map[string]string // package -> APK path on the device
 	grants    map[string][]string
-	sockets   map[string]*instrumentation // abstract socket name -> owner
-	instrs    map[string]*instrumentation // package -> running instrumentation
+	sockets   map[string]*instrumentation  // abstract socket name -> owner
+	instrs    map[string]*instrumentation  // package -> running instrumentation
+	tables    map[string]map[string]string // settings namespace -> table
 	log       []logEntry
 	nextPID   int
 	// handshakes counts the hosts' CNXNs the device has handled.

@@ -30,7 +30,9 @@
 // change of the log, the sockets and the handshakes.
 //
 // Config sets the properties (getprop and the CNXN banner), the handshake
-// State (Ready, Unauthorized, Offline), the Harness, and failure modes
+// State (Ready, Unauthorized, Offline), the Harness, what the device says
+// about itself (CurrentUser, SELinux, Features, Services, GlobalSettings,
+// SecureSettings), and failure modes
 // (InstallFailure, HarnessNeverListens). Start listens on a random port of
 // 127.0.0.1, never in 5555-5585, the range adb servers scan for emulators.
 //
@@ -150,6 +152,13 @@
 //	cmd activity ...               as am
 //	am instrument [-w] [-r] [-e K V]... COMPONENT
 //	am force-stop PKG
+//	am get-current-user            Config.CurrentUser (SDK 24 and later)
+//	getenforce                     Config.SELinux
+//	pm list features               Config.Features
+//	pm query-services [--components] -a ACTION
+//	                               Config.Services
+//	settings [--user U] get|put NAMESPACE KEY [VALUE]
+//	                               Config.GlobalSettings, SecureSettings
 //
 // Anything else prints "/system/bin/sh: NAME: inaccessible or not found"
 // and exits 127.
@@ -158,6 +167,39 @@
 // org.droidstar.harness (HarnessPackage), and pm grant accepts any
 // permission. Installing or uninstalling kills the package's running
 // instrumentation, as on Android.
+//
+// # Device state
+//
+// What droidstar doctor reads with the shell, answered from Config as
+// Android prints it (sysinfo.go):
+//   - getenforce prints Enforcing, Permissive or Disabled (toybox
+//     toys/android/getenforce.c: "Disabled" when SELinux is off, else
+//     security_getenforce's answer). The mode is only printed: whether the
+//     app's files are refused is the HarnessFunc's (JVMHarness holds the
+//     JVM to the enforcing rules below).
+//   - pm list features prints "feature:NAME" per system feature, sorted,
+//     and the OpenGL ES version as "feature:reqGlEsVersion=0x30000"
+//     (PackageManagerShellCommand.runListFeatures; Pm.runListFeatures on
+//     Android 6).
+//   - pm query-services -a ACTION (PackageManagerShellCommand
+//     .runQueryIntentServices, Android 7 and later) prints "No services
+//     found", or "N services found:" and each ResolveInfo; with
+//     --components, each service's ComponentName.flattenToShortString()
+//     alone on a line. SpeechRecognizer.isRecognitionAvailable and
+//     TextServicesManager ask the same question of the package manager
+//     (RecognitionService.SERVICE_INTERFACE,
+//     SpellCheckerService.SERVICE_INTERFACE).
+//   - settings get NAMESPACE KEY prints the value or "null"
+//     (SettingsService's shell command, formerly cmds/settings'
+//     SettingsCmd); put prints nothing. secure location_mode is
+//     Settings.Secure.LOCATION_MODE_OFF (0) to _HIGH_ACCURACY (3); global
+//     stay_on_while_plugged_in is the BatteryManager.BATTERY_PLUGGED_*
+//     bits the screen stays on for.
+//   - am get-current-user prints the foreground user from Android 7 (SDK
+//     24; Am.runGetCurrentUser, later ActivityManagerShellCommand).
+//     Before, Android 6's Am.onRun calls BaseCommand.showError: the usage
+//     (abridged here), a blank line and "Error: unknown command
+//     'get-current-user'" on stderr, and am exits 0.
 //
 // # Instrumentation
 //

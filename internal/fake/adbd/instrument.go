@@ -42,6 +42,8 @@ func (p *proc) am(args []string) int {
 		return p.instrument(args[1:])
 	case "force-stop":
 		return p.forceStopCmd(args[1:])
+	case "get-current-user":
+		return p.currentUser()
 	}
 	p.errf("Unknown command: %s", args[0])
 	return 1
