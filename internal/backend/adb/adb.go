@@ -73,6 +73,7 @@ type Executor struct {
 	release func() error // lets the device sleep again (Options.Awake)
 	runDir  string
 	marker  string // logged before the harness starts
+	hello   harness.Hello
 	closeMu sync.Mutex
 	closed  bool
 }
@@ -114,16 +115,52 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log); err != nil {
 		return nil, err
 	}
-	if e.info.SDK >= 23 {
-		for _, perm := range p.Permissions {
-			if !runtimePermission(perm) {
-				continue
+	if err := e.grant(ctx, p.Permissions); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			if e.client != nil {
+				e.client.Close()
 			}
-			if err := shellOK(ctx, dev, fmt.Sprintf("pm grant --user %d %s %s", e.user, HarnessPackage, adbclient.Quote(perm))); err != nil {
-				return nil, fmt.Errorf("device %s: grant %s to the harness: %w", serial, perm, err)
-			}
+			e.cleanup()
+		}
+	}()
+	if err := e.launch(ctx, o, files); err != nil {
+		return nil, err
+	}
+	if _, err := e.client.Configure(ctx, harness.Configure(p)); err != nil {
+		var perr purpose.ErrorList
+		if errors.As(err, &perr) {
+			return nil, err
+		}
+		return nil, e.explain(ctx, fmt.Errorf("device %s: configure the harness: %w", serial, err))
+	}
+	return e, nil
+}
+
+// grant grants the harness the runtime permissions among perms; Android
+// grants the others at install, and before Android 6 all of them.
+func (e *Executor) grant(ctx context.Context, perms []string) error {
+	if e.info.SDK < 23 {
+		return nil
+	}
+	for _, perm := range perms {
+		if !runtimePermission(perm) {
+			continue
+		}
+		if err := shellOK(ctx, e.dev, fmt.Sprintf("pm grant --user %d %s %s", e.user, HarnessPackage, adbclient.Quote(perm))); err != nil {
+			return fmt.Errorf("device %s: grant %s to the harness: %w", e.dev.Serial(), perm, err)
 		}
 	}
+	return nil
+}
+
+// launch stages files in a fresh run folder, starts the harness on it and
+// says hello: what every session on a device starts with. On error the
+// caller cleans up (Executor.cleanup) what it left.
+func (e *Executor) launch(ctx context.Context, o Options, files []harness.StagedFile) (err error) {
+	dev, serial := e.dev, e.dev.Serial()
 	run := randomID()
 	base := o.Dir
 	if base == "" {
@@ -136,19 +173,11 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 		// harness at a time (am instrument replaces a running one). A
 		// folder given with --device-dir may hold the user's files.
 		if err := shellOK(ctx, dev, "rm -rf "+adbclient.Quote(DefaultDir)); err != nil {
-			return nil, fmt.Errorf("device %s: remove earlier runs' files from %s: %w", serial, DefaultDir, err)
+			return fmt.Errorf("device %s: remove earlier runs' files from %s: %w", serial, DefaultDir, err)
 		}
 	}
-	defer func() {
-		if err != nil {
-			if e.client != nil {
-				e.client.Close()
-			}
-			e.cleanup()
-		}
-	}()
 	if err := e.pushFiles(ctx, files); err != nil {
-		return nil, err
+		return err
 	}
 	socket := "droidstar-" + run
 	// The device log outlives runs: this line marks where this one starts,
@@ -157,23 +186,14 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	dev.Shell(ctx, "log -t "+LogTag+" "+adbclient.Quote(e.marker))
 	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir, run, e.user)
 	if err != nil {
-		return nil, fmt.Errorf("device %s: start the harness: %w", serial, err)
+		return fmt.Errorf("device %s: start the harness: %w", serial, err)
 	}
 	timeout := o.SocketTimeout
 	if timeout <= 0 {
 		timeout = DefaultSocketTimeout
 	}
-	if e.client, err = e.connect(ctx, socket, timeout, o.Host); err != nil {
-		return nil, err
-	}
-	if _, err := e.client.Configure(ctx, harness.Configure(p)); err != nil {
-		var perr purpose.ErrorList
-		if errors.As(err, &perr) {
-			return nil, err
-		}
-		return nil, e.explain(ctx, fmt.Errorf("device %s: configure the harness: %w", serial, err))
-	}
-	return e, nil
+	e.client, err = e.connect(ctx, socket, timeout, o.Host)
+	return err
 }
 
 // Describe reads what the learned model records about a device from its
@@ -233,8 +253,9 @@ func (e *Executor) connect(ctx context.Context, socket string, timeout time.Dura
 		stream, err := e.dev.Open(attemptCtx, "localabstract:"+socket)
 		if err == nil {
 			client := harness.NewClient(stream, "harness on "+serial)
-			_, herr := client.Hello(attemptCtx, host)
+			h, herr := client.Hello(attemptCtx, host)
 			if herr == nil {
+				e.hello = h
 				cancel()
 				return client, nil
 			}

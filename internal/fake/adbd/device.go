@@ -98,6 +98,20 @@ type Config struct {
 	// delete global, svc power stayon); nil means DefaultGlobalSettings,
 	// and a key missing from a given map is unset ("null").
 	GlobalSettings map[string]string
+	// SecureSettings is the secure settings table (settings get and put
+	// secure: location_mode); nil means DefaultSecureSettings.
+	SecureSettings map[string]string
+	// SELinux is what getenforce prints: Enforcing (when empty),
+	// Permissive or Disabled. It changes nothing else: the app's file
+	// rules are the HarnessFunc's (JVMHarness).
+	SELinux string
+	// Features are the system features pm list features prints; nil means
+	// DefaultFeatures.
+	Features []string
+	// Services maps an intent action to the components that pm
+	// query-services resolves for it; nil means DefaultServices.
+	Services map[string][]string
+
 }
 
 // DefaultGlobalSettings are a fresh device's global settings, as far as
@@ -142,6 +156,7 @@ type Device struct {
 	packages  map[string]string           // package -> APK path on the device
 	grants    map[string]map[int][]string // package -> user -> permissions
 	settings  map[string]string           // the global settings table
+	secure    map[string]string           // the secure settings table
 	// history keeps every value a global setting took, "null" for unset.
 	history map[string][]string
 	sockets map[string]*instrumentation // abstract socket name -> owner
@@ -181,6 +196,7 @@ func Start(cfg Config) (*Device, error) {
 		packages: map[string]string{},
 		grants:   map[string]map[int][]string{},
 		settings: map[string]string{},
+		secure:   map[string]string{},
 		history:  map[string][]string{},
 		sockets:  map[string]*instrumentation{},
 		instrs:   map[string]*instrumentation{},
@@ -194,6 +210,13 @@ func Start(cfg Config) (*Device, error) {
 	for k, v := range settings {
 		d.settings[k] = v
 		d.history[k] = []string{v}
+	}
+	secure := cfg.SecureSettings
+	if secure == nil {
+		secure = DefaultSecureSettings
+	}
+	for k, v := range secure {
+		d.secure[k] = v
 	}
 	if d.root == "" {
 		dir, err := os.MkdirTemp("", "fakeadbd-")

@@ -33,9 +33,10 @@
 // change of the log, the sockets and the handshakes.
 //
 // Config sets the properties (getprop and the CNXN banner), the handshake
-// State (Ready, Unauthorized, Offline), the Harness, the CurrentUser, the
-// GlobalSettings, and failure modes (InstallFailure,
-// HarnessNeverListens). Start listens on a random port of
+// State (Ready, Unauthorized, Offline), the Harness, what the device says
+// about itself (CurrentUser, SELinux, Features, Services, GlobalSettings,
+// SecureSettings), and failure modes
+// (InstallFailure, HarnessNeverListens). Start listens on a random port of
 // 127.0.0.1, never in 5555-5585, the range adb servers scan for emulators.
 //
 // # Transport
@@ -155,9 +156,13 @@
 //	am instrument [-w] [-r] [--user U] [-e K V]... COMPONENT
 //	am force-stop PKG
 //	am get-current-user            Config.CurrentUser (SDK 24 and later)
+//	getenforce                     Config.SELinux
+//	pm list features               Config.Features
+//	pm query-services [--components] -a ACTION
+//	                               Config.Services
 //	settings [--user U] get|put|delete NAMESPACE KEY [VALUE]
-//	                               the global table (Config.GlobalSettings); system
-//	                               and secure are empty; get prints "null" for unset
+//	                               the global and secure tables (Config.GlobalSettings,
+//	                               SecureSettings); system is empty; get prints "null" for unset
 //	svc power stayon true|false|usb|ac|wireless
 //	                               sets stay_on_while_plugged_in to 7, 0, 2, 1 or 4
 //
@@ -209,6 +214,32 @@
 //     "Deleted N rows". Device.SettingHistory lists every value a global
 //     setting took, so that a test sees what was set during a run and
 //     what was put back.
+//
+// # Device state
+//
+// What droidstar doctor reads with the shell, answered from Config as
+// Android prints it (sysinfo.go):
+//   - getenforce prints Enforcing, Permissive or Disabled (toybox
+//     toys/android/getenforce.c: "Disabled" when SELinux is off, else
+//     security_getenforce's answer). The mode is only printed: whether the
+//     app's files are refused is the HarnessFunc's (JVMHarness holds the
+//     JVM to the enforcing rules below).
+//   - pm list features prints "feature:NAME" per system feature, sorted,
+//     and the OpenGL ES version as "feature:reqGlEsVersion=0x30000"
+//     (PackageManagerShellCommand.runListFeatures; Pm.runListFeatures on
+//     Android 6).
+//   - pm query-services -a ACTION (PackageManagerShellCommand
+//     .runQueryIntentServices, Android 7 and later) prints "No services
+//     found", or "N services found:" and each ResolveInfo; with
+//     --components, each service's ComponentName.flattenToShortString()
+//     alone on a line. SpeechRecognizer.isRecognitionAvailable and
+//     TextServicesManager ask the same question of the package manager
+//     (RecognitionService.SERVICE_INTERFACE,
+//     SpellCheckerService.SERVICE_INTERFACE).
+//   - secure location_mode is
+//     Settings.Secure.LOCATION_MODE_OFF (0) to _HIGH_ACCURACY (3); global
+//     stay_on_while_plugged_in is the BatteryManager.BATTERY_PLUGGED_*
+//     bits the screen stays on for.
 //
 // # Instrumentation
 //

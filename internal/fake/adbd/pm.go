@@ -40,6 +40,8 @@ func (p *proc) pm(args []string) int {
 		return p.pmGrant(args[1:])
 	case "list":
 		return p.pmList(args[1:])
+	case "query-services":
+		return p.pmQueryServices(args[1:])
 	}
 	p.errf("Unknown command: %s", args[0])
 	return 1
@@ -242,6 +244,8 @@ func (p *proc) pmList(args []string) int {
 	p.d.mu.Unlock()
 	sort.Strings(pkgs)
 	switch args[0] {
+	case "features":
+		return p.pmListFeatures()
 	case "packages":
 		for _, pkg := range pkgs {
 			if _, ok := opts["-f"]; ok {

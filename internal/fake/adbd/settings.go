@@ -33,8 +33,8 @@ func (d *Device) setGlobal(key, value string, unset bool) {
 // settingsCmd is `settings [--user N] get|put|delete NAMESPACE KEY [VALUE]`
 // (SettingsService's shell command, formerly cmds/settings' SettingsCmd):
 // get prints the value or "null", put prints nothing, delete prints
-// "Deleted N rows". Only the global table holds anything; system and
-// secure are empty.
+// "Deleted N rows". The global table keeps its history (SettingHistory);
+// the secure one (location_mode) does not; system is empty.
 func (p *proc) settingsCmd(args []string) int {
 	for len(args) > 1 && args[0] == "--user" {
 		args = args[2:]
@@ -58,11 +58,13 @@ func (p *proc) settingsCmd(args []string) int {
 	switch {
 	case verb == "get" && len(args) == 3:
 		v, ok := "", false
+		p.d.mu.Lock()
 		if global {
-			p.d.mu.Lock()
 			v, ok = p.d.settings[key]
-			p.d.mu.Unlock()
+		} else if ns == "secure" {
+			v, ok = p.d.secure[key]
 		}
+		p.d.mu.Unlock()
 		if !ok {
 			v = "null"
 		}
@@ -71,6 +73,10 @@ func (p *proc) settingsCmd(args []string) int {
 	case verb == "put" && len(args) >= 4:
 		if global {
 			p.d.setGlobal(key, args[3], false)
+		} else if ns == "secure" {
+			p.d.mu.Lock()
+			p.d.secure[key] = args[3]
+			p.d.mu.Unlock()
 		}
 		return 0
 	case verb == "delete" && len(args) == 3:

@@ -303,7 +303,7 @@ func TestCorpusCoverage(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|").FindAllStringSubmatch(table, -1) {
 		wantCodes = append(wantCodes, m[1])
 	}
-	if got := strings.Join(wantOps, " "); got != "hello configure run ping bye" {
+	if got := strings.Join(wantOps, " "); got != "hello configure run probe ping bye" {
 		t.Fatalf("PROTOCOL.md's ops: %s", got)
 	}
 	if len(wantCodes) != 12 {

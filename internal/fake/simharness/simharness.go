@@ -66,6 +66,9 @@ type Options struct {
 	// called ("java.lang.RuntimeException: setAudioSource failed."), as a
 	// harness denied a permission meets them (see adbd.App.Granted).
 	Throws map[string]string
+	// Probe is what the simulated device answers to probe (URLs it does
+	// not list answer 200); nil is Good().
+	Probe *harness.ProbeResult
 }
 
 // PurposeCallbackNames maps each callback symbol of p to the first name it
@@ -201,13 +204,15 @@ func (s *server) handle(ctx context.Context, line []byte) (reply []byte, bye boo
 			return s.configure(req)
 		case "run":
 			return s.run(ctx, req)
+		case "probe":
+			return s.probe(req)
 		case "ping":
 			return nil, nil
 		case "bye":
 			bye = true
 			return nil, nil
 		}
-		return nil, &protoError{code: codeUnknownOp, message: `unknown op "` + op + `" (hello, configure, run, ping, bye)`}
+		return nil, &protoError{code: codeUnknownOp, message: `unknown op "` + op + `" (hello, configure, run, probe, ping, bye)`}
 	}()
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()

@@ -13,9 +13,11 @@ import dalvik.system.DexClassLoader;
 
 import java.io.File;
 import java.util.List;
+import java.util.Map;
 
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
+import org.droidstar.harness.core.ProbeHooks;
 import org.droidstar.harness.core.ShimRegistry;
 import org.droidstar.harness.core.Workspace;
 
@@ -25,10 +27,11 @@ import org.droidstar.harness.core.Workspace;
  * folders (Workspace), DexClassLoader for adapter jars, and the built-in shims for
  * abstract framework classes.
  */
-public final class AndroidPlatform implements Platform {
+public final class AndroidPlatform implements Platform, ProbeHooks {
     private final Context context;
     private final Workspace workspace;
     private final MainThread mainThread = new LooperMainThread();
+    private final AndroidProbes probes;
 
     /**
      * @param context   the instrumentation's target context
@@ -37,6 +40,7 @@ public final class AndroidPlatform implements Platform {
     public AndroidPlatform(Context context, Workspace workspace) {
         this.context = context;
         this.workspace = workspace;
+        this.probes = new AndroidProbes(context);
         BroadcastReceiverShim.setContext(context);
     }
 
@@ -126,5 +130,42 @@ public final class AndroidPlatform implements Platform {
         registry.register(SQLiteOpenHelper.class.getName(), SQLiteOpenHelperShim.class);
         registry.register(MediaCodec.Callback.class.getName(), MediaCodecCallbackShim.class);
         registry.register(BroadcastReceiver.class.getName(), BroadcastReceiverShim.class);
+    }
+
+    // The probe op's hooks (AndroidProbes).
+
+    @Override
+    public File stagingDir() {
+        return workspace.staging();
+    }
+
+    @Override
+    public void unlink(File f) throws Exception {
+        probes.unlink(f);
+    }
+
+    @Override
+    public String frameworkListener() {
+        return AndroidProbes.LISTENER;
+    }
+
+    @Override
+    public void fireFrameworkListener(Object listener) {
+        probes.fire(listener);
+    }
+
+    @Override
+    public List<CallbackSource> callbackSources() {
+        return probes.sources();
+    }
+
+    @Override
+    public Map<String, Object> recordAudio(int ms) {
+        return probes.record(ms);
+    }
+
+    @Override
+    public Boolean holds(String permission) {
+        return Boolean.valueOf(probes.holds(permission));
     }
 }

@@ -120,13 +120,15 @@ public final class Server {
                 configure(m, reply);
             } else if (o.equals("run")) {
                 run(m, reply);
+            } else if (o.equals("probe")) {
+                new Probe(platform).run(Probe.Request.parse(m), reply);
             } else if (o.equals("ping")) {
                 // nothing but ok
             } else if (o.equals("bye")) {
                 bye = true;
             } else {
                 throw new ProtocolError(ProtocolError.UNKNOWN_OP, null,
-                        "unknown op \"" + o + "\" (hello, configure, run, ping, bye)");
+                        "unknown op \"" + o + "\" (hello, configure, run, probe, ping, bye)");
             }
         } catch (ProtocolError e) {
             reply = error(id, e.code(), e.where(), e.getMessage());

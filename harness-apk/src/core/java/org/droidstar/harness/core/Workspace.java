@@ -47,6 +47,7 @@ public final class Workspace {
     private final File code;
     private final List<String> removed;
     private final int copied;
+    private File staging;
 
     private Workspace(File files, File code, List<String> removed, int copied) {
         this.files = files;
@@ -106,7 +107,17 @@ public final class Workspace {
                 }
             }
         }
-        return new Workspace(files, code, removed, copied);
+        Workspace w = new Workspace(files, code, removed, copied);
+        w.staging = staging;
+        return w;
+    }
+
+    /**
+     * The folder the host staged the run in, which the probe op tries the
+     * app's file rules on; null for a direct workspace or none staged.
+     */
+    public File staging() {
+        return staging;
     }
 
     /** Where {"file"} literals and environment actions resolve. */
