@@ -5,10 +5,9 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -22,8 +21,15 @@ public final class TestPlatform implements Platform {
     private final File filesDir;
     private final ExecutorService main;
     private final MainThread mainThread;
+    private volatile Thread mainThreadItself;
     /** The value of {"context": true}. */
     public volatile Object context = "the test context";
+    /**
+     * When positive, how long a call on the main thread may take, instead
+     * of the timeout the runner asks for (at least 10 s), so that a test of
+     * a blocked main thread ends quickly.
+     */
+    public volatile long mainThreadTimeoutMs;
 
     public TestPlatform(File filesDir) {
         this.filesDir = filesDir;
@@ -32,22 +38,31 @@ public final class TestPlatform implements Platform {
             public Thread newThread(Runnable r) {
                 Thread t = new Thread(r, MAIN);
                 t.setDaemon(true);
+                mainThreadItself = t;
                 return t;
             }
         });
+        final PostingMainThread posting = new PostingMainThread() {
+            @Override
+            protected boolean post(Runnable task) {
+                try {
+                    main.execute(task);
+                    return true;
+                } catch (RejectedExecutionException e) {
+                    return false;
+                }
+            }
+
+            @Override
+            protected boolean onMainThread() {
+                return Thread.currentThread() == mainThreadItself;
+            }
+        };
         mainThread = new MainThread() {
             @Override
-            public <T> T call(Callable<T> task) throws Exception {
-                Future<T> f = main.submit(task);
-                try {
-                    return f.get();
-                } catch (ExecutionException e) {
-                    Throwable c = e.getCause();
-                    if (c instanceof Exception) {
-                        throw (Exception) c;
-                    }
-                    throw (Error) c;
-                }
+            public <T> T call(Callable<T> task, long timeoutMs) throws Exception {
+                long override = mainThreadTimeoutMs;
+                return posting.call(task, override > 0 ? override : timeoutMs);
             }
         };
     }

@@ -78,6 +78,9 @@ public class HarnessInstrumentation extends Instrumentation {
         LocalServerSocket server = null;
         try {
             AndroidPlatform platform = new AndroidPlatform(getTargetContext(), filesDir);
+            // One Server for every connection: a host that reconnects finds
+            // its configuration, and a wedged harness stays wedged.
+            Server harness = new Server(platform);
             File files = platform.filesDir();
             if (!files.isDirectory() && !files.mkdirs()) {
                 Log.w(TAG, "cannot create the files dir " + files);
@@ -99,7 +102,7 @@ public class HarnessInstrumentation extends Instrumentation {
                     continue;
                 }
                 Log.i(TAG, "connection " + n + " accepted (uid " + uid + ")");
-                boolean bye = serve(platform, socket, n);
+                boolean bye = serve(harness, socket, n);
                 if (bye) {
                     Log.i(TAG, "bye on connection " + n + ": finishing");
                     results.putString("droidstar-harness", "bye");
@@ -124,7 +127,7 @@ public class HarnessInstrumentation extends Instrumentation {
     }
 
     /** Serves one connection; true when it ended with a bye. */
-    private boolean serve(AndroidPlatform platform, LocalSocket socket, final int n) {
+    private boolean serve(Server harness, LocalSocket socket, final int n) {
         lastOp = "";
         LineTap requests = new LineTap(new LineTap.Listener() {
             @Override
@@ -147,7 +150,7 @@ public class HarnessInstrumentation extends Instrumentation {
         try {
             InputStream in = requests.in(socket.getInputStream());
             OutputStream out = replies.out(socket.getOutputStream());
-            new Server(platform).serve(in, out);
+            harness.serve(in, out);
             out.flush();
         } catch (Throwable t) {
             Log.e(TAG, "connection " + n + " failed: " + t, t);

@@ -29,6 +29,8 @@ public final class Server {
     private final Platform platform;
     private final CallbackBuffer buffer = new CallbackBuffer();
     private Configuration config;
+    /** Why the main thread is lost (PROTOCOL.md, "Timeouts"), or null. */
+    private String wedged;
 
     public Server(Platform platform) {
         this.platform = platform;
@@ -99,14 +101,19 @@ public final class Server {
             }
             reply = ok(id);
             String o = (String) op;
+            if (wedged != null && (o.equals("configure") || o.equals("run"))) {
+                Log.log("refused " + o + ": wedged");
+                throw new ProtocolError(ProtocolError.WEDGED, null, wedged);
+            }
             if (o.equals("hello")) {
                 hello(m, reply);
+                sayWedged(reply);
             } else if (o.equals("configure")) {
                 configure(m, reply);
             } else if (o.equals("run")) {
                 run(m, reply);
             } else if (o.equals("ping")) {
-                // nothing but ok
+                sayWedged(reply);
             } else if (o.equals("bye")) {
                 bye = true;
             } else {
@@ -123,6 +130,12 @@ public final class Server {
             reply = error(id, ProtocolError.INTERNAL, null, "internal error: " + t);
         }
         return new Reply(Json.write(reply), bye);
+    }
+
+    private void sayWedged(Map<String, Object> reply) {
+        if (wedged != null) {
+            reply.put("wedged", wedged);
+        }
     }
 
     private static Map<String, Object> ok(Object id) {
@@ -215,7 +228,13 @@ public final class Server {
         List<Object> results = new ArrayList<Object>();
         for (List<String> query : queries) {
             results.add(runner.run(query));
+            if (runner.wedged() != null) {
+                // nothing more can run on the main thread
+                wedged = runner.wedged();
+                break;
+            }
         }
         reply.put("results", results);
+        sayWedged(reply);
     }
 }
