@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/internal/adbclient"
-	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
@@ -41,9 +40,12 @@ type Options struct {
 	// empty means DefaultDir.
 	Dir string
 	// Log receives one line per setup step a person may wait on
-	// (installing the harness); nil discards them. Executors starting in
-	// parallel share it, so it must be safe for concurrent use.
+	// (installing the harness, restarting a hung one); nil discards them.
+	// Executors share it, so it must be safe for concurrent use.
 	Log io.Writer
+	// Deadline bounds each run request (deadline.go); the zero value
+	// picks the defaults.
+	Deadline Deadline
 }
 
 const (
@@ -66,6 +68,13 @@ type Executor struct {
 	marker  string // logged before the harness starts
 	closeMu sync.Mutex
 	closed  bool
+
+	// What a restart needs to start the harness again (deadline.go).
+	opts     Options
+	config   *harness.Configuration
+	socket   string
+	budget   budget
+	restarts int
 }
 
 // Start prepares one device for a purpose and connects to its harness. A
@@ -85,7 +94,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	if err != nil {
 		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
 	}
-	e := &Executor{dev: dev, info: Describe(serial, props)}
+	e := &Executor{dev: dev, info: Describe(serial, props), opts: o, config: harness.Configure(p), budget: newBudget(p, o.Deadline)}
 	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log); err != nil {
 		return nil, err
 	}
@@ -116,30 +125,41 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	if err := e.pushFiles(ctx, files); err != nil {
 		return nil, err
 	}
-	socket := "droidstar-" + run
+	e.socket = "droidstar-" + run
 	// The device log outlives runs: this line marks where this one starts,
 	// so a failure shows only its own lines.
 	e.marker = "droidstar run " + run + " starts"
 	dev.Shell(ctx, "log -t "+LogTag+" "+adbclient.Quote(e.marker))
-	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir)
-	if err != nil {
-		return nil, fmt.Errorf("device %s: start the harness: %w", serial, err)
+	if err := e.launch(ctx, e.socket); err != nil {
+		return nil, err
 	}
-	timeout := o.SocketTimeout
+	return e, nil
+}
+
+// launch starts the harness with am instrument on socket, connects to it
+// and configures it: at Start, and again when a restart replaces a hung
+// harness.
+func (e *Executor) launch(ctx context.Context, socket string) (err error) {
+	serial := e.dev.Serial()
+	e.inst, err = startInstrumentation(ctx, e.dev, socket, e.runDir)
+	if err != nil {
+		return fmt.Errorf("device %s: start the harness: %w", serial, err)
+	}
+	timeout := e.opts.SocketTimeout
 	if timeout <= 0 {
 		timeout = DefaultSocketTimeout
 	}
-	if e.client, err = e.connect(ctx, socket, timeout, o.Host); err != nil {
-		return nil, err
+	if e.client, err = e.connect(ctx, socket, timeout, e.opts.Host); err != nil {
+		return err
 	}
-	if _, err := e.client.Configure(ctx, harness.Configure(p)); err != nil {
+	if _, err := e.client.Configure(ctx, e.config); err != nil {
 		var perr purpose.ErrorList
 		if errors.As(err, &perr) {
-			return nil, err
+			return err
 		}
-		return nil, e.explain(ctx, fmt.Errorf("device %s: configure the harness: %w", serial, err))
+		return e.explain(ctx, fmt.Errorf("device %s: configure the harness: %w", serial, err))
 	}
-	return e, nil
+	return nil
 }
 
 // Describe reads what the learned model records about a device from its
@@ -232,18 +252,6 @@ func (e *Executor) connect(ctx context.Context, socket string, timeout time.Dura
 
 func retryDelay(attempt int) time.Duration {
 	return min(50*time.Millisecond<<min(attempt, 4), 500*time.Millisecond)
-}
-
-// Execute runs one query on a fresh instance.
-func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
-	rs, err := e.client.Run(ctx, [][]string{inputs})
-	if err != nil {
-		if ctx.Err() != nil {
-			return backend.Result{}, err
-		}
-		return backend.Result{}, e.explain(ctx, err)
-	}
-	return harness.ToResult(inputs, rs[0])
 }
 
 // Describe reports the device for the model's metadata.
