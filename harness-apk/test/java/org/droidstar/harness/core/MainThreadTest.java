@@ -148,7 +148,7 @@ public class MainThreadTest extends ServerTestBase {
         }
     }
 
-    private static final String WEDGED_BY_BLOCK = "callin block did not return within 100 ms on the main thread, "
+    private static final String WEDGED_BY_BLOCK = "callin block did not return within 500 ms on the main thread, "
             + "which is still blocked: this harness runs no more queries (restart it)";
 
     /** basePurpose with a callin that blocks the main thread, and changes to it. */
@@ -175,7 +175,7 @@ public class MainThreadTest extends ServerTestBase {
 
     @Test
     public void aBlockedCallinAnswersTimeoutAndWedgesTheHarness() throws Exception {
-        warmUpThenTimeOutAfter(100);
+        warmUpThenTimeOutAfter(500);
         configure(purpose(TARGET_AS_IS));
         Map<String, Object> r = reply("{'id':2,'op':'run','queries':[['fireA','wait'],['fireA','block','fireB'],['fireA']]}");
         List<?> results = (List<?>) r.get("results");
@@ -183,7 +183,7 @@ public class MainThreadTest extends ServerTestBase {
         @SuppressWarnings("unchecked")
         Map<String, Object> wedged = (Map<String, Object>) results.get(1);
         assertEquals(q("['ok','err']"), outputs(wedged));
-        assertEquals(q("{'at':1,'kind':'timeout','message':'callin block did not return within 100 ms on the main thread'}"),
+        assertEquals(q("{'at':1,'kind':'timeout','message':'callin block did not return within 500 ms on the main thread'}"),
                 Json.write(wedged.get("err")));
         assertEquals(WEDGED_BY_BLOCK, r.get("wedged"));
         assertEquals("the wedged query is not disposed of (dispose would wait on the blocked thread)",
@@ -200,7 +200,7 @@ public class MainThreadTest extends ServerTestBase {
 
     @Test
     public void aBlockedResetAnswersTimeoutAtItsFirstSymbol() throws Exception {
-        warmUpThenTimeOutAfter(100);
+        warmUpThenTimeOutAfter(500);
         configure(purpose("'target':{'listeners':[{'type':'" + LISTENER + "','register':'setListener'}],"
                 + "'init':[{'call':'block','args':[]}],'dispose':{'call':'close','args':[]}}"));
         Map<String, Object> r = reply("{'id':2,'op':'run','queries':[['fireA'],['fireB']]}");
@@ -209,15 +209,15 @@ public class MainThreadTest extends ServerTestBase {
         @SuppressWarnings("unchecked")
         Map<String, Object> res = (Map<String, Object>) results.get(0);
         assertEquals(q("['err']"), outputs(res));
-        assertEquals(q("{'at':0,'kind':'timeout','message':'the reset did not return within 100 ms on the main thread'}"),
+        assertEquals(q("{'at':0,'kind':'timeout','message':'the reset did not return within 500 ms on the main thread'}"),
                 Json.write(res.get("err")));
-        assertEquals("the reset did not return within 100 ms on the main thread, which is still blocked: "
+        assertEquals("the reset did not return within 500 ms on the main thread, which is still blocked: "
                 + "this harness runs no more queries (restart it)", r.get("wedged"));
     }
 
     @Test
     public void aBlockedDisposeKeepsItsQuerysResultAndWedgesTheHarness() throws Exception {
-        warmUpThenTimeOutAfter(100);
+        warmUpThenTimeOutAfter(500);
         configure(purpose("'target':{'listeners':[{'type':'" + LISTENER + "','register':'setListener'}],"
                 + "'dispose':{'call':'block','args':[]}}"));
         Map<String, Object> r = reply("{'id':2,'op':'run','queries':[['fireA','wait'],['fireB']]}");
@@ -227,7 +227,7 @@ public class MainThreadTest extends ServerTestBase {
         Map<String, Object> res = (Map<String, Object>) results.get(0);
         assertEquals(q("['ok','onEvent/a']"), outputs(res));
         assertEquals(null, res.get("err"));
-        assertEquals("dispose org.droidstar.harness.core.Fixtures$Target.block() did not return within 100 ms on the main thread, which is still blocked: "
+        assertEquals("dispose org.droidstar.harness.core.Fixtures$Target.block() did not return within 500 ms on the main thread, which is still blocked: "
                 + "this harness runs no more queries (restart it)", r.get("wedged"));
     }
 }
