@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/internal/adbclient"
-	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
@@ -41,12 +40,15 @@ type Options struct {
 	// the harness to copy; empty means DefaultDir.
 	Dir string
 	// Log receives one line per setup step a person may wait on
-	// (installing the harness); nil discards them. Executors starting in
-	// parallel share it, so it must be safe for concurrent use.
+	// (installing the harness, restarting a hung one); nil discards them.
+	// Executors share it, so it must be safe for concurrent use.
 	Log io.Writer
 	// Awake keeps the devices' screens on while their executors run;
 	// nil leaves the devices' stay-on setting alone.
 	Awake *Awake
+	// Deadline bounds each run request (deadline.go); the zero value
+	// picks the defaults.
+	Deadline Deadline
 }
 
 const (
@@ -76,6 +78,14 @@ type Executor struct {
 	hello   harness.Hello
 	closeMu sync.Mutex
 	closed  bool
+
+	// What a restart needs to start the harness again (deadline.go).
+	opts     Options
+	config   *harness.Configuration
+	socket   string
+	runID    string
+	budget   budget
+	restarts int
 }
 
 // Start prepares one device for a purpose and connects to its harness. A
@@ -95,7 +105,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	if err != nil {
 		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
 	}
-	e := &Executor{dev: dev, info: Describe(serial, props)}
+	e := &Executor{dev: dev, info: Describe(serial, props), opts: o, config: harness.Configure(p), budget: newBudget(p, o.Deadline)}
 	// pm grant goes to user 0 and am instrument to the current user unless
 	// told otherwise: both are told, so that they agree.
 	if e.user, err = CurrentUser(ctx, dev, e.info.SDK); err != nil {
@@ -126,15 +136,11 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 			e.cleanup()
 		}
 	}()
-	if err := e.launch(ctx, o, files); err != nil {
+	if err := e.stage(ctx, files); err != nil {
 		return nil, err
 	}
-	if _, err := e.client.Configure(ctx, harness.Configure(p)); err != nil {
-		var perr purpose.ErrorList
-		if errors.As(err, &perr) {
-			return nil, err
-		}
-		return nil, e.explain(ctx, fmt.Errorf("device %s: configure the harness: %w", serial, err))
+	if err := e.launch(ctx, e.socket); err != nil {
+		return nil, err
 	}
 	return e, nil
 }
@@ -156,17 +162,17 @@ func (e *Executor) grant(ctx context.Context, perms []string) error {
 	return nil
 }
 
-// launch stages files in a fresh run folder, starts the harness on it and
-// says hello: what every session on a device starts with. On error the
-// caller cleans up (Executor.cleanup) what it left.
-func (e *Executor) launch(ctx context.Context, o Options, files []harness.StagedFile) (err error) {
+// stage pushes files into a fresh run folder for the harness to copy:
+// what every session on a device starts with. On error the caller cleans
+// up (Executor.cleanup) what it left.
+func (e *Executor) stage(ctx context.Context, files []harness.StagedFile) error {
 	dev, serial := e.dev, e.dev.Serial()
-	run := randomID()
-	base := o.Dir
+	e.runID = randomID()
+	base := e.opts.Dir
 	if base == "" {
 		base = DefaultDir
 	}
-	e.runDir = path.Join(base, run)
+	e.runDir = path.Join(base, e.runID)
 	if base == DefaultDir {
 		// droidstar's own folder: what is in it was left by runs cut
 		// short. None can still be in use, since a device runs one
@@ -179,21 +185,44 @@ func (e *Executor) launch(ctx context.Context, o Options, files []harness.Staged
 	if err := e.pushFiles(ctx, files); err != nil {
 		return err
 	}
-	socket := "droidstar-" + run
+	e.socket = "droidstar-" + e.runID
 	// The device log outlives runs: this line marks where this one starts,
 	// so a failure shows only its own lines.
-	e.marker = "droidstar run " + run + " starts"
+	e.marker = "droidstar run " + e.runID + " starts"
 	dev.Shell(ctx, "log -t "+LogTag+" "+adbclient.Quote(e.marker))
-	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir, run, e.user)
+	return nil
+}
+
+// start starts the harness with am instrument on socket, to copy the
+// staged run folder, and connects to it.
+func (e *Executor) start(ctx context.Context, socket string) (err error) {
+	serial := e.dev.Serial()
+	e.inst, err = startInstrumentation(ctx, e.dev, socket, e.runDir, e.runID, e.user)
 	if err != nil {
 		return fmt.Errorf("device %s: start the harness: %w", serial, err)
 	}
-	timeout := o.SocketTimeout
+	timeout := e.opts.SocketTimeout
 	if timeout <= 0 {
 		timeout = DefaultSocketTimeout
 	}
-	e.client, err = e.connect(ctx, socket, timeout, o.Host)
+	e.client, err = e.connect(ctx, socket, timeout, e.opts.Host)
 	return err
+}
+
+// launch starts the harness and configures it: at Start, and again when a
+// restart replaces a hung harness (deadline.go).
+func (e *Executor) launch(ctx context.Context, socket string) error {
+	if err := e.start(ctx, socket); err != nil {
+		return err
+	}
+	if _, err := e.client.Configure(ctx, e.config); err != nil {
+		var perr purpose.ErrorList
+		if errors.As(err, &perr) {
+			return err
+		}
+		return e.explain(ctx, fmt.Errorf("device %s: configure the harness: %w", e.dev.Serial(), err))
+	}
+	return nil
 }
 
 // Describe reads what the learned model records about a device from its
@@ -288,18 +317,6 @@ func (e *Executor) connect(ctx context.Context, socket string, timeout time.Dura
 
 func retryDelay(attempt int) time.Duration {
 	return min(50*time.Millisecond<<min(attempt, 4), 500*time.Millisecond)
-}
-
-// Execute runs one query on a fresh instance.
-func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
-	rs, err := e.client.Run(ctx, [][]string{inputs})
-	if err != nil {
-		if ctx.Err() != nil {
-			return backend.Result{}, err
-		}
-		return backend.Result{}, e.explain(ctx, err)
-	}
-	return harness.ToResult(inputs, rs[0])
 }
 
 // Describe reports the device for the model's metadata.

@@ -19,7 +19,7 @@ func StartHarness(ctx context.Context, dev *adbclient.Device, o Options, perms [
 	if err != nil {
 		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
 	}
-	e := &Executor{dev: dev, info: Describe(serial, props)}
+	e := &Executor{dev: dev, info: Describe(serial, props), opts: o}
 	if e.user, err = CurrentUser(ctx, dev, e.info.SDK); err != nil {
 		return nil, err
 	}
@@ -38,7 +38,10 @@ func StartHarness(ctx context.Context, dev *adbclient.Device, o Options, perms [
 			e.cleanup()
 		}
 	}()
-	if err := e.launch(ctx, o, files); err != nil {
+	if err := e.stage(ctx, files); err != nil {
+		return nil, err
+	}
+	if err := e.start(ctx, e.socket); err != nil {
 		return nil, err
 	}
 	return e, nil

@@ -111,7 +111,6 @@ type Config struct {
 	// Services maps an intent action to the components that pm
 	// query-services resolves for it; nil means DefaultServices.
 	Services map[string][]string
-
 }
 
 // DefaultGlobalSettings are a fresh device's global settings, as far as

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 )
@@ -16,6 +17,9 @@ type config struct {
 	callins map[string]bool
 	// errorCallbacks holds the declared callback names marked error:true.
 	errorCallbacks map[string]bool
+	// quiescence is the configured one, from which the main-thread
+	// timeout follows.
+	quiescence time.Duration
 }
 
 type configureReply struct {
@@ -219,6 +223,8 @@ func (s *server) configure(req *object) (any, *protoError) {
 			return nil, perr
 		}
 	}
+	q, _ := timeouts.get("quiescence").(int64)
+	c.quiescence = time.Duration(q) * time.Millisecond
 	s.config = c
 	return reply, nil
 }
@@ -412,7 +418,7 @@ func (r *resolver) callin(raw any, w string, c *config) (string, *protoError) {
 		}
 	}
 	mach := r.s.opts.Model.Machine
-	if _, ok := mach.Inputs.Index(sym); !ok {
+	if _, ok := mach.Inputs.Index(sym); !ok && !r.s.opts.hangs(sym) {
 		where := w + ".call"
 		if m.get("call") == nil {
 			// A callin with only actions has no method to blame.

@@ -8,11 +8,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
@@ -29,8 +29,15 @@ public final class TestPlatform implements Platform, ProbeHooks {
     private final File filesDir;
     private final ExecutorService main;
     private final MainThread mainThread;
+    private volatile Thread mainThreadItself;
     /** The value of {"context": true}. */
     public volatile Object context = "the test context";
+    /**
+     * When positive, how long a call on the main thread may take, instead
+     * of the timeout the runner asks for (at least 10 s), so that a test of
+     * a blocked main thread ends quickly.
+     */
+    public volatile long mainThreadTimeoutMs;
 
     public TestPlatform(File filesDir) {
         this.filesDir = filesDir;
@@ -39,22 +46,31 @@ public final class TestPlatform implements Platform, ProbeHooks {
             public Thread newThread(Runnable r) {
                 Thread t = new Thread(r, MAIN);
                 t.setDaemon(true);
+                mainThreadItself = t;
                 return t;
             }
         });
+        final PostingMainThread posting = new PostingMainThread() {
+            @Override
+            protected boolean post(Runnable task) {
+                try {
+                    main.execute(task);
+                    return true;
+                } catch (RejectedExecutionException e) {
+                    return false;
+                }
+            }
+
+            @Override
+            protected boolean onMainThread() {
+                return Thread.currentThread() == mainThreadItself;
+            }
+        };
         mainThread = new MainThread() {
             @Override
-            public <T> T call(Callable<T> task) throws Exception {
-                Future<T> f = main.submit(task);
-                try {
-                    return f.get();
-                } catch (ExecutionException e) {
-                    Throwable c = e.getCause();
-                    if (c instanceof Exception) {
-                        throw (Exception) c;
-                    }
-                    throw (Error) c;
-                }
+            public <T> T call(Callable<T> task, long timeoutMs) throws Exception {
+                long override = mainThreadTimeoutMs;
+                return posting.call(task, override > 0 ? override : timeoutMs);
             }
         };
     }

@@ -89,7 +89,7 @@ public class JvmPlatformTest {
             public Thread call() {
                 return Thread.currentThread();
             }
-        });
+        }, 10000);
         assertEquals("droidstar-main", t.getName());
         assertTrue(t.isDaemon());
         assertEquals(t, platform.mainThread().call(new Callable<Thread>() {
@@ -97,14 +97,14 @@ public class JvmPlatformTest {
             public Thread call() {
                 return Thread.currentThread();
             }
-        }));
+        }, 10000));
         try {
             platform.mainThread().call(new Callable<Object>() {
                 @Override
                 public Object call() throws Exception {
                     throw new java.io.IOException("as is");
                 }
-            });
+            }, 10000);
             fail();
         } catch (java.io.IOException e) {
             assertEquals("as is", e.getMessage());

@@ -416,7 +416,7 @@ final class Probe {
                         hooks.fireFrameworkListener(proxy);
                         return null;
                     }
-                });
+                }, QueryRunner.mainThreadTimeoutMs(0));
                 if (!done.await(graceMs, TimeUnit.MILLISECONDS)) {
                     throw new IllegalStateException("the framework did not call the proxy within "
                             + graceMs + " ms");
@@ -501,7 +501,7 @@ final class Probe {
                         source.start(callback);
                         return null;
                     }
-                });
+                }, QueryRunner.mainThreadTimeoutMs(0));
             } catch (InterruptedException e) {
                 throw e;
             } catch (Throwable t) {

@@ -30,6 +30,14 @@ public final class Server {
     private final CallbackBuffer buffer = new CallbackBuffer();
     private Configuration config;
     private volatile boolean logRequests;
+    /**
+     * How long resolving a purpose may take on the main thread: its timeouts
+     * are not known yet, and loading jars (dex2oat on a device) is slow.
+     */
+    static final long CONFIGURE_TIMEOUT_MS = 60000;
+
+    /** Why the main thread is lost (PROTOCOL.md, "Timeouts"), or null. */
+    private String wedged;
 
     public Server(Platform platform) {
         this.platform = platform;
@@ -111,11 +119,16 @@ public final class Server {
             }
             reply = ok(id);
             String o = (String) op;
+            if (wedged != null && (o.equals("configure") || o.equals("run"))) {
+                Log.log("refused " + o + ": wedged");
+                throw new ProtocolError(ProtocolError.WEDGED, null, wedged);
+            }
             if (logRequests) {
                 Log.log("request " + o + " id " + id);
             }
             if (o.equals("hello")) {
                 hello(m, reply);
+                sayWedged(reply);
             } else if (o.equals("configure")) {
                 configure(m, reply);
             } else if (o.equals("run")) {
@@ -123,7 +136,7 @@ public final class Server {
             } else if (o.equals("probe")) {
                 new Probe(platform).run(Probe.Request.parse(m), reply);
             } else if (o.equals("ping")) {
-                // nothing but ok
+                sayWedged(reply);
             } else if (o.equals("bye")) {
                 bye = true;
             } else {
@@ -145,6 +158,12 @@ public final class Server {
             Log.log((reply.get("ok") == Boolean.TRUE ? "reply " : "error reply ") + out);
         }
         return new Reply(out, bye);
+    }
+
+    private void sayWedged(Map<String, Object> reply) {
+        if (wedged != null) {
+            reply.put("wedged", wedged);
+        }
     }
 
     private static Map<String, Object> ok(Object id) {
@@ -197,12 +216,20 @@ public final class Server {
         // classes ({"constant"} literals read static fields), and a framework
         // class whose initialiser makes a Handler must do so on the main
         // looper, as it would in an app.
-        Configuration c = platform.mainThread().call(new java.util.concurrent.Callable<Configuration>() {
-            @Override
-            public Configuration call() throws ProtocolError {
-                return Configuration.parse(m.get("purpose"), platform);
-            }
-        });
+        Configuration c;
+        try {
+            c = platform.mainThread().call(new java.util.concurrent.Callable<Configuration>() {
+                @Override
+                public Configuration call() throws ProtocolError {
+                    return Configuration.parse(m.get("purpose"), platform);
+                }
+            }, CONFIGURE_TIMEOUT_MS);
+        } catch (MainThreadTimeout e) {
+            wedged = "resolving the purpose " + e.getMessage()
+                    + ", which is still blocked: this harness runs no more queries (restart it)";
+            Log.log("wedged: " + wedged);
+            throw new ProtocolError(ProtocolError.WEDGED, null, wedged);
+        }
         config = c;
         Log.log("configured " + c.name() + ": callins " + c.callinSymbols() + ", callbacks " + c.callbackNames());
         reply.put("callins", c.callinSymbols());
@@ -246,7 +273,13 @@ public final class Server {
         List<Object> results = new ArrayList<Object>();
         for (List<String> query : queries) {
             results.add(runner.run(query));
+            if (runner.wedged() != null) {
+                // nothing more can run on the main thread
+                wedged = runner.wedged();
+                break;
+            }
         }
         reply.put("results", results);
+        sayWedged(reply);
     }
 }

@@ -13,12 +13,13 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
 import org.droidstar.harness.core.ProbeHooks;
+import org.droidstar.harness.core.PostingMainThread;
 import org.droidstar.harness.core.ShimRegistry;
 import org.droidstar.harness.core.Workspace;
 
@@ -34,6 +35,7 @@ public final class JvmPlatform implements Platform, ProbeHooks {
     private final Workspace workspace;
     private final ExecutorService main;
     private final MainThread mainThread;
+    private volatile Thread mainThreadItself;
 
     public JvmPlatform(Workspace workspace) {
         this.workspace = workspace;
@@ -42,25 +44,24 @@ public final class JvmPlatform implements Platform, ProbeHooks {
             public Thread newThread(Runnable r) {
                 Thread t = new Thread(r, "droidstar-main");
                 t.setDaemon(true);
+                mainThreadItself = t;
                 return t;
             }
         });
-        this.mainThread = new MainThread() {
+        this.mainThread = new PostingMainThread() {
             @Override
-            public <T> T call(Callable<T> task) throws Exception {
-                Future<T> f = main.submit(task);
+            protected boolean post(Runnable task) {
                 try {
-                    return f.get();
-                } catch (ExecutionException e) {
-                    Throwable c = e.getCause();
-                    if (c instanceof Exception) {
-                        throw (Exception) c;
-                    }
-                    if (c instanceof Error) {
-                        throw (Error) c;
-                    }
-                    throw e;
+                    main.execute(task);
+                    return true;
+                } catch (RejectedExecutionException e) {
+                    return false;
                 }
+            }
+
+            @Override
+            protected boolean onMainThread() {
+                return Thread.currentThread() == mainThreadItself;
             }
         };
     }
