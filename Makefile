@@ -10,7 +10,7 @@ RENDER  ?= $(dir $(BIN))droidstar-render
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
 LDFLAGS := -X github.com/droidstar/droidstar/internal/cli.Version=$(VERSION)
 
-.PHONY: all build demo test vet fmt-check check-examples harness-test bench bench-go bench-scaling clean
+.PHONY: all build demo test vet fmt-check check-examples check-device-purposes harness-test bench bench-go bench-scaling clean
 
 all: build
 
@@ -24,9 +24,10 @@ demo: build
 	$(BIN) learn --example mediaplayer -o out --write json,dot,legacy-dot,mermaid,lifestate --svg
 
 # Every test: formatting, vet, example purposes, the harness (JUnit, and the
-# committed jar and APK rebuilt byte for byte and inspected), and the Go
-# tests with the race detector. The last line printed is go test's own.
-test: fmt-check vet check-examples harness-test
+# committed jar and APK rebuilt byte for byte and inspected), the device
+# purposes resolved against android.jar, and the Go tests with the race
+# detector. The last line printed is go test's own.
+test: fmt-check vet check-examples harness-test check-device-purposes
 	$(GO) test -race -count=1 ./...
 
 harness-test:
@@ -40,6 +41,14 @@ fmt-check:
 
 check-examples:
 	$(GO) run ./cmd/droidstar check examples/*/*.yaml
+
+# Every example purpose with an adb backend resolved on the host JVM against
+# android.jar (API 23) and the class files of its jars, as the harness would
+# on a device but running none of it: a misspelt method or a wrong argument
+# type fails here, not on a phone. Examples whose library Debian does not
+# package (volley, imageloader) are skipped, saying so, unless it is there.
+check-device-purposes:
+	$(GO) run ./internal/resolve/checkexamples
 
 # The comparison tables against DroidStar and AALpy (reads ../shared).
 bench:

@@ -77,3 +77,33 @@ func parse(name string) (*purpose.Purpose, error) {
 func ReadFile(name string) ([]byte, error) {
 	return files.ReadFile(strings.TrimPrefix(name, prefix))
 }
+
+// DevicePurposes parses every example purpose that runs on a device
+// (backend adb), with that backend selected, in the folders' alphabetical
+// order: what droidstar doctor checks by default.
+func DevicePurposes() ([]*purpose.Purpose, error) {
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil {
+		return nil, err
+	}
+	var out []*purpose.Purpose
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		p, err := parse(e.Name())
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if p.Backend.Has(purpose.BackendADB) {
+			if err := p.Backend.Use(purpose.BackendADB); err != nil {
+				return nil, err
+			}
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

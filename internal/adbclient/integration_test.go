@@ -226,7 +226,7 @@ func TestIntegrationInstall(t *testing.T) {
 func TestIntegrationOpenHarness(t *testing.T) {
 	s, c := server(t)
 	got := make(chan string, 1)
-	fake := attach(t, s, adbd.Config{Harness: func(ctx context.Context, filesDir string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+	fake := attach(t, s, adbd.Config{Harness: func(ctx context.Context, _ adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
 			line, err := bufio.NewReader(conn).ReadString('\n')
 			if err != nil {
@@ -251,7 +251,7 @@ func TestIntegrationOpenHarness(t *testing.T) {
 	if err := d.Install(ctx, strings.NewReader("PK"), "h.apk"); err != nil {
 		t.Fatal(err)
 	}
-	inst, err := d.ShellStream(ctx, "am instrument -w -e socket droidstar-test -e files /data/local/tmp/files org.droidstar.harness/.HarnessInstrumentation")
+	inst, err := d.ShellStream(ctx, "am instrument -w -e socket droidstar-test -e staging /data/local/tmp/files -e run r1 org.droidstar.harness/.HarnessInstrumentation")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ package backend
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/model"
@@ -34,3 +35,26 @@ type Executor interface {
 	Describe() model.DeviceInfo
 	Close() error
 }
+
+// BatchExecutor is an Executor that runs a batch of queries in one round
+// trip (the harness protocol's run request takes a batch), so that a
+// device far away costs one round trip per batch, not one per query.
+type BatchExecutor interface {
+	Executor
+	// ExecuteBatch runs the queries in order, each on a fresh instance,
+	// and returns one result per query. On error it returns the results
+	// of the queries that finished before the failure (a prefix of the
+	// batch, possibly empty); a *QueryError says which query failed, any
+	// other error concerns the whole batch.
+	ExecuteBatch(ctx context.Context, queries [][]string) ([]Result, error)
+}
+
+// QueryError is a batch's failure that one query caused: the query at
+// Index, the first one without a result.
+type QueryError struct {
+	Index int
+	Err   error
+}
+
+func (e *QueryError) Error() string { return fmt.Sprintf("query %d of the batch: %v", e.Index, e.Err) }
+func (e *QueryError) Unwrap() error { return e.Err }

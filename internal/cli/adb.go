@@ -26,6 +26,7 @@ type adbFlags struct {
 	devices        []string
 	harnessTimeout time.Duration
 	deviceDir      string
+	keepAwake      bool
 }
 
 // addServer adds the adb server flags (adb's own -H and -P).
@@ -37,7 +38,17 @@ func (a *adbFlags) addServer(fl *pflag.FlagSet) {
 // addHarness adds the flags of how the harness runs on a device.
 func (a *adbFlags) addHarness(fl *pflag.FlagSet) {
 	fl.DurationVar(&a.harnessTimeout, "harness-timeout", adbbackend.DefaultSocketTimeout, "backend adb: how long to wait for the harness app to open its socket")
-	fl.StringVar(&a.deviceDir, "device-dir", adbbackend.DefaultDir, "backend adb: the device folder for the purpose's files (the harness app must be able to read and write it)")
+	fl.StringVar(&a.deviceDir, "device-dir", adbbackend.DefaultDir, "backend adb: the device folder where the adb shell stages the purpose's files; the harness app only reads it, copying the files into its own folder")
+	fl.BoolVar(&a.keepAwake, "keep-awake", true, "backend adb: keep each device's screen on while it is plugged in over USB during the run (svc power stayon usb) and put its setting back afterwards; --keep-awake=false leaves the setting alone")
+}
+
+// awake is what keeps the devices of one command awake, or nil when the
+// user leaves their setting alone.
+func (a *adbFlags) awake(e *env) *adbbackend.Awake {
+	if !a.keepAwake {
+		return nil
+	}
+	return adbbackend.NewAwake(e.stderr)
 }
 
 // checkDeviceDir rejects a --device-dir the device could not resolve.

@@ -54,7 +54,10 @@ typestate (DOT) to the output directory. --write picks other formats (see
 model, as AALpy and LearnLib users learn a DOT file.
 
 On devices (backend: adb) the harness app is installed when missing or
-different, the purpose's files are pushed and its runtime permissions granted.
+different, the purpose's files are pushed and its runtime permissions granted
+for the user in the foreground, whom the harness runs as. The screen stays on
+while the device is plugged in over USB until the run ends, when the device's
+setting is put back (--keep-awake=false leaves it alone).
 With one device attached nothing needs choosing; otherwise --device SERIAL (or
 ANDROID_SERIAL) picks one, and --devices all (or a list of serials) shares the
 queries of one run among several, which must all answer alike. -H/-P (or
@@ -255,6 +258,7 @@ func (f *learnFlags) adbOptions(c *cobra.Command, e *env, kind string, o *compos
 	}
 	o.ADB.Client, o.ADB.Selection = client, sel
 	o.ADB.SocketTimeout, o.ADB.Dir = f.adb.harnessTimeout, f.adb.deviceDir
+	o.ADB.Awake = f.adb.awake(e)
 	if !f.quiet {
 		o.ADB.Log = e.stderr
 	}

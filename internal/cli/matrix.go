@@ -198,6 +198,8 @@ func deviceTargets(ctx context.Context, e *env, a *adbFlags, req *matrix.DeviceR
 // matrixLearn learns one target as learn does: the one place the matrix
 // meets the composition root and the engine.
 func matrixLearn(e *env, f *matrixFlags) matrix.LearnFunc {
+	// One for all targets: two targets on one device share its setting.
+	awake := f.adb.awake(e)
 	return func(ctx context.Context, p *purpose.Purpose, t matrix.Target) (*model.Document, error) {
 		o := e.backendOptions(f.lanes, false)
 		if t.Device != "" {
@@ -207,6 +209,7 @@ func matrixLearn(e *env, f *matrixFlags) matrix.LearnFunc {
 			}
 			o.ADB.Client, o.ADB.Selection = client, adbbackend.Selection{Device: t.Device}
 			o.ADB.SocketTimeout, o.ADB.Dir = f.adb.harnessTimeout, f.adb.deviceDir
+			o.ADB.Awake = awake
 		}
 		plan, err := compose.FromPurpose(ctx, p, os.ReadFile, o)
 		if err != nil {

@@ -111,7 +111,7 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	if m != nil {
 		mapped = make([]backend.Executor, len(execs))
 		for k, ex := range execs {
-			mapped[k] = &mapper.Executor{Next: ex, Map: m}
+			mapped[k] = mapper.Wrap(ex, m)
 		}
 	}
 	rec := &oracle.Recorder{}

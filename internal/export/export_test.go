@@ -471,11 +471,12 @@ func TestIncompleteDocument(t *testing.T) {
 // each ran; one device needs no count.
 func TestSummaryDevices(t *testing.T) {
 	d := asyncTask(t)
+	owner, work := 0, 10
 	d.Backend = &model.BackendInfo{Kind: "adb", Devices: []model.DeviceInfo{
-		{Serial: "emulator-5554", Platform: "android", Model: "Google sdk_gphone64", Release: "14", SDK: 34, Queries: 21},
-		{Serial: "R58M", Platform: "android", Model: "samsung SM-G991B", Release: "13", SDK: 33, Queries: 19},
+		{Serial: "emulator-5554", Platform: "android", Model: "Google sdk_gphone64", Release: "14", SDK: 34, User: &owner, Queries: 21},
+		{Serial: "R58M", Platform: "android", Model: "samsung SM-G991B", Release: "13", SDK: 33, User: &work, Queries: 19},
 	}}
-	want := "  backend adb, 2 devices: emulator-5554 (Google sdk_gphone64, Android 14, API 34) 21 queries, R58M (samsung SM-G991B, Android 13, API 33) 19 queries\n"
+	want := "  backend adb, 2 devices: emulator-5554 (Google sdk_gphone64, Android 14, API 34) 21 queries, R58M (samsung SM-G991B, Android 13, API 33, user 10) 19 queries\n"
 	if s := Summary(d); !strings.Contains(s, want) {
 		t.Errorf("summary lacks %q:\n%s", want, s)
 	}

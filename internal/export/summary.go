@@ -257,6 +257,10 @@ func deviceDesc(dev model.DeviceInfo) string {
 	if dev.SDK > 0 {
 		about = append(about, fmt.Sprintf("API %d", dev.SDK))
 	}
+	if dev.User != nil && *dev.User != 0 {
+		// Worth saying only when it is not the phone's owner.
+		about = append(about, fmt.Sprintf("user %d", *dev.User))
+	}
 	if len(about) == 0 {
 		return dev.Serial
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 )
 
 // maxLine caps a reply line: a run of a large batch answers in one line.
@@ -141,23 +142,85 @@ func (c *Client) Configure(ctx context.Context, cfg *Configuration) (Configured,
 	return r, err
 }
 
-// Run runs a batch of queries and returns one result per query.
+// Run runs a batch of queries and returns one result per query. When the
+// harness wedged on a query (a call on its main thread did not return in
+// time), it returns the results of the queries before that one and a
+// *WedgedError.
 func (c *Client) Run(ctx context.Context, queries [][]string) ([]QueryResult, error) {
 	var r struct {
 		Results []QueryResult `json:"results"`
+		Wedged  string        `json:"wedged"`
 	}
 	if err := c.call(ctx, "run", map[string]any{"queries": queries}, &r); err != nil {
+		var re *RemoteError
+		if errors.As(err, &re) && re.Code == CodeWedged {
+			return nil, &WedgedError{Query: -1, Reason: re.Message}
+		}
 		return nil, err
 	}
-	if len(r.Results) != len(queries) {
-		return nil, fmt.Errorf("%s: run: %d results for %d queries", c.describe, len(r.Results), len(queries))
-	}
-	for i, res := range r.Results {
-		if len(res.Outputs) > len(queries[i]) || len(res.Outputs) == 0 && len(queries[i]) > 0 {
-			return nil, fmt.Errorf("%s: run: %d outputs for query of %d symbols", c.describe, len(res.Outputs), len(queries[i]))
+	n := len(r.Results)
+	if r.Wedged != "" {
+		if n == 0 || n > len(queries) {
+			return nil, fmt.Errorf("%s: run: wedged after %d results for %d queries", c.describe, n, len(queries))
 		}
+		if err := c.checkOutputs(queries, r.Results); err != nil {
+			return nil, err
+		}
+		w := &WedgedError{Query: n - 1, Reason: r.Wedged}
+		if e := r.Results[n-1].Err; e != nil && e.Kind == "timeout" {
+			w.Timeout = e
+			return r.Results[:n-1], w
+		}
+		return r.Results, w
+	}
+	if n != len(queries) {
+		return nil, fmt.Errorf("%s: run: %d results for %d queries", c.describe, n, len(queries))
+	}
+	if err := c.checkOutputs(queries, r.Results); err != nil {
+		return nil, err
 	}
 	return r.Results, nil
+}
+
+func (c *Client) checkOutputs(queries [][]string, results []QueryResult) error {
+	for i, res := range results {
+		if len(res.Outputs) > len(queries[i]) || len(res.Outputs) == 0 && len(queries[i]) > 0 {
+			return fmt.Errorf("%s: run: %d outputs for query of %d symbols", c.describe, len(res.Outputs), len(queries[i]))
+		}
+	}
+	return nil
+}
+
+// CodeWedged is the error code of a request the harness refuses because
+// it is wedged.
+const CodeWedged = "wedged"
+
+// WedgedError is a run the harness could not finish: a call on its main
+// thread did not return within the main-thread timeout (PROTOCOL.md,
+// "Timeouts"), and the harness runs nothing more until it is restarted.
+type WedgedError struct {
+	// Query is the index in the run of the query that wedged the harness:
+	// a call of its reset or of a callin timed out (Timeout is its err,
+	// and Run returns no result for it), or its dispose did (Run returns
+	// its result). -1: the harness was wedged before and refused the run.
+	Query   int
+	Timeout *QueryErr
+	// Reason is the harness's own account.
+	Reason string
+}
+
+func (e *WedgedError) Error() string {
+	if e.Timeout != nil && e.Timeout.Message != "" {
+		return "the harness timed out: " + e.Timeout.Message
+	}
+	return "the harness is wedged: " + e.Reason
+}
+
+// MainThreadTimeout is how long the harness waits for a call on its main
+// thread before it answers err of kind timeout and wedges (PROTOCOL.md,
+// "Timeouts"): ten times the quiescence timeout, at least 10 s.
+func MainThreadTimeout(quiescence time.Duration) time.Duration {
+	return max(10*time.Second, 10*quiescence)
 }
 
 // Bye asks the harness to close the stream and end.

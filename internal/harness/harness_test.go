@@ -10,8 +10,10 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
@@ -401,5 +403,56 @@ func TestProtocolDocExample(t *testing.T) {
 	}
 	if example != string(data) {
 		t.Errorf("PROTOCOL.md's configure example:\n%s\nthe request of %s:\n%s", example, p.File, data)
+	}
+}
+
+// TestClientWedged: a run the harness stopped because a call on its main
+// thread timed out returns the results before the wedged query and a
+// *WedgedError saying which query and why; a dispose that timed out keeps
+// its query's result; a run refused by a wedged harness says so too.
+func TestClientWedged(t *testing.T) {
+	ctx := context.Background()
+	const why = "callin jam did not return within 10000 ms on the main thread, which is still blocked: this harness runs no more queries (restart it)"
+	ok := `{"outputs":["ok","run"],"ms":[0.1,1],"device_ms":2,"stragglers":0,"ignored":0,"violations":[]}`
+	timedOut := `{"outputs":["ok","err"],"ms":[0.1,10000],"device_ms":10001,"stragglers":0,"ignored":0,"violations":[],"err":{"at":1,"kind":"timeout","message":"callin jam did not return within 10000 ms on the main thread"}}`
+	queries := [][]string{{"schedule", "wait"}, {"schedule", "jam"}, {"schedule"}}
+	cases := []struct {
+		name, reply string
+		results     int
+		want        WedgedError
+		msg         string
+	}{
+		{"a callin timed out", `{"id":%d,"ok":true,"results":[` + ok + `,` + timedOut + `],"wedged":"` + why + `"}`, 1,
+			WedgedError{Query: 1, Timeout: &QueryErr{At: 1, Kind: "timeout", Message: "callin jam did not return within 10000 ms on the main thread"}, Reason: why},
+			"the harness timed out: callin jam did not return within 10000 ms on the main thread"},
+		{"dispose timed out", `{"id":%d,"ok":true,"results":[` + ok + `],"wedged":"dispose x did not return"}`, 1,
+			WedgedError{Query: 0, Reason: "dispose x did not return"}, "the harness is wedged: dispose x did not return"},
+		{"wedged before", `{"id":%d,"ok":false,"error":{"code":"wedged","message":"` + why + `"}}`, 0,
+			WedgedError{Query: -1, Reason: why}, "the harness is wedged: " + why},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			client, _ := startFake(t, reply(c.reply))
+			rs, err := client.Run(ctx, queries)
+			var w *WedgedError
+			if !errors.As(err, &w) || !reflect.DeepEqual(*w, c.want) || err.Error() != c.msg || len(rs) != c.results {
+				t.Errorf("got %d results, %v (%+v), want %d, %+v: %s", len(rs), err, w, c.results, c.want, c.msg)
+			}
+		})
+	}
+	t.Run("a timeout err without wedged breaks the protocol", func(t *testing.T) {
+		_, err := ToResult([]string{"jam"}, QueryResult{Outputs: []string{"err"}, Err: &QueryErr{At: 0, Kind: "timeout", Message: "callin jam did not return"}})
+		if err == nil || err.Error() != "the harness timed out: callin jam did not return" {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+func TestMainThreadTimeout(t *testing.T) {
+	for q, want := range map[time.Duration]time.Duration{0: 10 * time.Second, 20 * time.Millisecond: 10 * time.Second,
+		time.Second: 10 * time.Second, 1001 * time.Millisecond: 10010 * time.Millisecond, 8 * time.Second: 80 * time.Second} {
+		if got := MainThreadTimeout(q); got != want {
+			t.Errorf("MainThreadTimeout(%s) = %s, want %s (QueryRunner.mainThreadTimeoutMs)", q, got, want)
+		}
 	}
 }

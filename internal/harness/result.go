@@ -37,6 +37,10 @@ func ToResult(query []string, r QueryResult) (backend.Result, error) {
 			if e.At >= 0 && e.At < len(res.Outputs) {
 				res.Outputs[e.At] = e.Callback
 			}
+		case "timeout":
+			// Run returns a wedged query's result in a *WedgedError, so a
+			// timeout here broke the protocol; it is no answer either way.
+			return res, fmt.Errorf("the harness timed out: %s", e.Message)
 		case "thrown":
 			res.Err = &model.ErrInfo{Kind: model.ErrThrown, Detail: thrownDetail(e)}
 		case "returned":

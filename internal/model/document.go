@@ -120,6 +120,10 @@ type DeviceInfo struct {
 	Model    string `json:"model,omitempty"`
 	Release  string `json:"release,omitempty"`
 	SDK      int    `json:"sdk,omitempty"`
+	// User is the Android user the harness ran as (the current user; 0
+	// before Android 7), nil for a device that has none (the JVM, the
+	// simulator).
+	User *int `json:"user,omitempty"`
 	// Queries is how many queries this device ran.
 	Queries int `json:"queries,omitempty"`
 }

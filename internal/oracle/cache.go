@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -159,7 +160,7 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 	run := maximalWords(queries, missIdx)
 	got, err := c.Next.Ask(ctx, run)
 	if err != nil {
-		return nil, err
+		return nil, c.keepPartial(run, err)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -176,6 +177,26 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 		answers[k] = a
 	}
 	return answers, nil
+}
+
+// keepPartial stores the answers a failed Ask still got, and returns the
+// failure (with a disagreement those answers show, if any).
+func (c *Cache) keepPartial(run []mealy.Word, err error) error {
+	var pe *PartialError
+	if !errors.As(err, &pe) || len(pe.Answers) != len(run) || len(pe.Answered) != len(run) {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, w := range run {
+		if !pe.Answered[k] {
+			continue
+		}
+		if ierr := c.insert(w, pe.Answers[k]); ierr != nil {
+			return errors.Join(err, ierr)
+		}
+	}
+	return err
 }
 
 // maximalWords returns the distinct missed queries that are not a proper

@@ -39,6 +39,19 @@ type Oracle interface {
 	Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 }
 
+// PartialError is a failed Ask that still answered some of its queries:
+// Answers[k] holds the answer to query k where Answered[k]. A stage that
+// keeps answers (the Cache) keeps these too, so that what a device ran
+// before the failure is not lost.
+type PartialError struct {
+	Answers  []Answer
+	Answered []bool
+	Err      error
+}
+
+func (e *PartialError) Error() string { return e.Err.Error() }
+func (e *PartialError) Unwrap() error { return e.Err }
+
 // Explainer is implemented by the stages that can tell, without running
 // anything, why a word they have seen answers err at its last symbol: the
 // restriction filter (excluded) and the cache (what the device said).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -315,5 +316,36 @@ func TestCountersSplitThePhases(t *testing.T) {
 	}
 	if d := p.rec.Devices(); len(d) != 1 || d[0].Serial != "fake-0" || d[0].Executed != 2 || d[0].Busy {
 		t.Errorf("devices %+v", d)
+	}
+}
+
+// failing answers the first query of every batch and fails the rest, as
+// a scheduler whose device went away part-way does.
+type failing struct {
+	in, out *mealy.Alphabet
+}
+
+func (f failing) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	pe := &oracle.PartialError{Answers: make([]oracle.Answer, len(qs)), Answered: make([]bool, len(qs)), Err: errors.New("gone")}
+	ok, _ := f.out.Index("ok")
+	pe.Answers[0] = oracle.Answer{Outputs: slices.Repeat(mealy.Word{ok}, len(qs[0])), ErrAt: -1, Device: "d"}
+	pe.Answered[0] = true
+	return nil, pe
+}
+
+// TestCacheKeepsPartialAnswers: what a failed batch did answer stays in
+// the cache, so nothing a device ran is lost.
+func TestCacheKeepsPartialAnswers(t *testing.T) {
+	in, out, _ := mealy.ClosureAlphabets([]string{"start", "cancel"}, []string{"fired"})
+	c := oracle.NewCache(failing{in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	_, err := c.Ask(context.Background(), []mealy.Word{in.MustWord("start", "cancel"), in.MustWord("cancel")})
+	if err == nil || err.Error() != "gone" {
+		t.Fatalf("error %v, want gone", err)
+	}
+	if a, ok := c.Lookup(in.MustWord("start", "cancel")); !ok || out.Format(a.Outputs) != "ok ok" {
+		t.Errorf("the answered query: %+v %v", a, ok)
+	}
+	if _, ok := c.Lookup(in.MustWord("cancel")); ok {
+		t.Error("the unanswered query is in the cache")
 	}
 }

@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/internal/adbclient"
-	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
@@ -37,20 +36,30 @@ type Options struct {
 	// SocketTimeout bounds the wait for the harness to open its socket
 	// after am instrument; 0 means DefaultSocketTimeout.
 	SocketTimeout time.Duration
-	// Dir is the device folder under which each run pushes its files;
-	// empty means DefaultDir.
+	// Dir is the device folder under which each run stages its files for
+	// the harness to copy; empty means DefaultDir.
 	Dir string
 	// Log receives one line per setup step a person may wait on
-	// (installing the harness); nil discards them. Executors starting in
-	// parallel share it, so it must be safe for concurrent use.
+	// (installing the harness, restarting a hung one); nil discards them.
+	// Executors share it, so it must be safe for concurrent use.
 	Log io.Writer
+	// Awake keeps the devices' screens on while their executors run;
+	// nil leaves the devices' stay-on setting alone.
+	Awake *Awake
+	// Deadline bounds each run request (deadline.go); the zero value
+	// picks the defaults.
+	Deadline Deadline
 }
 
 const (
 	// DefaultSocketTimeout covers a cold app start on a slow emulator.
 	DefaultSocketTimeout = 30 * time.Second
-	// DefaultDir is readable by the adb shell and, after a chmod, writable
-	// by the harness app, on every Android version droidstar supports.
+	// DefaultDir is where the adb shell may create files and the harness
+	// app may only read them (SELinux type shell_data_file: apps may not
+	// create, append to or unlink files there, AOSP system/sepolicy
+	// app_neverallows.te), on every Android version droidstar supports.
+	// The harness copies a run's folder into its own files folder at
+	// start (harness-apk/PROTOCOL.md).
 	DefaultDir = "/data/local/tmp/droidstar"
 	// Instrumentation is the harness's component, as am instrument wants it.
 	Instrumentation = HarnessPackage + "/.HarnessInstrumentation"
@@ -62,10 +71,21 @@ type Executor struct {
 	info    model.DeviceInfo
 	client  *harness.Client
 	inst    *instrumentation
+	user    int          // the Android user the harness runs as
+	release func() error // lets the device sleep again (Options.Awake)
 	runDir  string
 	marker  string // logged before the harness starts
+	hello   harness.Hello
 	closeMu sync.Mutex
 	closed  bool
+
+	// What a restart needs to start the harness again (deadline.go).
+	opts     Options
+	config   *harness.Configuration
+	socket   string
+	runID    string
+	budget   budget
+	restarts int
 }
 
 // Start prepares one device for a purpose and connects to its harness. A
@@ -85,26 +105,29 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	if err != nil {
 		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
 	}
-	e := &Executor{dev: dev, info: Describe(serial, props)}
+	e := &Executor{dev: dev, info: Describe(serial, props), opts: o, config: harness.Configure(p), budget: newBudget(p, o.Deadline)}
+	// pm grant goes to user 0 and am instrument to the current user unless
+	// told otherwise: both are told, so that they agree.
+	if e.user, err = CurrentUser(ctx, dev, e.info.SDK); err != nil {
+		return nil, err
+	}
+	e.info.User = &e.user
+	if o.Awake != nil {
+		if e.release, err = o.Awake.hold(ctx, dev); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				e.release()
+			}
+		}()
+	}
 	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log); err != nil {
 		return nil, err
 	}
-	if e.info.SDK >= 23 {
-		for _, perm := range p.Permissions {
-			if !runtimePermission(perm) {
-				continue
-			}
-			if err := shellOK(ctx, dev, "pm grant "+HarnessPackage+" "+adbclient.Quote(perm)); err != nil {
-				return nil, fmt.Errorf("device %s: grant %s to the harness: %w", serial, perm, err)
-			}
-		}
+	if err := e.grant(ctx, p.Permissions); err != nil {
+		return nil, err
 	}
-	run := randomID()
-	base := o.Dir
-	if base == "" {
-		base = DefaultDir
-	}
-	e.runDir = path.Join(base, run)
 	defer func() {
 		if err != nil {
 			if e.client != nil {
@@ -113,33 +136,93 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 			e.cleanup()
 		}
 	}()
-	if err := e.pushFiles(ctx, files); err != nil {
+	if err := e.stage(ctx, files); err != nil {
 		return nil, err
 	}
-	socket := "droidstar-" + run
+	if err := e.launch(ctx, e.socket); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// grant grants the harness the runtime permissions among perms; Android
+// grants the others at install, and before Android 6 all of them.
+func (e *Executor) grant(ctx context.Context, perms []string) error {
+	if e.info.SDK < 23 {
+		return nil
+	}
+	for _, perm := range perms {
+		if !runtimePermission(perm) {
+			continue
+		}
+		if err := shellOK(ctx, e.dev, fmt.Sprintf("pm grant --user %d %s %s", e.user, HarnessPackage, adbclient.Quote(perm))); err != nil {
+			return fmt.Errorf("device %s: grant %s to the harness: %w", e.dev.Serial(), perm, err)
+		}
+	}
+	return nil
+}
+
+// stage pushes files into a fresh run folder for the harness to copy:
+// what every session on a device starts with. On error the caller cleans
+// up (Executor.cleanup) what it left.
+func (e *Executor) stage(ctx context.Context, files []harness.StagedFile) error {
+	dev, serial := e.dev, e.dev.Serial()
+	e.runID = randomID()
+	base := e.opts.Dir
+	if base == "" {
+		base = DefaultDir
+	}
+	e.runDir = path.Join(base, e.runID)
+	if base == DefaultDir {
+		// droidstar's own folder: what is in it was left by runs cut
+		// short. None can still be in use, since a device runs one
+		// harness at a time (am instrument replaces a running one). A
+		// folder given with --device-dir may hold the user's files.
+		if err := shellOK(ctx, dev, "rm -rf "+adbclient.Quote(DefaultDir)); err != nil {
+			return fmt.Errorf("device %s: remove earlier runs' files from %s: %w", serial, DefaultDir, err)
+		}
+	}
+	if err := e.pushFiles(ctx, files); err != nil {
+		return err
+	}
+	e.socket = "droidstar-" + e.runID
 	// The device log outlives runs: this line marks where this one starts,
 	// so a failure shows only its own lines.
-	e.marker = "droidstar run " + run + " starts"
+	e.marker = "droidstar run " + e.runID + " starts"
 	dev.Shell(ctx, "log -t "+LogTag+" "+adbclient.Quote(e.marker))
-	e.inst, err = startInstrumentation(ctx, dev, socket, e.runDir)
+	return nil
+}
+
+// start starts the harness with am instrument on socket, to copy the
+// staged run folder, and connects to it.
+func (e *Executor) start(ctx context.Context, socket string) (err error) {
+	serial := e.dev.Serial()
+	e.inst, err = startInstrumentation(ctx, e.dev, socket, e.runDir, e.runID, e.user)
 	if err != nil {
-		return nil, fmt.Errorf("device %s: start the harness: %w", serial, err)
+		return fmt.Errorf("device %s: start the harness: %w", serial, err)
 	}
-	timeout := o.SocketTimeout
+	timeout := e.opts.SocketTimeout
 	if timeout <= 0 {
 		timeout = DefaultSocketTimeout
 	}
-	if e.client, err = e.connect(ctx, socket, timeout, o.Host); err != nil {
-		return nil, err
+	e.client, err = e.connect(ctx, socket, timeout, e.opts.Host)
+	return err
+}
+
+// launch starts the harness and configures it: at Start, and again when a
+// restart replaces a hung harness (deadline.go).
+func (e *Executor) launch(ctx context.Context, socket string) error {
+	if err := e.start(ctx, socket); err != nil {
+		return err
 	}
-	if _, err := e.client.Configure(ctx, harness.Configure(p)); err != nil {
+	if _, err := e.client.Configure(ctx, e.config); err != nil {
 		var perr purpose.ErrorList
 		if errors.As(err, &perr) {
-			return nil, err
+			return err
 		}
-		return nil, e.explain(ctx, fmt.Errorf("device %s: configure the harness: %w", serial, err))
+		return e.explain(ctx, fmt.Errorf("device %s: configure the harness: %w", e.dev.Serial(), err))
 	}
-	return e, nil
+	return nil
 }
 
 // Describe reads what the learned model records about a device from its
@@ -153,8 +236,9 @@ func Describe(serial string, props map[string]string) model.DeviceInfo {
 	return model.DeviceInfo{Serial: serial, Platform: "android", Model: name, Release: strings.TrimSpace(props["ro.build.version.release"]), SDK: sdk}
 }
 
-// pushFiles copies the purpose's files and jars into the run's folder and
-// opens it to the harness app, which runs under its own uid.
+// pushFiles copies the purpose's files and jars into the run's staging
+// folder and lets the harness app, which runs under its own uid, read
+// them; it writes only in the copy it makes.
 func (e *Executor) pushFiles(ctx context.Context, files []harness.StagedFile) error {
 	serial := e.dev.Serial()
 	dirs := []string{e.runDir + "/" + harness.JarDir}
@@ -172,11 +256,11 @@ func (e *Executor) pushFiles(ctx context.Context, files []harness.StagedFile) er
 	}
 	for _, f := range files {
 		to := e.runDir + "/" + f.Name
-		if err := e.dev.Push(ctx, bytes.NewReader(f.Data), to, 0o666, time.Now()); err != nil {
+		if err := e.dev.Push(ctx, bytes.NewReader(f.Data), to, 0o644, time.Now()); err != nil {
 			return fmt.Errorf("device %s: push %s: %w", serial, to, err)
 		}
 	}
-	if err := shellOK(ctx, e.dev, "chmod -R 777 "+adbclient.Quote(e.runDir)); err != nil {
+	if err := shellOK(ctx, e.dev, "chmod -R 755 "+adbclient.Quote(e.runDir)); err != nil {
 		return fmt.Errorf("device %s: open %s to the harness: %w", serial, e.runDir, err)
 	}
 	return nil
@@ -198,8 +282,9 @@ func (e *Executor) connect(ctx context.Context, socket string, timeout time.Dura
 		stream, err := e.dev.Open(attemptCtx, "localabstract:"+socket)
 		if err == nil {
 			client := harness.NewClient(stream, "harness on "+serial)
-			_, herr := client.Hello(attemptCtx, host)
+			h, herr := client.Hello(attemptCtx, host)
 			if herr == nil {
+				e.hello = h
 				cancel()
 				return client, nil
 			}
@@ -234,18 +319,6 @@ func retryDelay(attempt int) time.Duration {
 	return min(50*time.Millisecond<<min(attempt, 4), 500*time.Millisecond)
 }
 
-// Execute runs one query on a fresh instance.
-func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
-	rs, err := e.client.Run(ctx, [][]string{inputs})
-	if err != nil {
-		if ctx.Err() != nil {
-			return backend.Result{}, err
-		}
-		return backend.Result{}, e.explain(ctx, err)
-	}
-	return harness.ToResult(inputs, rs[0])
-}
-
 // Describe reports the device for the model's metadata.
 func (e *Executor) Describe() model.DeviceInfo { return e.info }
 
@@ -266,10 +339,14 @@ func (e *Executor) Close() error {
 		e.client.Close()
 	}
 	e.cleanup()
-	if byeErr != nil && !errors.Is(byeErr, harness.ErrClosed) {
-		return fmt.Errorf("device %s: %w", e.dev.Serial(), byeErr)
+	var releaseErr error
+	if e.release != nil {
+		releaseErr = e.release()
 	}
-	return nil
+	if byeErr != nil && !errors.Is(byeErr, harness.ErrClosed) {
+		return errors.Join(fmt.Errorf("device %s: %w", e.dev.Serial(), byeErr), releaseErr)
+	}
+	return releaseErr
 }
 
 // cleanup stops the instrumentation if it is still running and removes

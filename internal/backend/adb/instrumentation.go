@@ -21,8 +21,10 @@ type instrumentation struct {
 	out strings.Builder
 }
 
-func startInstrumentation(ctx context.Context, dev *adbclient.Device, socket, filesDir string) (*instrumentation, error) {
-	cmd := fmt.Sprintf("am instrument -w -e socket %s -e files %s %s", adbclient.Quote(socket), adbclient.Quote(filesDir), Instrumentation)
+// startInstrumentation starts the harness on socket as user, to copy the
+// run's staging folder into its own (see harness-apk/PROTOCOL.md).
+func startInstrumentation(ctx context.Context, dev *adbclient.Device, socket, staging, run string, user int) (*instrumentation, error) {
+	cmd := fmt.Sprintf("am instrument -w --user %d -e socket %s -e staging %s -e run %s %s", user, adbclient.Quote(socket), adbclient.Quote(staging), adbclient.Quote(run), Instrumentation)
 	// The stream outlives Start's context: it lasts as long as the executor.
 	s, err := dev.ShellStream(context.WithoutCancel(ctx), cmd)
 	if err != nil {

@@ -165,13 +165,45 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 	return e, nil
 }
 
+var _ backend.BatchExecutor = (*Executor)(nil)
+
 // Execute runs one query on a fresh instance.
 func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
-	rs, err := e.client.Run(ctx, [][]string{inputs})
+	rs, err := e.ExecuteBatch(ctx, [][]string{inputs})
 	if err != nil {
-		return backend.Result{}, e.explain(err)
+		var qe *backend.QueryError
+		if errors.As(err, &qe) {
+			err = qe.Err
+		}
+		return backend.Result{}, err
 	}
-	return harness.ToResult(inputs, rs[0])
+	return rs[0], nil
+}
+
+// ExecuteBatch runs the queries in one run request. A query that wedges
+// the harness (a call on its main thread did not return) fails the batch
+// after the results before it.
+func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
+	rs, err := e.client.Run(ctx, queries)
+	out := make([]backend.Result, 0, len(rs))
+	for i, r := range rs {
+		res, cerr := harness.ToResult(queries[i], r)
+		if cerr != nil {
+			return out, &backend.QueryError{Index: i, Err: cerr}
+		}
+		out = append(out, res)
+	}
+	if err == nil {
+		return out, nil
+	}
+	var w *harness.WedgedError
+	if errors.As(err, &w) && w.Timeout != nil {
+		return out, &backend.QueryError{Index: w.Query, Err: err}
+	}
+	if len(queries)-len(out) == 1 {
+		return out, &backend.QueryError{Index: len(out), Err: e.explain(err)}
+	}
+	return out, e.explain(err)
 }
 
 // Describe reports the JVM the harness runs on.

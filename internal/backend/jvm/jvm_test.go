@@ -2,12 +2,14 @@ package jvm
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
 
@@ -116,5 +118,35 @@ func TestJarIsUnpackedOncePerContent(t *testing.T) {
 	}
 	if _, err := unpackJar(nil, dir); err == nil || err.Error() != "backend jvm: this droidstar was built without the harness jar" {
 		t.Errorf("empty jar: %v", err)
+	}
+}
+
+// A batch runs in one request and answers as its queries do one by one;
+// a harness that dies in a batch fails the batch as a whole, since the
+// host cannot tell which query was running.
+func TestExecuteBatch(t *testing.T) {
+	needJava(t)
+	ctx := context.Background()
+	e, err := Start(ctx, load(t, "halt.yaml"), "jvm-1", options(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	rs, err := e.ExecuteBatch(ctx, [][]string{{"gc", "gc"}, {}, {"gc"}})
+	if err != nil || len(rs) != 3 {
+		t.Fatalf("batch: %d results, %v", len(rs), err)
+	}
+	var got []string
+	for _, r := range rs {
+		got = append(got, strings.Join(r.Outputs, " "))
+	}
+	if strings.Join(got, "|") != "ok ok||ok" {
+		t.Errorf("outputs %q", got)
+	}
+	rs, err = e.ExecuteBatch(ctx, [][]string{{"gc"}, {"gc", "halt", "gc"}, {"gc"}})
+	var qe *backend.QueryError
+	want := "harness jvm-1: run: the harness closed the connection (the harness JVM exit status 3"
+	if len(rs) != 0 || errors.As(err, &qe) || err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("batch with a halt: %d results, %v; want none and an error beginning %s", len(rs), err, want)
 	}
 }

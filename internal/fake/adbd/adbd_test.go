@@ -189,7 +189,7 @@ func TestPackageManager(t *testing.T) {
 		t.Errorf("md5sum of the installed APK = %q", out)
 	}
 	adbOK(t, s, "-s", serial, "shell", "pm grant org.droidstar.harness android.permission.RECORD_AUDIO && pm grant org.droidstar.harness android.permission.CAMERA")
-	if g := d.Granted(adbd.HarnessPackage); strings.Join(g, ",") != "android.permission.CAMERA,android.permission.RECORD_AUDIO" {
+	if g := d.Granted(adbd.HarnessPackage, 0); strings.Join(g, ",") != "android.permission.CAMERA,android.permission.RECORD_AUDIO" {
 		t.Errorf("Granted = %v", g)
 	}
 	if out, code := adb(t, s, "-s", serial, "shell", "pm grant com.example.none android.permission.CAMERA"); code != 255 || !strings.Contains(out, "Unknown package: com.example.none") {
@@ -241,9 +241,9 @@ func TestPackageManager(t *testing.T) {
 // echoHarness answers every line with "echo: LINE" and ends the
 // connection with bye after the line "bye".
 func echoHarness(files chan<- string) adbd.HarnessFunc {
-	return func(ctx context.Context, filesDir string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+	return func(ctx context.Context, run adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		if files != nil {
-			files <- filesDir
+			files <- run.Staging
 		}
 		return func(ctx context.Context, c io.ReadWriteCloser) bool {
 			r := bufio.NewReader(c)
@@ -391,13 +391,13 @@ func TestInstrumentationAndAbstractSocket(t *testing.T) {
 		t.Fatal("the socket answered before am instrument")
 	}
 	am := startBackground(t, s, "-s", serial, "shell",
-		"am instrument -w -e socket echo-test -e files /data/local/tmp/x org.droidstar.harness/org.droidstar.harness.HarnessInstrumentation")
+		"am instrument -w -e socket echo-test -e staging /data/local/tmp/x -e run r1 org.droidstar.harness/org.droidstar.harness.HarnessInstrumentation")
 	waitListening(t, d, "echo-test")
 	if got := exchangeOK(t, addr, "one\n"); got != "echo: one\n" {
 		t.Errorf("first connection: %q", got)
 	}
 	if got := <-files; got != filepath.Join(d.Root(), "data", "local", "tmp", "x") {
-		t.Errorf("files dir %q, want under %s", got, d.Root())
+		t.Errorf("staging dir %q, want under %s", got, d.Root())
 	}
 	if reply, err := exchange(addr, "bye\n"); err != nil || reply != "echo: bye\n" {
 		t.Errorf("bye: %q, %v", reply, err)
@@ -410,7 +410,7 @@ func TestInstrumentationAndAbstractSocket(t *testing.T) {
 	}
 	log := strings.Join(d.Logcat(), "\n")
 	for _, want := range []string{
-		" I droidstar-harness: starting: socket echo-test, files /data/local/tmp/x",
+		" I droidstar-harness: starting: socket echo-test, run r1, staging /data/local/tmp/x",
 		" I droidstar-harness: listening on localabstract:echo-test",
 		" I droidstar-harness: connection 1 closed without bye; listening again",
 		" I droidstar-harness: bye on connection 2: finishing",
@@ -535,9 +535,10 @@ func TestJVMHarness(t *testing.T) {
 	serial := d.Addr()
 	adbOK(t, s, "-s", serial, "push", apk, "/data/local/tmp/h.apk")
 	adbOK(t, s, "-s", serial, "shell", "pm install -r -t -g /data/local/tmp/h.apk")
+	adbOK(t, s, "-s", serial, "push", apk, "/data/local/tmp/x/staged.txt")
 
 	am := startBackground(t, s, "-s", serial, "shell",
-		"am instrument -w -e socket droidstar-test -e files /data/local/tmp/x "+component)
+		"am instrument -w -e socket droidstar-test -e staging /data/local/tmp/x -e run r1 "+component)
 	addr := forward(t, s, serial, "droidstar-test")
 	// The socket appears once am instrument has started the harness;
 	// until then the device would close the stream at once.
@@ -564,8 +565,16 @@ func TestJVMHarness(t *testing.T) {
 	if out := am.wait(t, d); !strings.HasSuffix(out, "INSTRUMENTATION_CODE: 0\n") || !strings.Contains(out, "droidstar-harness=bye") {
 		t.Errorf("am instrument -w printed:\n%s", out)
 	}
-	// The JVM's stderr is the harness's log.
-	waitLog(t, d, " I droidstar-harness: files directory "+filepath.Join(d.Root(), "data", "local", "tmp", "x"))
+	// The JVM's stderr is the harness's log; it copied staging into the
+	// app's own folders, which the bye removed.
+	app := filepath.Join(d.Root(), "data", "user", "0", adbd.HarnessPackage)
+	waitLog(t, d, " I droidstar-harness: copied 1 staged files into "+filepath.Join(app, "files", "droidstar", "r1")+
+		" and "+filepath.Join(app, "code_cache", "droidstar", "r1"))
+	for _, dir := range []string{"files", "code_cache"} {
+		if entries, err := os.ReadDir(filepath.Join(app, dir, "droidstar")); err != nil || len(entries) != 0 {
+			t.Errorf("%s after bye: %v, %v", dir, entries, err)
+		}
+	}
 }
 
 // TestCloseStopsJVM checks that Device.Close ends a harness JVM that is
@@ -575,7 +584,7 @@ func TestCloseStopsJVM(t *testing.T) {
 	s, d, apk := jvmDevice(t)
 	serial := d.Addr()
 	adbOK(t, s, "-s", serial, "install", apk)
-	adbOK(t, s, "-s", serial, "shell", "am instrument -e files /data/local/tmp/close-test "+component)
+	adbOK(t, s, "-s", serial, "shell", "mkdir -p /data/local/tmp/close-test && am instrument -e staging /data/local/tmp/close-test -e run close "+component)
 	addr := forward(t, s, serial, adbd.DefaultSocket)
 	// am instrument without -w returned once the harness listened.
 	if reply := exchangeOK(t, addr, `{"id":1,"op":"ping"}`+"\n"); !strings.Contains(reply, `"ok":true`) {

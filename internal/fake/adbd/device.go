@@ -42,15 +42,29 @@ func (s State) String() string {
 	return fmt.Sprintf("State(%d)", int(s))
 }
 
-// HarnessFunc starts the harness of one `am instrument` run. filesDir is
-// the host directory that the instrumentation's `-e files DIR` (a device
-// path) maps to; it exists when HarnessFunc is called. The returned serve
-// func serves one connection to the harness's abstract socket and reports
-// whether it ended with the protocol's bye, after which the
+// HarnessFunc starts the harness of one `am instrument` run. The returned
+// serve func serves one connection to the harness's abstract socket and
+// reports whether it ended with the protocol's bye, after which the
 // instrumentation finishes. serve must return once conn is closed or ctx
 // is done (am force-stop, Device.Close). An error is logged to logcat and
 // ends the instrumentation as a failed harness does.
-type HarnessFunc func(ctx context.Context, filesDir string) (serve func(ctx context.Context, conn io.ReadWriteCloser) (bye bool), err error)
+type HarnessFunc func(ctx context.Context, run HarnessRun) (serve func(ctx context.Context, conn io.ReadWriteCloser) (bye bool), err error)
+
+// HarnessRun is what the app process of one `am instrument` run sees: host
+// folders that stand for its device paths.
+type HarnessRun struct {
+	// Run and Staging are the instrumentation's `-e run ID` and the host
+	// folder of its `-e staging DIR` (empty without one).
+	Run, Staging string
+	// FilesRoot and CodeCache are the app's own folders
+	// (/data/user/0/org.droidstar.harness/files and code_cache); they
+	// exist when HarnessFunc is called.
+	FilesRoot, CodeCache string
+	// ShellData is the host folder of /data/local/tmp, where the app may
+	// read but not create, append to or unlink files (see the package
+	// doc); JVMHarness holds the JVM to that.
+	ShellData string
+}
 
 // Config describes a fake device.
 type Config struct {
@@ -76,7 +90,33 @@ type Config struct {
 	// Root is the host directory that backs the device's filesystem;
 	// empty means a temporary directory removed by Close.
 	Root string
+	// CurrentUser is the foreground user: what am get-current-user prints
+	// (Android 7 and later), and whom am instrument runs as without
+	// --user. Users 0 and CurrentUser exist.
+	CurrentUser int
+	// GlobalSettings is the global settings table (settings get, put and
+	// delete global, svc power stayon); nil means DefaultGlobalSettings,
+	// and a key missing from a given map is unset ("null").
+	GlobalSettings map[string]string
+	// SecureSettings is the secure settings table (settings get and put
+	// secure: location_mode); nil means DefaultSecureSettings.
+	SecureSettings map[string]string
+	// SELinux is what getenforce prints: Enforcing (when empty),
+	// Permissive or Disabled. It changes nothing else: the app's file
+	// rules are the HarnessFunc's (JVMHarness).
+	SELinux string
+	// Features are the system features pm list features prints; nil means
+	// DefaultFeatures.
+	Features []string
+	// Services maps an intent action to the components that pm
+	// query-services resolves for it; nil means DefaultServices.
+	Services map[string][]string
 }
+
+// DefaultGlobalSettings are a fresh device's global settings, as far as
+// the fake knows them: stay-on-while-plugged-in off (SettingsProvider's
+// def_stay_on_while_plugged_in).
+var DefaultGlobalSettings = map[string]string{"stay_on_while_plugged_in": "0"}
 
 // DefaultProps are the properties a Config gets for those it lacks.
 var DefaultProps = map[string]string{
@@ -112,12 +152,16 @@ type Device struct {
 	closed    bool
 	unplugged bool
 	conns     map[*conn]struct{}
-	packages  map[string]string // package -> APK path on the device
-	grants    map[string][]string
-	sockets   map[string]*instrumentation // abstract socket name -> owner
-	instrs    map[string]*instrumentation // package -> running instrumentation
-	log       []logEntry
-	nextPID   int
+	packages  map[string]string           // package -> APK path on the device
+	grants    map[string]map[int][]string // package -> user -> permissions
+	settings  map[string]string           // the global settings table
+	secure    map[string]string           // the secure settings table
+	// history keeps every value a global setting took, "null" for unset.
+	history map[string][]string
+	sockets map[string]*instrumentation // abstract socket name -> owner
+	instrs  map[string]*instrumentation // package -> running instrumentation
+	log     []logEntry
+	nextPID int
 	// handshakes counts the hosts' CNXNs the device has handled.
 	handshakes int
 	// changed is closed, and replaced, whenever the log, the set of
@@ -149,11 +193,29 @@ func Start(cfg Config) (*Device, error) {
 		root:     cfg.Root,
 		conns:    map[*conn]struct{}{},
 		packages: map[string]string{},
-		grants:   map[string][]string{},
+		grants:   map[string]map[int][]string{},
+		settings: map[string]string{},
+		secure:   map[string]string{},
+		history:  map[string][]string{},
 		sockets:  map[string]*instrumentation{},
 		instrs:   map[string]*instrumentation{},
 		nextPID:  4000,
 		changed:  make(chan struct{}),
+	}
+	settings := cfg.GlobalSettings
+	if settings == nil {
+		settings = DefaultGlobalSettings
+	}
+	for k, v := range settings {
+		d.settings[k] = v
+		d.history[k] = []string{v}
+	}
+	secure := cfg.SecureSettings
+	if secure == nil {
+		secure = DefaultSecureSettings
+	}
+	for k, v := range secure {
+		d.secure[k] = v
 	}
 	if d.root == "" {
 		dir, err := os.MkdirTemp("", "fakeadbd-")
@@ -219,13 +281,30 @@ func (d *Device) Installed(pkg string) bool {
 	return ok
 }
 
-// Granted lists the permissions pm grant gave a package, sorted.
-func (d *Device) Granted(pkg string) []string {
+// Granted lists the permissions pm grant gave a package for one user,
+// sorted: runtime permissions are granted per user.
+func (d *Device) Granted(pkg string, user int) []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	g := append([]string(nil), d.grants[pkg]...)
+	return d.grantedLocked(pkg, user)
+}
+
+func (d *Device) grantedLocked(pkg string, user int) []string {
+	g := append([]string(nil), d.grants[pkg][user]...)
 	sort.Strings(g)
 	return g
+}
+
+// SettingHistory lists the values a global setting took, oldest first:
+// the device's own, then one per settings put or delete and svc power
+// stayon, whether or not it changed ("null" while unset).
+func (d *Device) SettingHistory(key string) []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if h, ok := d.history[key]; ok {
+		return append([]string(nil), h...)
+	}
+	return []string{"null"}
 }
 
 // changedLocked wakes the goroutines waiting in waitUntil; d.mu is held.

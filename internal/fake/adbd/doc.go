@@ -18,11 +18,14 @@
 //	func (d *Device) WaitListening(ctx context.Context, socket string) error
 //	func (d *Device) WaitHandshake(ctx context.Context) error
 //	func (d *Device) Installed(pkg string) bool
-//	func (d *Device) Granted(pkg string) []string
+//	func (d *Device) Granted(pkg string, user int) []string
+//	func (d *Device) SettingHistory(key string) []string // every value a global setting took
 //	func (d *Device) Unplug()              // drops off the network; keeps its port until Close
 //	func (d *Device) Close() error
 //	func JVMHarness(java, jar string) HarnessFunc
 //	func Log(ctx context.Context, priority byte, tag, msg string)
+//	func AppOf(ctx context.Context) (App, bool) // the app a HarnessFunc serves in
+//	func (a App) Granted(perm string) bool   // for a.User, now
 //
 // WaitLog, WaitListening and WaitHandshake let a test wait for what the
 // device has done (a line in its log, a harness socket that listens, a
@@ -30,7 +33,9 @@
 // change of the log, the sockets and the handshakes.
 //
 // Config sets the properties (getprop and the CNXN banner), the handshake
-// State (Ready, Unauthorized, Offline), the Harness, and failure modes
+// State (Ready, Unauthorized, Offline), the Harness, what the device says
+// about itself (CurrentUser, SELinux, Features, Services, GlobalSettings,
+// SecureSettings), and failure modes
 // (InstallFailure, HarnessNeverListens). Start listens on a random port of
 // 127.0.0.1, never in 5555-5585, the range adb servers scan for emulators.
 //
@@ -94,6 +99,32 @@
 // working directory. /data, /sdcard, /storage and /mnt are writable; /,
 // /system and everything else are read-only (EROFS), as on a phone.
 //
+// # Android's rules for the app
+//
+// The tests run as root, so Unix modes refuse nothing: the rules below are
+// the fake's own, each from the AOSP source that makes Android refuse it.
+// JVMHarness holds the harness JVM to the file rules with a security
+// manager (rules/AndroidFileRules.java), which answers a refusal with a
+// SecurityException whose message carries the avc denial and logs the
+// denial to logcat; on a device the call fails with EACCES (an IOException
+// or false) instead.
+//   - /data/local/tmp is SELinux type shell_data_file (system/sepolicy
+//     private/file_contexts). An app may read files there
+//     (private/untrusted_app_all.te grants reads of shell_data_file), but
+//     not create or unlink them: app_neverallows.te forbids untrusted apps
+//     to create or unlink files outside their own data, storage and a few
+//     listed types, and CTS checks it. So the harness process gets
+//     { create } refused for a file or folder that does not exist yet, and
+//     { unlink } for any deletion, under /data/local/tmp; writing over an
+//     existing file is let through. Appending is not granted either, but a
+//     security manager does not see the open mode, so the fake cannot
+//     refuse an append to an existing file (the harness never appends
+//     there).
+//   - The adb shell (uid 2000, type shell) may do anything there: the
+//     shell commands and sync of this fake are not subject to the rules.
+//   - Not modelled: media servers (mediaserver, mediaextractor) may not
+//     read shell_data_file descriptors at all; no media server runs here.
+//
 // The shell splits words with '...' and "..." quoting and backslash
 // escapes and runs lists joined by ;, && and || (a newline is a ;). Pipes,
 // redirections, expansions and subshells are refused with "fakeadbd:
@@ -117,13 +148,23 @@
 //	                               "Success"; a missing file is
 //	                               "Failure [INSTALL_FAILED_INVALID_URI]", exit 1
 //	pm uninstall PKG               "Success", or "Failure [DELETE_FAILED_INTERNAL_ERROR]", exit 1
-//	pm grant PKG PERM              records the grant (Device.Granted)
+//	pm grant [--user U] PKG PERM   records the grant for user U, default 0 (Device.Granted)
 //	pm list packages [-f] [FILTER]
 //	pm list instrumentation
 //	cmd package ...                as pm (adb install streams through exec:cmd package install -S)
 //	cmd activity ...               as am
-//	am instrument [-w] [-r] [-e K V]... COMPONENT
+//	am instrument [-w] [-r] [--user U] [-e K V]... COMPONENT
 //	am force-stop PKG
+//	am get-current-user            Config.CurrentUser (SDK 24 and later)
+//	getenforce                     Config.SELinux
+//	pm list features               Config.Features
+//	pm query-services [--components] -a ACTION
+//	                               Config.Services
+//	settings [--user U] get|put|delete NAMESPACE KEY [VALUE]
+//	                               the global and secure tables (Config.GlobalSettings,
+//	                               SecureSettings); system is empty; get prints "null" for unset
+//	svc power stayon true|false|usb|ac|wireless
+//	                               sets stay_on_while_plugged_in to 7, 0, 2, 1 or 4
 //
 // Anything else prints "/system/bin/sh: NAME: inaccessible or not found"
 // and exits 127.
@@ -133,6 +174,73 @@
 // permission. Installing or uninstalling kills the package's running
 // instrumentation, as on Android.
 //
+// # Users, permissions and settings
+//
+// The device has two users, 0 and Config.CurrentUser (the same one by
+// default); an app is installed for both (pm install defaults to all
+// users). The rules, as Android has them:
+//   - Runtime permissions are granted per user, and pm grant without
+//     --user grants user 0 only, whoever is in the foreground:
+//     PackageManagerShellCommand.runGrantRevokePermission (Pm.java on
+//     Android 6 and 7) starts from userId = UserHandle.USER_SYSTEM
+//     (USER_OWNER). A grant for a user the device lacks is logged ("E
+//     PermissionManager: No such user:N") and pm still exits 0, as the
+//     permission manager returns without throwing.
+//   - am instrument without --user runs the app as the current user:
+//     Instrument.userId (Am.runInstrument before Android 8) starts as
+//     UserHandle.USER_CURRENT; "--user all" is refused ("Error: Can't
+//     start instrumentation with user 'all'"), and a user the device lacks
+//     finds no instrumentation info. The process is u{USER}a86 in the
+//     activity manager's lines, and its files folder defaults to
+//     /data/user/USER/PKG/files.
+//   - The harness learns what it runs as from AppOf(ctx): App.User, and
+//     App.Granted, which reads the grants of its own user at the time of
+//     the call (a grant reaches a running app at once). A harness that
+//     lacks a runtime permission should fail the callins that need it, as
+//     the framework does (simharness.Options.Throws does so for a model).
+//   - am get-current-user prints the current user from Android 7 (SDK 24;
+//     Am.runGetCurrentUser, later ActivityManagerShellCommand). Before,
+//     am does not know the command: Android 6's Am.onRun calls
+//     BaseCommand.showError, which prints the usage (abridged here), a
+//     blank line and "Error: unknown command 'get-current-user'" to
+//     stderr, and am exits 0.
+//   - svc power stayon sets stay_on_while_plugged_in through
+//     PowerManager.setStayOnSetting (frameworks/base cmds/svc
+//     PowerCommand.java: true is AC|USB|WIRELESS, usb is
+//     BatteryManager.BATTERY_PLUGGED_USB = 2); on arguments it does not
+//     know it prints its help to stderr and exits 0, changing nothing.
+//     settings (SettingsService, formerly cmds/settings SettingsCmd)
+//     prints a global setting or "null", puts silently, and deletes with
+//     "Deleted N rows". Device.SettingHistory lists every value a global
+//     setting took, so that a test sees what was set during a run and
+//     what was put back.
+//
+// # Device state
+//
+// What droidstar doctor reads with the shell, answered from Config as
+// Android prints it (sysinfo.go):
+//   - getenforce prints Enforcing, Permissive or Disabled (toybox
+//     toys/android/getenforce.c: "Disabled" when SELinux is off, else
+//     security_getenforce's answer). The mode is only printed: whether the
+//     app's files are refused is the HarnessFunc's (JVMHarness holds the
+//     JVM to the enforcing rules below).
+//   - pm list features prints "feature:NAME" per system feature, sorted,
+//     and the OpenGL ES version as "feature:reqGlEsVersion=0x30000"
+//     (PackageManagerShellCommand.runListFeatures; Pm.runListFeatures on
+//     Android 6).
+//   - pm query-services -a ACTION (PackageManagerShellCommand
+//     .runQueryIntentServices, Android 7 and later) prints "No services
+//     found", or "N services found:" and each ResolveInfo; with
+//     --components, each service's ComponentName.flattenToShortString()
+//     alone on a line. SpeechRecognizer.isRecognitionAvailable and
+//     TextServicesManager ask the same question of the package manager
+//     (RecognitionService.SERVICE_INTERFACE,
+//     SpellCheckerService.SERVICE_INTERFACE).
+//   - secure location_mode is
+//     Settings.Secure.LOCATION_MODE_OFF (0) to _HIGH_ACCURACY (3); global
+//     stay_on_while_plugged_in is the BatteryManager.BATTERY_PLUGGED_*
+//     bits the screen stays on for.
+//
 // # Instrumentation
 //
 // am instrument of org.droidstar.harness/.HarnessInstrumentation (or the
@@ -141,9 +249,10 @@
 // Error=Unable to find instrumentation info for: ComponentInfo{...},
 // INSTRUMENTATION_STATUS_CODE: -1, and android.util.AndroidException:
 // INSTRUMENTATION_FAILED: ... on stderr) and exits 1. Otherwise it replaces
-// any running instrumentation of the package, calls Config.Harness with
-// the host directory that `-e files DIR` maps to (default
-// /data/user/0/org.droidstar.harness/files), registers the socket named by
+// any running instrumentation of the package, calls Config.Harness with a
+// HarnessRun (the host folders of `-e staging DIR`, of the app's files and
+// code_cache folders under /data/user/USER/org.droidstar.harness, and of
+// /data/local/tmp, and `-e run ID`), registers the socket named by
 // `-e socket` (default droidstar-harness) and logs "I droidstar-harness:
 // listening on localabstract:NAME". With -w the shell stream stays open
 // until the instrumentation finishes, then prints, as am does for the

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -13,6 +15,10 @@ import (
 // DefaultSocket is the harness's abstract socket when am instrument has no
 // -e socket.
 const DefaultSocket = "droidstar-harness"
+
+// ShellDataDir is the folder the adb shell owns (SELinux type
+// shell_data_file), where the host stages a run's files.
+const ShellDataDir = "/data/local/tmp"
 
 // harnessTag is the harness's logcat tag.
 const harnessTag = "droidstar-harness"
@@ -27,10 +33,11 @@ const (
 	resultBye     = "INSTRUMENTATION_RESULT: droidstar-harness=bye\nINSTRUMENTATION_CODE: 0"
 )
 
-// am is the activity manager's shell command: instrument and force-stop.
+// am is the activity manager's shell command: instrument, force-stop and
+// get-current-user.
 func (p *proc) am(args []string) int {
 	if len(args) == 0 {
-		p.errf("usage: am instrument|force-stop ... (fakeadbd)")
+		p.errf("usage: am instrument|force-stop|get-current-user ... (fakeadbd)")
 		return 1
 	}
 	switch args[0] {
@@ -38,15 +45,37 @@ func (p *proc) am(args []string) int {
 		return p.instrument(args[1:])
 	case "force-stop":
 		return p.forceStopCmd(args[1:])
+	case "get-current-user":
+		if p.d.sdk() >= 24 {
+			p.outf("%d", p.d.cfg.CurrentUser)
+			return 0
+		}
+	}
+	if p.d.sdk() < 24 {
+		// Android 6's Am.onRun: BaseCommand.showError prints the usage,
+		// a blank line and the error to stderr, and am still exits 0.
+		p.errf("usage: am [subcommand] [options]")
+		p.errf("(fakeadbd: the rest of am's usage)")
+		p.errf("")
+		p.errf("Error: unknown command '%s'", args[0])
+		return 0
 	}
 	p.errf("Unknown command: %s", args[0])
 	return 1
+}
+
+// sdk is the device's API level.
+func (d *Device) sdk() int {
+	n, _ := strconv.Atoi(d.props["ro.build.version.sdk"])
+	return n
 }
 
 func (p *proc) instrument(args []string) int {
 	wait := false
 	extras := map[string]string{}
 	component := ""
+	// Instrument.userId defaults to UserHandle.USER_CURRENT.
+	user := p.d.cfg.CurrentUser
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "-w":
@@ -59,7 +88,23 @@ func (p *proc) instrument(args []string) int {
 			}
 			extras[args[i+1]] = args[i+2]
 			i += 2
-		case "--user", "-p", "--abi":
+		case "--user":
+			if i+1 >= len(args) {
+				p.errf("Error: --user needs a user id")
+				return 1
+			}
+			i++
+			n, ok := p.d.parseUser(args[i])
+			if !ok {
+				p.errf("java.lang.NumberFormatException: For input string: \"%s\"", args[i])
+				return 1
+			}
+			if n < 0 {
+				p.errf("Error: Can't start instrumentation with user 'all'")
+				return 1
+			}
+			user = n
+		case "-p", "--abi":
 			i++
 		default:
 			if strings.HasPrefix(a, "-") {
@@ -78,7 +123,9 @@ func (p *proc) instrument(args []string) int {
 		cls = pkg + cls
 	}
 	full := pkg + "/" + cls
-	if !p.d.Installed(pkg) || pkg != HarnessPackage || cls != HarnessInstrumentation {
+	// An app is installed for every user, but a user that does not exist
+	// has no instrumentation info to find.
+	if !p.d.Installed(pkg) || pkg != HarnessPackage || cls != HarnessInstrumentation || !p.d.userExists(user) {
 		p.outf("INSTRUMENTATION_STATUS: id=ActivityManagerService")
 		p.outf("INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{%s}", full)
 		p.outf("INSTRUMENTATION_STATUS_CODE: -1")
@@ -88,7 +135,7 @@ func (p *proc) instrument(args []string) int {
 		p.errf("\tat com.android.commands.am.Am.onRun(Am.java:80)")
 		return 1
 	}
-	in := p.d.startInstrumentation(pkg, full, extras)
+	in := p.d.startInstrumentation(pkg, full, user, extras)
 	if !wait {
 		return 0
 	}
@@ -110,6 +157,7 @@ type instrumentation struct {
 	pkg, comp string
 	socket    string
 	pid       int
+	user      int // the Android user the app process runs as
 	serve     func(context.Context, io.ReadWriteCloser) bool
 
 	ctx    context.Context
@@ -143,12 +191,45 @@ func Log(ctx context.Context, priority byte, tag, msg string) {
 	}
 }
 
-func (d *Device) startInstrumentation(pkg, comp string, extras map[string]string) *instrumentation {
+// appKey finds the App a context's harness runs as.
+type appKey struct{}
+
+// App is the app process a HarnessFunc serves in: its package, pid and
+// the Android user it runs as (am instrument --user, else the current
+// user).
+type App struct {
+	d       *Device
+	Package string
+	PID     int
+	User    int
+}
+
+// Granted says whether the app holds a runtime permission now, for its
+// own user: runtime permissions are granted per user, and a grant takes
+// effect in a running app at once. A harness that lacks a permission
+// should fail the callins that need it, as the framework does (see
+// simharness.Options.Throws).
+func (a App) Granted(perm string) bool {
+	if a.d == nil {
+		return false
+	}
+	return slices.Contains(a.d.Granted(a.Package, a.User), perm)
+}
+
+// AppOf returns the app process that the contexts a HarnessFunc and its
+// serve func get belong to; false for any other context.
+func AppOf(ctx context.Context) (App, bool) {
+	a, ok := ctx.Value(appKey{}).(App)
+	return a, ok
+}
+
+func (d *Device) startInstrumentation(pkg, comp string, user int, extras map[string]string) *instrumentation {
 	// As the activity manager does, a new run replaces the app's process.
 	d.forceStop(pkg, "start instr")
 	pid := d.newPID()
-	ctx, cancel := context.WithCancel(context.WithValue(d.ctx, logKey{}, logSink{d: d, pid: pid}))
-	in := &instrumentation{d: d, pkg: pkg, comp: comp, pid: pid, ctx: ctx, cancel: cancel,
+	ctx := context.WithValue(d.ctx, logKey{}, logSink{d: d, pid: pid})
+	ctx, cancel := context.WithCancel(context.WithValue(ctx, appKey{}, App{d: d, Package: pkg, PID: pid, User: user}))
+	in := &instrumentation{d: d, pkg: pkg, comp: comp, pid: pid, user: user, ctx: ctx, cancel: cancel,
 		turn: make(chan struct{}, 1), done: make(chan struct{})}
 	in.socket = extras["socket"]
 	if in.socket == "" {
@@ -159,7 +240,7 @@ func (d *Device) startInstrumentation(pkg, comp string, extras map[string]string
 	d.mu.Unlock()
 	// Force-stop and Device.Close end the process by cancelling ctx.
 	context.AfterFunc(ctx, func() { in.finish(resultCrashed) })
-	d.logf('I', "ActivityManager", "Start proc %d:%s/u0a86 for added application %s", pid, pkg, pkg)
+	d.logf('I', "ActivityManager", "Start proc %d:%s/u%da86 for added application %s", pid, pkg, user, pkg)
 
 	if d.cfg.HarnessNeverListens {
 		msg := "java.lang.IllegalStateException: the harness never opens its socket (fakeadbd Config.HarnessNeverListens)"
@@ -173,24 +254,29 @@ func (d *Device) startInstrumentation(pkg, comp string, extras map[string]string
 		return in
 	}
 
-	filesDev := extras["files"]
-	if filesDev == "" {
-		filesDev = "/data/user/0/" + pkg + "/files"
-	}
-	d.logPID(pid, 'I', harnessTag, "starting: socket %s, files %s", in.socket, filesDev)
+	run := HarnessRun{Run: extras["run"]}
+	appDir := fmt.Sprintf("/data/user/%d/%s", in.user, pkg)
+	d.logPID(pid, 'I', harnessTag, "starting: socket %s, run %s, staging %s", in.socket, run.Run, extras["staging"])
 	fail := func(err error) *instrumentation {
 		d.logPID(pid, 'E', harnessTag, "harness failed: %v", err)
 		in.finish(fmt.Sprintf("INSTRUMENTATION_RESULT: droidstar-harness=error: %v\nINSTRUMENTATION_CODE: 1", err))
 		return in
 	}
-	filesHost := d.hostPath(filesDev)
-	if err := os.MkdirAll(filesHost, 0o755); err != nil {
-		return fail(fmt.Errorf("java.io.IOException: cannot create the files dir %s: %v", filesDev, err))
+	if dev := extras["staging"]; dev != "" {
+		run.Staging = d.hostPath(dev)
+	}
+	run.FilesRoot = d.hostPath(appDir + "/files")
+	run.CodeCache = d.hostPath(appDir + "/code_cache")
+	run.ShellData = d.hostPath(ShellDataDir)
+	for _, dir := range []string{run.FilesRoot, run.CodeCache, run.ShellData} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fail(fmt.Errorf("java.io.IOException: cannot create %s: %v", dir, err))
+		}
 	}
 	if d.cfg.Harness == nil {
 		return fail(errors.New("java.lang.IllegalStateException: no harness (fakeadbd Config.Harness is nil)"))
 	}
-	serve, err := d.cfg.Harness(ctx, filesHost)
+	serve, err := d.cfg.Harness(ctx, run)
 	if err != nil {
 		return fail(err)
 	}
@@ -208,7 +294,7 @@ func (d *Device) startInstrumentation(pkg, comp string, extras map[string]string
 		d.changedLocked()
 	}
 	d.mu.Unlock()
-	d.logPID(pid, 'I', harnessTag, "listening on localabstract:%s (sdk %s, files %s)", in.socket, d.props["ro.build.version.sdk"], filesDev)
+	d.logPID(pid, 'I', harnessTag, "listening on localabstract:%s (sdk %s)", in.socket, d.props["ro.build.version.sdk"])
 	return in
 }
 

@@ -40,6 +40,8 @@ func (p *proc) pm(args []string) int {
 		return p.pmGrant(args[1:])
 	case "list":
 		return p.pmList(args[1:])
+	case "query-services":
+		return p.pmQueryServices(args[1:])
 	}
 	p.errf("Unknown command: %s", args[0])
 	return 1
@@ -158,15 +160,33 @@ func (p *proc) pmUninstall(args []string) int {
 	return 0
 }
 
-// pmGrant records a grant. The fake reads no manifest, so it cannot
-// refuse a permission the app does not request, as Android does.
+// pmGrant records a grant for one user: --user N, else user 0, as
+// PackageManagerShellCommand.runGrantRevokePermission defaults to
+// UserHandle.USER_SYSTEM (the current user does not matter). The fake
+// reads no manifest, so it cannot refuse a permission the app does not
+// request, as Android does.
 func (p *proc) pmGrant(args []string) int {
-	_, rest := operands(args, "--user")
+	opts, rest := operands(args, "--user")
 	if len(rest) != 2 {
 		p.errf("Error: no package or permission specified")
 		return 1
 	}
+	user := 0
+	if u, ok := opts["--user"]; ok {
+		n, ok := p.d.parseUser(u)
+		if !ok || n < 0 {
+			p.errf("Exception occurred while executing 'grant':")
+			p.errf("java.lang.NumberFormatException: For input string: \"%s\"", u)
+			return 255
+		}
+		user = n
+	}
 	pkg, perm := rest[0], rest[1]
+	if !p.d.userExists(user) {
+		// The permission manager logs and returns: the grant "succeeds".
+		p.d.logf('E', "PermissionManager", "No such user:%d", user)
+		return 0
+	}
 	p.d.mu.Lock()
 	defer p.d.mu.Unlock()
 	if _, ok := p.d.packages[pkg]; !ok {
@@ -174,11 +194,31 @@ func (p *proc) pmGrant(args []string) int {
 		p.errf("java.lang.IllegalArgumentException: Unknown package: %s", pkg)
 		return 255
 	}
-	if !slices.Contains(p.d.grants[pkg], perm) {
-		p.d.grants[pkg] = append(p.d.grants[pkg], perm)
+	if p.d.grants[pkg] == nil {
+		p.d.grants[pkg] = map[int][]string{}
+	}
+	if !slices.Contains(p.d.grants[pkg][user], perm) {
+		p.d.grants[pkg][user] = append(p.d.grants[pkg][user], perm)
 	}
 	return 0
 }
+
+// parseUser reads a --user argument as Am.parseUserArg does: a user id,
+// "current" (or "cur") for the current user, "all" as -1.
+func (d *Device) parseUser(arg string) (int, bool) {
+	switch arg {
+	case "current", "cur":
+		return d.cfg.CurrentUser, true
+	case "all":
+		return -1, true
+	}
+	n, err := strconv.Atoi(arg)
+	return n, err == nil && n >= 0
+}
+
+// userExists says whether a user is on the device: the system user and
+// the current one.
+func (d *Device) userExists(user int) bool { return user == 0 || user == d.cfg.CurrentUser }
 
 func (p *proc) pmList(args []string) int {
 	if len(args) == 0 {
@@ -204,6 +244,8 @@ func (p *proc) pmList(args []string) int {
 	p.d.mu.Unlock()
 	sort.Strings(pkgs)
 	switch args[0] {
+	case "features":
+		return p.pmListFeatures()
 	case "packages":
 		for _, pkg := range pkgs {
 			if _, ok := opts["-f"]; ok {
@@ -240,7 +282,7 @@ func (d *Device) forceStop(pkg, reason string) {
 	if in == nil {
 		return
 	}
-	d.logf('I', "ActivityManager", "Killing %d:%s/u0a86 (adj 0): stop %s due to %s", in.pid, pkg, pkg, reason)
+	d.logf('I', "ActivityManager", "Killing %d:%s/u%da86 (adj 0): stop %s due to %s", in.pid, pkg, in.user, pkg, reason)
 	in.finish(resultCrashed)
 }
 

@@ -341,6 +341,12 @@ func (p *proc) exec(args []string) int {
 		return p.logcat(args[1:])
 	case "log":
 		return p.logCmd(args[1:])
+	case "settings":
+		return p.settingsCmd(args[1:])
+	case "svc":
+		return p.svc(args[1:])
+	case "getenforce":
+		return p.getenforce(args[1:])
 	}
 	p.errf("/system/bin/sh: %s: inaccessible or not found", args[0])
 	return 127

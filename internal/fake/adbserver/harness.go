@@ -22,7 +22,7 @@ func SimHarness(m *sim.Model, timing sim.Timing, props map[string]string, callba
 		Manufacturer: props["ro.product.manufacturer"],
 	}
 	hello.SDK, _ = strconv.Atoi(props["ro.build.version.sdk"])
-	return func(ctx context.Context, filesDir string) (func(context.Context, io.ReadWriteCloser) bool, error) {
+	return func(ctx context.Context, _ adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
 			bye, _ := simharness.Serve(ctx, conn, simharness.Options{Model: m, Timing: timing, Hello: hello, CallbackNames: callbackNames})
 			return bye

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 )
@@ -22,6 +23,9 @@ type config struct {
 	// the request wrote them: a model's err at such a callin is reported
 	// as that value returned (run.go).
 	errorIf map[string]any
+	// quiescence is the configured one, from which the main-thread
+	// timeout follows.
+	quiescence time.Duration
 }
 
 type configureReply struct {
@@ -262,6 +266,8 @@ func (s *server) configure(req *object) (any, *protoError) {
 			return nil, perr
 		}
 	}
+	q, _ := timeouts.get("quiescence").(int64)
+	c.quiescence = time.Duration(q) * time.Millisecond
 	s.config = c
 	return reply, nil
 }
@@ -471,7 +477,7 @@ func (r *resolver) callin(raw any, w string, c *config) (string, *protoError) {
 		}
 	}
 	mach := r.s.opts.Model.Machine
-	if _, ok := mach.Inputs.Index(sym); !ok {
+	if _, ok := mach.Inputs.Index(sym); !ok && !r.s.opts.hangs(sym) {
 		where := w + ".call"
 		if m.get("call") == nil {
 			// A callin with only actions has no method to blame.

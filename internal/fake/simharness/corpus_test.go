@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,8 @@ type session struct {
 	exchanges    []exchange
 	only         string
 	unterminated bool
+	// mainThreadTimeout is the session's @main-thread-timeout, or 0.
+	mainThreadTimeout time.Duration
 }
 
 // readSession reads a session file (testdata/protocol/README.md).
@@ -54,6 +57,12 @@ func readSession(path string) (*session, error) {
 			s.only = strings.TrimSpace(s.only)
 		case l == "@unterminated":
 			s.unterminated = true
+		case strings.HasPrefix(l, "@main-thread-timeout "):
+			ms, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(l, "@main-thread-timeout ")))
+			if err != nil {
+				return nil, fmt.Errorf("%s@main-thread-timeout: %v", at, err)
+			}
+			s.mainThreadTimeout = time.Duration(ms) * time.Millisecond
 		case l == ">" || strings.HasPrefix(l, "> "):
 			// A request after one with no reply: the harness ended there.
 			ended = ended || len(s.exchanges) > 0 && !s.exchanges[len(s.exchanges)-1].answered
@@ -215,6 +224,9 @@ func corpusOptions(t *testing.T) Options {
 		Listeners: map[string][]string{
 			"org.droidstar.harness.corpus.Gate$Listener": {"onOpened", "onClosed", "onBroken"},
 		},
+		// The Java suite's purposes that declare jam call
+		// TimeUnit.DAYS.sleep(1) on the main thread.
+		Wedge: [][]string{{"jam"}},
 	}
 }
 
@@ -239,6 +251,8 @@ func TestCorpus(t *testing.T) {
 				}
 			}
 			conn := &rw{in: strings.NewReader(in.String())}
+			o := o
+			o.MainThreadTimeout = s.mainThreadTimeout
 			bye, err := Serve(context.Background(), conn, o)
 			if err != nil {
 				t.Fatalf("Serve: %v", err)
@@ -303,10 +317,10 @@ func TestCorpusCoverage(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|").FindAllStringSubmatch(table, -1) {
 		wantCodes = append(wantCodes, m[1])
 	}
-	if got := strings.Join(wantOps, " "); got != "hello configure run ping bye" {
+	if got := strings.Join(wantOps, " "); got != "hello configure run probe ping bye" {
 		t.Fatalf("PROTOCOL.md's ops: %s", got)
 	}
-	if len(wantCodes) != 12 {
+	if len(wantCodes) != 13 {
 		t.Fatalf("PROTOCOL.md's error codes: %v", wantCodes)
 	}
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/backend/sim"
+	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/mealy"
 )
 
@@ -17,6 +18,7 @@ const serial = "simharness"
 
 type runReply struct {
 	Results []queryResult `json:"results"`
+	Wedged  string        `json:"wedged,omitempty"`
 }
 
 // queryResult is one query's answer. Stragglers, ignored calls and
@@ -37,6 +39,12 @@ type thrownErr struct {
 	Kind      string  `json:"kind"`
 	Exception string  `json:"exception"`
 	Message   *string `json:"message"`
+}
+
+type timeoutErr struct {
+	At      int    `json:"at"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
 }
 
 type callbackErr struct {
@@ -116,8 +124,46 @@ func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 			return nil, &protoError{code: codeInternal, message: "internal error: " + err.Error()}
 		}
 		reply.Results = append(reply.Results, r)
+		if s.wedged != "" {
+			// Server.run: nothing more can run on the main thread.
+			reply.Wedged = s.wedged
+			break
+		}
 	}
 	return reply, nil
+}
+
+// hang runs a query that begins with a Wedge or Freeze word up to the
+// word's last callin, which never returns. A query that answers err
+// before it does not reach it.
+func (s *server) hang(ctx context.Context, q []string, at int, freeze bool) (queryResult, error) {
+	r, err := s.query(ctx, q[:at])
+	if err != nil || len(r.Outputs) > 0 && r.Outputs[len(r.Outputs)-1] == mealy.Err {
+		return r, err
+	}
+	if freeze {
+		<-ctx.Done()
+		return queryResult{}, ctx.Err()
+	}
+	timeout := s.opts.MainThreadTimeout
+	if timeout <= 0 {
+		timeout = harness.MainThreadTimeout(s.config.quiescence)
+	}
+	if s.opts.Timing.Realtime {
+		select {
+		case <-ctx.Done():
+			return queryResult{}, ctx.Err()
+		case <-time.After(timeout):
+		}
+	}
+	// QueryRunner.timedOut: the words are the Java harness's.
+	msg := fmt.Sprintf("callin %s did not return within %d ms on the main thread", q[at], timeout.Milliseconds())
+	s.wedged = msg + ", which is still blocked: this harness runs no more queries (restart it)"
+	r.Outputs = append(r.Outputs, mealy.Err)
+	r.Ms = append(r.Ms, millis(timeout))
+	r.DeviceMs += millis(timeout)
+	r.Err = timeoutErr{At: at, Kind: "timeout", Message: msg}
+	return r, nil
 }
 
 // query runs one query on a fresh executor. The model is walked once on
@@ -132,6 +178,26 @@ func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 // error_if is taken to be that value returned (a model of the class is
 // written so), any other as a throw.
 func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
+	if at, freeze := s.opts.hangAt(q); at >= 0 {
+		return s.hang(ctx, q, at, freeze)
+	}
+	for at, sym := range q {
+		exc, ok := s.opts.Throws[sym]
+		if !ok {
+			continue
+		}
+		// What comes before runs as the model says; the callin throws.
+		r, err := s.query(ctx, q[:at])
+		if err != nil || r.Err != nil {
+			return r, err
+		}
+		e := thrownErr{At: at, Kind: "thrown", Exception: exc}
+		if cls, msg, ok := strings.Cut(exc, ": "); ok {
+			e.Exception, e.Message = cls, &msg
+		}
+		r.Outputs, r.Ms, r.Err = append(r.Outputs, mealy.Err), append(r.Ms, 0), e
+		return r, nil
+	}
 	virtual := s.opts.Timing
 	virtual.Realtime = false
 	res, costs, err := sim.NewExecutor(s.opts.Model, virtual, serial).Run(ctx, q)

@@ -13,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/harness"
@@ -62,6 +64,55 @@ type Options struct {
 	// Listeners maps the binary names of Class's listener interfaces to
 	// their callback methods.
 	Listeners map[string][]string
+	// Throws maps callins to the exception they throw wherever they are
+	// called ("java.lang.RuntimeException: setAudioSource failed."), as a
+	// harness denied a permission meets them (see adbd.App.Granted).
+	Throws map[string]string
+	// Probe is what the simulated device answers to probe (URLs it does
+	// not list answer 200); nil is Good().
+	Probe *harness.ProbeResult
+	// Wedge and Freeze make the harness hang, for tests of what the host
+	// does then: a query that holds one of their words hangs at the end
+	// of the first one it holds, a callin (which need not be an input of
+	// the model). Wedge is a call that blocks the main thread: the harness
+	// answers as the Java harness does once its main-thread timeout has
+	// passed (on the virtual clock, unless Timing.Realtime): the query err
+	// of kind timeout, the run stopped there, the harness wedged. Freeze
+	// is a harness that stops answering altogether until ctx ends (its
+	// instrumentation is force-stopped), which only the host's deadline
+	// can catch.
+	Wedge, Freeze [][]string
+	// MainThreadTimeout replaces harness.MainThreadTimeout of the
+	// configured quiescence when positive (the corpus's
+	// @main-thread-timeout, the Java suite's TestPlatform switch).
+	MainThreadTimeout time.Duration
+}
+
+// hangs says whether sym ends a Wedge or Freeze word.
+func (o Options) hangs(sym string) bool {
+	for _, words := range [][][]string{o.Wedge, o.Freeze} {
+		for _, w := range words {
+			if len(w) > 0 && w[len(w)-1] == sym {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hangAt returns where q hangs: the end of the first Wedge or Freeze word
+// it holds, and whether that one freezes; -1 when it holds none.
+func (o Options) hangAt(q []string) (at int, freeze bool) {
+	for end := range q {
+		for k, words := range [][][]string{o.Wedge, o.Freeze} {
+			for _, w := range words {
+				if start := end + 1 - len(w); len(w) > 0 && start >= 0 && slices.Equal(q[start:end+1], w) {
+					return end, k == 1
+				}
+			}
+		}
+	}
+	return -1, false
 }
 
 // PurposeCallbackNames maps each callback symbol of p to the first name it
@@ -136,6 +187,9 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, o Options) (bye bool, e
 type server struct {
 	opts   Options
 	config *config
+	// wedged is why the simulated main thread is lost, once a Wedge
+	// word ran.
+	wedged string
 }
 
 // protoError is an error reply; where is a path into the configure
@@ -154,7 +208,13 @@ const (
 	codeUnknownMethod = "unknown-method"
 	codeUnknownSymbol = "unknown-symbol"
 	codeInternal      = "internal"
+	codeWedged        = "wedged"
 )
+
+// wedgedReply is ping's answer once the harness is wedged.
+type wedgedReply struct {
+	Wedged string `json:"wedged"`
+}
 
 func badRequest(where, format string, args ...any) *protoError {
 	return &protoError{code: codeBadRequest, where: where, message: fmt.Sprintf(format, args...)}
@@ -190,6 +250,9 @@ func (s *server) handle(ctx context.Context, line []byte) (reply []byte, bye boo
 			}
 			return nil, badRequest("", `"op" must be a string, not %s`, typeName(req.get("op")))
 		}
+		if s.wedged != "" && (op == "configure" || op == "run") {
+			return nil, &protoError{code: codeWedged, message: s.wedged}
+		}
 		switch op {
 		case "hello":
 			return s.hello(req)
@@ -197,13 +260,18 @@ func (s *server) handle(ctx context.Context, line []byte) (reply []byte, bye boo
 			return s.configure(req)
 		case "run":
 			return s.run(ctx, req)
+		case "probe":
+			return s.probe(req)
 		case "ping":
+			if s.wedged != "" {
+				return wedgedReply{Wedged: s.wedged}, nil
+			}
 			return nil, nil
 		case "bye":
 			bye = true
 			return nil, nil
 		}
-		return nil, &protoError{code: codeUnknownOp, message: `unknown op "` + op + `" (hello, configure, run, ping, bye)`}
+		return nil, &protoError{code: codeUnknownOp, message: `unknown op "` + op + `" (hello, configure, run, probe, ping, bye)`}
 	}()
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
@@ -278,6 +346,12 @@ func (s *server) hello(req *object) (any, *protoError) {
 	}
 	if r.Platform == "" {
 		r.Platform = "android"
+	}
+	if s.wedged != "" {
+		return struct {
+			harness.Hello
+			Wedged string `json:"wedged"`
+		}{r, s.wedged}, nil
 	}
 	return r, nil
 }

@@ -117,8 +117,7 @@ func TestHelloConfigureAndRunMatchTheSimulator(t *testing.T) {
 		{"cancel", "exec", "wait", "cancel", "wait"},
 		{"exec", "cancel", "wait", "exec"},
 	}
-	// One batch, as the protocol allows; the host's backends send one
-	// query per run, which the other tests do.
+	// One batch, as the host's backends send them.
 	rs, err := c.Run(ctx, queries)
 	if err != nil {
 		t.Fatal(err)
@@ -261,7 +260,7 @@ func TestClientSeesRefusals(t *testing.T) {
 	var list purpose.ErrorList
 	// The callin names no method: the request's call is its symbol, and
 	// the error lands on the callin's line.
-	want := `examples/asynctask/purpose.yaml:17:5: callins[1].call: the simulated model examples/asynctask/model.dot has no input "abort" for callin abort (model inputs: exec, cancel, wait)`
+	want := `examples/asynctask/purpose.yaml:21:5: callins[1].call: the simulated model examples/asynctask/model.dot has no input "abort" for callin abort (model inputs: exec, cancel, wait)`
 	if !errors.As(err, &list) || err.Error() != want {
 		t.Errorf("configure with a callin the model lacks:\n got %v\nwant %s", err, want)
 	}
@@ -363,5 +362,99 @@ func TestServeRefusesAMealyModel(t *testing.T) {
 	_, err = Serve(context.Background(), dev, Options{Model: m})
 	if err == nil || !strings.Contains(err.Error(), "plain Mealy machine") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// A callin in Throws throws wherever it is called: what comes before it
+// is the model's, and the query ends there with the exception.
+func TestThrows(t *testing.T) {
+	ctx := context.Background()
+	p, m, timing := example(t, "asynctask")
+	c, _ := client(t, Options{Model: m, Timing: timing, Throws: map[string]string{"cancel": "java.lang.SecurityException: denied"}})
+	if _, err := c.Hello(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Configure(ctx, harness.Configure(p)); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		q       []string
+		outputs []string
+		err     *harness.QueryErr
+	}{
+		{[]string{"exec", "wait"}, []string{"ok", "postexec"}, nil},
+		{[]string{"exec", "wait", "cancel", "wait"}, []string{"ok", "postexec", "err"},
+			&harness.QueryErr{At: 2, Kind: "thrown", Exception: "java.lang.SecurityException", Message: "denied"}},
+		{[]string{"cancel"}, []string{"err"}, &harness.QueryErr{At: 0, Kind: "thrown", Exception: "java.lang.SecurityException", Message: "denied"}},
+		// The model's own err comes first.
+		{[]string{"exec", "exec", "cancel"}, []string{"ok", "err"}, &harness.QueryErr{At: 1, Kind: "thrown", Exception: "exec answers err in the model"}},
+	}
+	for _, tc := range cases {
+		rs, err := c.Run(ctx, [][]string{tc.q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rs[0]
+		if !slices.Equal(r.Outputs, tc.outputs) || len(r.Ms) != len(r.Outputs) || !reflect.DeepEqual(r.Err, tc.err) {
+			t.Errorf("%v: outputs %v ms %v err %+v, want %v err %+v", tc.q, r.Outputs, r.Ms, r.Err, tc.outputs, tc.err)
+		}
+	}
+}
+
+// TestWedge: a query that holds a Wedge word answers as the Java harness
+// does when a call blocks its main thread: err of kind timeout after the
+// main-thread timeout (virtual here), the run stopped, the harness wedged
+// and refusing runs. A query that errs before the word is not hung.
+func TestWedge(t *testing.T) {
+	ctx := context.Background()
+	p, m, timing := example(t, "asynctask")
+	c, _ := client(t, Options{Model: m, Timing: timing, Wedge: [][]string{{"exec", "cancel"}}})
+	if _, err := c.Configure(ctx, harness.Configure(p)); err != nil {
+		t.Fatal(err)
+	}
+	queries := [][]string{{"exec", "wait"}, {"exec", "exec", "cancel"}, {"wait", "exec", "cancel", "wait"}, {"exec"}}
+	rs, err := c.Run(ctx, queries)
+	const msg = "callin cancel did not return within 10000 ms on the main thread"
+	var w *harness.WedgedError
+	if !errors.As(err, &w) || w.Query != 2 || w.Timeout == nil || !reflect.DeepEqual(*w.Timeout, harness.QueryErr{At: 2, Kind: "timeout", Message: msg}) ||
+		w.Reason != msg+", which is still blocked: this harness runs no more queries (restart it)" {
+		t.Fatalf("run: %v (%d %+v %q)", err, w.Query, w.Timeout, w.Reason)
+	}
+	var got []string
+	for _, r := range rs {
+		got = append(got, strings.Join(r.Outputs, " "))
+	}
+	if strings.Join(got, " | ") != "ok postexec | ok err" {
+		t.Errorf("results before the wedged query: %q", got)
+	}
+	if _, err := c.Run(ctx, [][]string{{"exec"}}); !errors.As(err, &w) || w.Query != -1 {
+		t.Errorf("run after the wedge: %v", err)
+	}
+}
+
+// TestFreeze: a query that holds a Freeze word gets no answer until the
+// harness's context ends, as a hung app until it is force-stopped.
+func TestFreeze(t *testing.T) {
+	p, m, timing := example(t, "asynctask")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	conn, done := serve(t, ctx, Options{Model: m, Timing: timing, Freeze: [][]string{{"cancel"}}})
+	c := harness.NewClient(conn, "simulated harness")
+	if _, err := c.Configure(ctx, harness.Configure(p)); err != nil {
+		t.Fatal(err)
+	}
+	rctx, stop := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer stop()
+	if _, err := c.Run(rctx, [][]string{{"exec"}, {"exec", "cancel"}}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("run: %v", err)
+	}
+	select {
+	case r := <-done:
+		t.Fatalf("the harness ended while frozen: %+v", r)
+	default:
+	}
+	cancel()
+	if r := <-done; !errors.Is(r.err, context.Canceled) || r.bye {
+		t.Errorf("Serve after the freeze = %v, %v", r.bye, r.err)
 	}
 }

@@ -1,13 +1,14 @@
 // Package dispatch is the pipeline's last stage: the Scheduler runs a
-// batch of queries on executors (devices, harness JVMs, simulators), one
-// query per executor at a time and in parallel across executors, and turns
-// the output names they report into symbols of the output alphabet.
+// batch of queries on executors (devices, harness JVMs, simulators) in
+// parallel across executors, and turns the output names they report into
+// symbols of the output alphabet.
 package dispatch
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -17,10 +18,13 @@ import (
 	"github.com/droidstar/droidstar/internal/oracle"
 )
 
-// Scheduler spreads batches over its executors. It records, per executor,
-// what ran and the assumption violations the executors report. Executors
-// must answer in the output alphabet's names (a mapper in front of a
-// backend translates the backend's own callback names).
+// Scheduler spreads batches over its executors. When every executor takes
+// batches (backend.BatchExecutor), each gets its share of a batch in one
+// call, so that a device costs one round trip per batch; otherwise the
+// queries go one at a time to whichever executor is free. It records, per
+// executor, what ran and the assumption violations the executors report.
+// Executors must answer in the output alphabet's names (a mapper in front
+// of a backend translates the backend's own callback names).
 type Scheduler struct {
 	Executors []backend.Executor
 	Inputs    *mealy.Alphabet
@@ -32,7 +36,35 @@ type Scheduler struct {
 	once    sync.Once
 }
 
-// Ask implements oracle.Oracle.
+// round is one Ask in progress: the answers so far and the first failure.
+type round struct {
+	queries  []mealy.Word
+	answers  []oracle.Answer
+	answered []bool // each index is written by one goroutine only
+	cancel   context.CancelFunc
+
+	mu  sync.Mutex
+	err error
+}
+
+// fail records the round's first failure and stops the other executors:
+// their own errors, caused by the cancellation, come later and are not
+// the reason.
+func (r *round) fail(err error) {
+	r.mu.Lock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.mu.Unlock()
+	r.cancel()
+}
+
+func (r *round) set(q int, a oracle.Answer) {
+	r.answers[q], r.answered[q] = a, true
+}
+
+// Ask implements oracle.Oracle. When it fails after some queries were
+// answered, the error is an *oracle.PartialError holding those answers.
 func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
 	if len(s.Executors) == 0 {
 		return nil, errors.New("scheduler: no executors")
@@ -42,29 +74,64 @@ func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Ans
 			s.serials = append(s.serials, ex.Describe().Serial)
 		}
 	})
-	answers := make([]oracle.Answer, len(queries))
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	r := &round{queries: queries, answers: make([]oracle.Answer, len(queries)), answered: make([]bool, len(queries)), cancel: cancel}
+	if batchers := s.batchers(); batchers != nil {
+		s.askShares(ctx, r, batchers)
+	} else {
+		s.askEach(ctx, r)
+	}
+	err := r.err
+	if err == nil {
+		err = parent.Err()
+	}
+	if err == nil {
+		return r.answers, nil
+	}
+	for _, ok := range r.answered {
+		if ok {
+			return nil, &oracle.PartialError{Answers: r.answers, Answered: r.answered, Err: err}
+		}
+	}
+	return nil, err
+}
+
+// batchers returns the executors as batch executors when all of them are.
+func (s *Scheduler) batchers() []backend.BatchExecutor {
+	out := make([]backend.BatchExecutor, len(s.Executors))
+	for k, ex := range s.Executors {
+		b, ok := ex.(backend.BatchExecutor)
+		if !ok {
+			return nil
+		}
+		out[k] = b
+	}
+	return out
+}
+
+// askEach feeds the queries one at a time to whichever executor is free,
+// so a fast executor takes more of them.
+func (s *Scheduler) askEach(ctx context.Context, r *round) {
 	next := make(chan int)
-	errs := make(chan error, len(s.Executors))
 	var wg sync.WaitGroup
 	for k, ex := range s.Executors {
 		wg.Add(1)
 		go func(ex backend.Executor, serial string) {
 			defer wg.Done()
 			for q := range next {
-				a, err := s.run(ctx, ex, serial, queries[q])
+				a, err := s.run(ctx, ex, serial, r.queries[q])
 				if err != nil {
-					errs <- err
-					cancel()
+					r.fail(err)
 					return
 				}
-				answers[q] = a
+				r.set(q, a)
 			}
 		}(ex, s.serials[k])
 	}
 feed:
-	for k := range queries {
+	for k := range r.queries {
 		select {
 		case next <- k:
 		case <-ctx.Done():
@@ -73,15 +140,6 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	select {
-	case err := <-errs:
-		return nil, err
-	default:
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return answers, nil
 }
 
 func (s *Scheduler) run(ctx context.Context, ex backend.Executor, serial string, q mealy.Word) (oracle.Answer, error) {
@@ -91,6 +149,78 @@ func (s *Scheduler) run(ctx context.Context, ex backend.Executor, serial string,
 	if err != nil {
 		return oracle.Answer{}, fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(q), err)
 	}
+	return s.record(ctx, serial, q, res)
+}
+
+// askShares gives each executor its share of the batch in one call.
+func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.BatchExecutor) {
+	var wg sync.WaitGroup
+	for k, share := range Split(r.queries, len(execs)) {
+		if len(share) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func(ex backend.BatchExecutor, serial string, share []int) {
+			defer wg.Done()
+			s.runShare(ctx, r, ex, serial, share)
+		}(execs[k], s.serials[k], share)
+	}
+	wg.Wait()
+}
+
+func (s *Scheduler) runShare(ctx context.Context, r *round, ex backend.BatchExecutor, serial string, share []int) {
+	inputs := make([][]string, len(share))
+	for i, q := range share {
+		inputs[i] = s.Inputs.Strings(r.queries[q])
+	}
+	s.Recorder.Busy(serial, true)
+	results, err := ex.ExecuteBatch(ctx, inputs)
+	s.Recorder.Busy(serial, false)
+	if len(results) > len(share) {
+		r.fail(fmt.Errorf("%s: backend answered %d results for a batch of %d queries", serial, len(results), len(share)))
+		return
+	}
+	for i, res := range results {
+		q := r.queries[share[i]]
+		a, cerr := s.record(ctx, serial, q, res)
+		if cerr != nil {
+			r.fail(cerr)
+			return
+		}
+		r.set(share[i], a)
+	}
+	if err == nil && len(results) < len(share) {
+		err = fmt.Errorf("backend answered %d results for a batch of %d queries", len(results), len(share))
+	}
+	if err != nil {
+		r.fail(s.shareError(serial, r.queries, share[len(results):], err))
+	}
+}
+
+// shareError names what failed: the query a *backend.QueryError blames,
+// else the queries of the share left without an answer.
+func (s *Scheduler) shareError(serial string, queries []mealy.Word, left []int, err error) error {
+	var qe *backend.QueryError
+	if errors.As(err, &qe) && qe.Index >= 0 && len(left) > 0 {
+		return fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(queries[left[0]]), qe.Err)
+	}
+	if len(left) == 1 {
+		return fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(queries[left[0]]), err)
+	}
+	const show = 3
+	names := make([]string, 0, show)
+	for _, q := range left[:min(len(left), show)] {
+		names = append(names, s.Inputs.Format(queries[q]))
+	}
+	more := ""
+	if len(left) > show {
+		more = fmt.Sprintf(" and %d more", len(left)-show)
+	}
+	return fmt.Errorf("%s: %d queries (%s%s): %w", serial, len(left), strings.Join(names, ", "), more, err)
+}
+
+// record accounts one result an executor ran to the end and converts it.
+func (s *Scheduler) record(ctx context.Context, serial string, q mealy.Word, res backend.Result) (oracle.Answer, error) {
 	s.Recorder.Executed(ctx, serial, len(res.Outputs), res.Device)
 	s.Recorder.Warn(res.Warnings...)
 	a, err := s.convert(q, res)
@@ -99,6 +229,37 @@ func (s *Scheduler) run(ctx context.Context, ex backend.Executor, serial string,
 	}
 	a.Device = serial
 	return a, nil
+}
+
+// Split divides a batch into n shares of about equal cost, a query
+// costing its length plus one (the reset): the longest queries are placed
+// first, each on the share with the least cost so far. Each share lists
+// query indices in batch order.
+func Split(queries []mealy.Word, n int) [][]int {
+	shares := make([][]int, n)
+	if n == 0 {
+		return shares
+	}
+	order := make([]int, len(queries))
+	for k := range order {
+		order[k] = k
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(queries[order[a]]) > len(queries[order[b]]) })
+	load := make([]int, n)
+	for _, q := range order {
+		least := 0
+		for k := range load {
+			if load[k] < load[least] {
+				least = k
+			}
+		}
+		shares[least] = append(shares[least], q)
+		load[least] += len(queries[q]) + 1
+	}
+	for _, sh := range shares {
+		sort.Ints(sh)
+	}
+	return shares
 }
 
 // convert turns a result's output names into symbols; the outputs after

@@ -2,6 +2,7 @@ package dispatch_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -128,5 +129,171 @@ func TestSchedulerConvertsOutputs(t *testing.T) {
 		if got := out.Format(a.Outputs); got != c.want || a.ErrAt != 1 || *a.Err != *c.wantInfo {
 			t.Errorf("got %s %+v %+v, want %s", got, a, a.Err, c.want)
 		}
+	}
+}
+
+// batchEcho is an echo that takes batches, recording each call's batch;
+// it can fail at a query (a *backend.QueryError after the results before
+// it) or, with wholeErr, fail the whole batch after failAt results.
+type batchEcho struct {
+	*echo
+	failAt   int // -1: never
+	failErr  error
+	wholeErr bool
+	mu       sync.Mutex
+	batches  [][]string
+}
+
+func (b *batchEcho) ExecuteBatch(ctx context.Context, qs [][]string) ([]backend.Result, error) {
+	var names []string
+	for _, q := range qs {
+		names = append(names, strings.Join(q, " "))
+	}
+	b.mu.Lock()
+	b.batches = append(b.batches, names)
+	b.mu.Unlock()
+	var out []backend.Result
+	for k, q := range qs {
+		if k == b.failAt {
+			if b.wholeErr {
+				return out, b.failErr
+			}
+			return out, &backend.QueryError{Index: k, Err: b.failErr}
+		}
+		res, _ := b.echo.Execute(ctx, q)
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// TestSchedulerGivesEachBatchExecutorItsShare: executors that take
+// batches get one call per batch each, holding their share; the answers,
+// the counts per executor and the device of each answer are those of the
+// queries each ran.
+func TestSchedulerGivesEachBatchExecutorItsShare(t *testing.T) {
+	in, out := alphabets(t)
+	execs := []*batchEcho{
+		{echo: &echo{serial: "a", answers: []string{"ok", "fired"}, warn: "late fired"}, failAt: -1},
+		{echo: &echo{serial: "b", answers: []string{"ok", "fired"}}, failAt: -1},
+	}
+	rec := &oracle.Recorder{}
+	s := &dispatch.Scheduler{Executors: []backend.Executor{execs[0], execs[1]}, Inputs: in, Outputs: out,
+		Sem: mealy.ClosureSemantics(in, out), Recorder: rec}
+	var qs []mealy.Word
+	for k := range 7 {
+		qs = append(qs, slices.Repeat(mealy.Word{k % 2}, 1+k%3))
+	}
+	for round := 1; round <= 2; round++ {
+		ans, err := s.Ask(context.Background(), qs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ran := map[string]string{}
+		for _, e := range execs {
+			if len(e.batches) != round {
+				t.Fatalf("executor %s got %d batches after %d asks, want one per ask", e.serial, len(e.batches), round)
+			}
+			for _, q := range e.batches[round-1] {
+				ran[q] = e.serial
+			}
+		}
+		for k, q := range qs {
+			want := strings.Join([]string{"ok", "fired", "ok"}[:len(q)], " ")
+			if got := out.Format(ans[k].Outputs); got != want || ans[k].Device != ran[in.Format(q)] {
+				t.Errorf("query %d answered %q on %q, want %q on %q", k, got, ans[k].Device, want, ran[in.Format(q)])
+			}
+		}
+	}
+	// The shares: longest queries first, each to the lighter share; each
+	// share keeps the batch's order.
+	for k, want := range []string{"start | wait wait | start start start | start", "wait | start start | wait wait wait"} {
+		if got := strings.Join(execs[k].batches[0], " | "); got != want {
+			t.Errorf("share of %s: %s, want %s", execs[k].serial, got, want)
+		}
+	}
+	devices := rec.Devices()
+	if len(devices) != 2 || devices[0].Executed+devices[1].Executed != 14 || devices[0].Busy || devices[1].Busy {
+		t.Errorf("devices %+v", devices)
+	}
+	for _, d := range devices {
+		for _, e := range execs {
+			if e.serial == d.Serial && d.Executed != 2*len(e.batches[0]) {
+				t.Errorf("%s executed %d, ran %d", d.Serial, d.Executed, 2*len(e.batches[0]))
+			}
+		}
+	}
+	l, _ := rec.Snapshot()
+	if l.Executed != 14 || l.Symbols != 2*(1+2+3+1+2+3+1) {
+		t.Errorf("recorded %+v", l)
+	}
+	if w := rec.Warnings(); fmt.Sprint(w) != "[late fired]" {
+		t.Errorf("warnings %q", w)
+	}
+}
+
+// TestSchedulerBatchFailures: a failed batch names the query a
+// *backend.QueryError blames, or the queries left without an answer, and
+// hands on the answers it did get in an *oracle.PartialError.
+func TestSchedulerBatchFailures(t *testing.T) {
+	in, out := alphabets(t)
+	qs := []mealy.Word{in.MustWord("start"), in.MustWord("wait", "start"), in.MustWord("start", "start"),
+		in.MustWord("wait"), in.MustWord("start", "wait"), in.MustWord("wait", "wait")}
+	boom := errors.New("boom")
+	cases := []struct {
+		failAt   int
+		wholeErr bool
+		want     string
+	}{
+		{failAt: 2, want: "b: query start start: boom"},
+		{failAt: 0, want: "b: query start: boom"},
+		{failAt: 2, wholeErr: true, want: "b: 4 queries (start start, wait, start wait and 1 more): boom"},
+		{failAt: 4, wholeErr: true, want: "b: 2 queries (start wait, wait wait): boom"},
+		{failAt: 5, wholeErr: true, want: "b: query wait wait: boom"},
+	}
+	for _, c := range cases {
+		b := &batchEcho{echo: &echo{serial: "b", answers: []string{"ok", "fired"}}, failAt: c.failAt, failErr: boom, wholeErr: c.wholeErr}
+		rec := &oracle.Recorder{}
+		s := &dispatch.Scheduler{Executors: []backend.Executor{b}, Inputs: in, Outputs: out, Sem: mealy.ClosureSemantics(in, out), Recorder: rec}
+		_, err := s.Ask(context.Background(), qs)
+		if err == nil || err.Error() != c.want || !errors.Is(err, boom) {
+			t.Errorf("failAt %d: error %v, want %s", c.failAt, err, c.want)
+			continue
+		}
+		var pe *oracle.PartialError
+		if c.failAt == 0 {
+			if errors.As(err, &pe) {
+				t.Errorf("failAt 0: a partial error with nothing answered")
+			}
+			continue
+		}
+		if !errors.As(err, &pe) {
+			t.Errorf("failAt %d: %T is no partial error", c.failAt, err)
+			continue
+		}
+		for k := range qs {
+			if pe.Answered[k] != (k < c.failAt) {
+				t.Errorf("failAt %d: query %d answered=%v", c.failAt, k, pe.Answered[k])
+			}
+		}
+		if got := out.Format(pe.Answers[1].Outputs); got != "ok fired" || pe.Answers[1].Device != "b" {
+			t.Errorf("failAt %d: answer 1 %q on %q", c.failAt, got, pe.Answers[1].Device)
+		}
+		if l, _ := rec.Snapshot(); l.Executed != c.failAt {
+			t.Errorf("failAt %d: recorded %d executed", c.failAt, l.Executed)
+		}
+	}
+}
+
+// Executors that run one query at a time hand on what they answered
+// before a failure, too.
+func TestSchedulerPartialAnswersOneByOne(t *testing.T) {
+	in, out := alphabets(t)
+	e := &echo{serial: "d", answers: []string{"ok"}, stopAt: 1}
+	s := &dispatch.Scheduler{Executors: []backend.Executor{e}, Inputs: in, Outputs: out, Sem: mealy.ClosureSemantics(in, out), Recorder: &oracle.Recorder{}}
+	_, err := s.Ask(context.Background(), []mealy.Word{in.MustWord("start"), in.MustWord("start", "start")})
+	var pe *oracle.PartialError
+	if !errors.As(err, &pe) || err.Error() != "d: query start start: backend stopped after 1 of 2 inputs without an err" ||
+		!pe.Answered[0] || pe.Answered[1] || out.Format(pe.Answers[0].Outputs) != "ok" {
+		t.Fatalf("error %v (%+v)", err, pe)
 	}
 }

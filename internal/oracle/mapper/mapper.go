@@ -55,6 +55,16 @@ type Executor struct {
 	Map  Map
 }
 
+// Wrap puts a mapper in front of next: a BatchExecutor when next is one,
+// so that batches pass through to it whole.
+func Wrap(next backend.Executor, m Map) backend.Executor {
+	e := &Executor{Next: next, Map: m}
+	if b, ok := next.(backend.BatchExecutor); ok {
+		return &BatchExecutor{Executor: e, next: b}
+	}
+	return e
+}
+
 // Execute implements backend.Executor. An error callback ends the query:
 // it answers err, explained as that callback, and the outputs after it are
 // dropped (the pipeline answers them err). An environment callback fails
@@ -64,6 +74,10 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 	if err != nil {
 		return res, err
 	}
+	return e.mapResult(res)
+}
+
+func (e *Executor) mapResult(res backend.Result) (backend.Result, error) {
 	for k, name := range res.Outputs {
 		if mealy.IsClosureOutput(name) {
 			continue
@@ -83,6 +97,27 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 		res.Outputs[k] = sym
 	}
 	return res, nil
+}
+
+// BatchExecutor is the mapper in front of a backend.BatchExecutor.
+type BatchExecutor struct {
+	*Executor
+	next backend.BatchExecutor
+}
+
+// ExecuteBatch implements backend.BatchExecutor: the batch runs on the
+// backend whole, and each result is mapped as Execute maps it. A result
+// that cannot be mapped fails its query; the results before it stand.
+func (b *BatchExecutor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
+	results, err := b.next.ExecuteBatch(ctx, queries)
+	for k := range results {
+		res, merr := b.mapResult(results[k])
+		if merr != nil {
+			return results[:k], &backend.QueryError{Index: k, Err: merr}
+		}
+		results[k] = res
+	}
+	return results, err
 }
 
 // Describe implements backend.Executor.

@@ -2,6 +2,7 @@ package mapper_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"testing"
 
@@ -60,5 +61,44 @@ func TestMapperTranslatesCallbacks(t *testing.T) {
 	}
 	if d := (&mapper.Executor{Next: fixed(nil)}).Describe(); d.Serial != "fixed" {
 		t.Errorf("describe %+v", d)
+	}
+}
+
+// batched answers each query of a batch with its own outputs, in one
+// call, and records the calls.
+type batched struct {
+	fixed
+	answers [][]string
+	calls   int
+}
+
+func (b *batched) ExecuteBatch(_ context.Context, qs [][]string) ([]backend.Result, error) {
+	b.calls++
+	out := make([]backend.Result, len(qs))
+	for k := range qs {
+		out[k] = backend.Result{Outputs: append([]string(nil), b.answers[k]...)}
+	}
+	return out, nil
+}
+
+// Wrap passes batches through whole when the backend takes them, and maps
+// every result; a result it cannot map fails its query, after the results
+// before it.
+func TestMapperPassesBatchesThrough(t *testing.T) {
+	if _, ok := mapper.Wrap(fixed(nil), purposeMap).(backend.BatchExecutor); ok {
+		t.Error("a mapper over an executor that takes no batches claims to take them")
+	}
+	b := &batched{answers: [][]string{{"ok", "onFire"}, {"ok", "onFail", "onFire"}, {"onTick"}, {"ok"}}}
+	e, ok := mapper.Wrap(b, purposeMap).(backend.BatchExecutor)
+	if !ok {
+		t.Fatal("a mapper over a batch executor takes no batches")
+	}
+	got, err := e.ExecuteBatch(context.Background(), [][]string{{"start", "wait"}, {"start", "wait", "wait"}, {"wait"}, {"start"}})
+	want := []backend.Result{{Outputs: []string{"ok", "fired"}},
+		{Outputs: []string{"ok", "err"}, Err: &model.ErrInfo{Kind: model.ErrErrorCallback, Detail: "onFail"}}}
+	var qe *backend.QueryError
+	if b.calls != 1 || !reflect.DeepEqual(got, want) || !errors.As(err, &qe) || qe.Index != 2 ||
+		qe.Err.Error() != `backend reported callback "onTick", which the purpose does not declare` {
+		t.Errorf("%d calls, got %+v, %v; want %+v and query 2 failing", b.calls, got, err, want)
 	}
 }

@@ -41,6 +41,8 @@ final class Corpus {
         String only;
         /** The last request has no line break after it. */
         boolean unterminated;
+        /** The main-thread timeout of the session (@main-thread-timeout), or 0: the harness's own. */
+        long mainThreadTimeoutMs;
 
         Session(String name) {
             this.name = name;
@@ -113,6 +115,8 @@ final class Corpus {
                 s.only = l.substring("@only ".length()).split(":", 2)[0].trim();
             } else if (l.equals("@unterminated")) {
                 s.unterminated = true;
+            } else if (l.startsWith("@main-thread-timeout ")) {
+                s.mainThreadTimeoutMs = Long.parseLong(l.substring("@main-thread-timeout ".length()).trim());
             } else if (l.equals(">") || l.startsWith("> ")) {
                 // a request after one that got no reply: the harness ended the session there
                 ended |= !s.exchanges.isEmpty() && s.exchanges.get(s.exchanges.size() - 1).reply == null;

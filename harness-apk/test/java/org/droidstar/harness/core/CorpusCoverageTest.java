@@ -43,8 +43,8 @@ public class CorpusCoverageTest {
                 }
             }
         }
-        assertEquals("PROTOCOL.md's ops", "[hello, configure, run, ping, bye]", wantOps.toString());
-        assertEquals("PROTOCOL.md's error codes", 12, wantCodes.size());
+        assertEquals("PROTOCOL.md's ops", "[hello, configure, run, probe, ping, bye]", wantOps.toString());
+        assertEquals("PROTOCOL.md's error codes", 13, wantCodes.size());
         for (String op : wantOps) {
             assertTrue("no corpus request of op " + op + " (" + ops + ")", ops.containsKey(op));
         }

@@ -45,6 +45,7 @@ public class CorpusTest {
     public void answersAsTheCorpusSays() throws Exception {
         File dir = Files.createTempDirectory("droidstar-corpus").toFile();
         TestPlatform platform = new TestPlatform(dir);
+        platform.mainThreadTimeoutMs = session.mainThreadTimeoutMs;
         try {
             // where a host stages a purpose's jars (internal/harness.JarDir)
             File jars = new File(dir, "jars");

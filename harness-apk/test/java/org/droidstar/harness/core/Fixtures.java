@@ -17,8 +17,12 @@ public final class Fixtures {
     public static volatile Listener lastListener;
     static volatile CountDownLatch strayRelease;
     static volatile CountDownLatch strayDone;
+    /** Holds Target.block until released; reset releases it. */
+    static volatile CountDownLatch unblock = new CountDownLatch(1);
 
     public static void reset() {
+        unblock.countDown();
+        unblock = new CountDownLatch(1);
         log.clear();
         lastListener = null;
         strayRelease = null;
@@ -203,6 +207,12 @@ public final class Fixtures {
 
         public void close() {
             log.add("close");
+        }
+
+        /** Blocks the calling (main) thread until the test releases it. */
+        public void block() throws InterruptedException {
+            log.add("block");
+            unblock.await();
         }
 
         public void closeBadly() {

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.droidstar.harness.core.Json;
 import org.droidstar.harness.core.Server;
+import org.droidstar.harness.core.Workspace;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -32,7 +33,7 @@ public class JvmPlatformTest {
     @Before
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("droidstar-jvm-test").toFile();
-        platform = new JvmPlatform(dir);
+        platform = new JvmPlatform(Workspace.direct(dir));
     }
 
     @After
@@ -88,7 +89,7 @@ public class JvmPlatformTest {
             public Thread call() {
                 return Thread.currentThread();
             }
-        });
+        }, 10000);
         assertEquals("droidstar-main", t.getName());
         assertTrue(t.isDaemon());
         assertEquals(t, platform.mainThread().call(new Callable<Thread>() {
@@ -96,14 +97,14 @@ public class JvmPlatformTest {
             public Thread call() {
                 return Thread.currentThread();
             }
-        }));
+        }, 10000));
         try {
             platform.mainThread().call(new Callable<Object>() {
                 @Override
                 public Object call() throws Exception {
                     throw new java.io.IOException("as is");
                 }
-            });
+            }, 10000);
             fail();
         } catch (java.io.IOException e) {
             assertEquals("as is", e.getMessage());

@@ -13,30 +13,34 @@ import dalvik.system.DexClassLoader;
 
 import java.io.File;
 import java.util.List;
+import java.util.Map;
 
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
+import org.droidstar.harness.core.ProbeHooks;
 import org.droidstar.harness.core.ShimRegistry;
+import org.droidstar.harness.core.Workspace;
 
 /**
  * The harness core's view of an Android device: Build's identity, the main
- * looper as the callins' thread, the target context and its files
- * directory, DexClassLoader for adapter jars, and the built-in shims for
+ * looper as the callins' thread, the target context, the run's private
+ * folders (Workspace), DexClassLoader for adapter jars, and the built-in shims for
  * abstract framework classes.
  */
-public final class AndroidPlatform implements Platform {
+public final class AndroidPlatform implements Platform, ProbeHooks {
     private final Context context;
-    private final File filesDir;
+    private final Workspace workspace;
     private final MainThread mainThread = new LooperMainThread();
+    private final AndroidProbes probes;
 
     /**
-     * @param context  the instrumentation's target context
-     * @param filesDir where file literals and environment actions live; null
-     *                 for the context's own files directory
+     * @param context   the instrumentation's target context
+     * @param workspace the run's private folders
      */
-    public AndroidPlatform(Context context, File filesDir) {
+    public AndroidPlatform(Context context, Workspace workspace) {
         this.context = context;
-        this.filesDir = filesDir != null ? filesDir : context.getFilesDir();
+        this.workspace = workspace;
+        this.probes = new AndroidProbes(context);
         BroadcastReceiverShim.setContext(context);
     }
 
@@ -72,7 +76,12 @@ public final class AndroidPlatform implements Platform {
 
     @Override
     public File filesDir() {
-        return filesDir;
+        return workspace.files();
+    }
+
+    @Override
+    public File codeDir() {
+        return workspace.code();
     }
 
     @Override
@@ -96,7 +105,8 @@ public final class AndroidPlatform implements Platform {
             }
             path.append(jar.getAbsolutePath());
         }
-        File optimized = new File(context.getCodeCacheDir(), "droidstar-adapters");
+        // Ignored from Android 8 (API 26), where ART picks its own place.
+        File optimized = new File(workspace.code(), "oat");
         if (!optimized.isDirectory() && !optimized.mkdirs()) {
             throw new java.io.IOException("cannot create " + optimized);
         }
@@ -105,11 +115,57 @@ public final class AndroidPlatform implements Platform {
 
     @Override
     public void registerShims(ShimRegistry registry) {
+        registerBuiltIns(registry);
+    }
+
+    /**
+     * The built-in shims, without a platform object: the host JVM's
+     * resolution check (src/resolve) registers them with no Android
+     * runtime. Naming the classes loads them but runs nothing of them.
+     */
+    public static void registerBuiltIns(ShimRegistry registry) {
         registry.register(AsyncTask.class.getName(), AsyncTaskShim.class);
         registry.register(CountDownTimer.class.getName(), CountDownTimerShim.class);
         registry.register(FileObserver.class.getName(), FileObserverShim.class);
         registry.register(SQLiteOpenHelper.class.getName(), SQLiteOpenHelperShim.class);
         registry.register(MediaCodec.Callback.class.getName(), MediaCodecCallbackShim.class);
         registry.register(BroadcastReceiver.class.getName(), BroadcastReceiverShim.class);
+    }
+
+    // The probe op's hooks (AndroidProbes).
+
+    @Override
+    public File stagingDir() {
+        return workspace.staging();
+    }
+
+    @Override
+    public void unlink(File f) throws Exception {
+        probes.unlink(f);
+    }
+
+    @Override
+    public String frameworkListener() {
+        return AndroidProbes.LISTENER;
+    }
+
+    @Override
+    public void fireFrameworkListener(Object listener) {
+        probes.fire(listener);
+    }
+
+    @Override
+    public List<CallbackSource> callbackSources() {
+        return probes.sources();
+    }
+
+    @Override
+    public Map<String, Object> recordAudio(int ms) {
+        return probes.record(ms);
+    }
+
+    @Override
+    public Boolean holds(String permission) {
+        return Boolean.valueOf(probes.holds(permission));
     }
 }

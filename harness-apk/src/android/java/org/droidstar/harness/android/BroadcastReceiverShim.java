@@ -5,10 +5,7 @@ import android.content.Context;
 import android.content.Intent;
 import android.content.IntentFilter;
 
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-
+import org.droidstar.harness.core.Registrations;
 import org.droidstar.harness.core.ShimContext;
 
 /**
@@ -31,14 +28,14 @@ import org.droidstar.harness.core.ShimContext;
  * With no actions the shim is not registered (a purpose may then pass it to
  * a registering method itself).
  *
- * <p>Lifetime: each query makes fresh listeners, so a receiver made with a
- * new ShimContext unregisters the receivers that earlier ShimContexts (earlier
- * queries) registered; {@link #unregister()} (a callin on the listener) does
- * it explicitly.
+ * <p>Lifetime: each query makes fresh listeners, so registering a receiver
+ * unregisters those of earlier queries (the core's Registrations, by
+ * generation); {@link #unregister()} (a callin on the listener) does it
+ * explicitly.
  */
 public class BroadcastReceiverShim extends BroadcastReceiver {
     private static volatile Context context;
-    private static final List<BroadcastReceiverShim> registered = new ArrayList<BroadcastReceiverShim>();
+    private static final Registrations<BroadcastReceiverShim> registered = new Registrations<BroadcastReceiverShim>();
 
     private final ShimContext ctx;
 
@@ -71,26 +68,17 @@ public class BroadcastReceiverShim extends BroadcastReceiver {
         if (c == null) {
             throw new IllegalStateException("BroadcastReceiverShim: no context to register on");
         }
-        synchronized (registered) {
-            for (Iterator<BroadcastReceiverShim> it = registered.iterator(); it.hasNext();) {
-                BroadcastReceiverShim old = it.next();
-                if (old.ctx != ctx) {
-                    it.remove();
-                    unregisterQuietly(c, old);
-                }
-            }
-            c.registerReceiver(this, filter);
-            registered.add(this);
+        for (BroadcastReceiverShim old : registered.register(ctx.generation(), this)) {
+            unregisterQuietly(c, old);
         }
+        c.registerReceiver(this, filter);
     }
 
     /** Unregisters this receiver; harmless when it is not registered. */
     public void unregister() {
         Context c = context;
-        synchronized (registered) {
-            if (registered.remove(this) && c != null) {
-                unregisterQuietly(c, this);
-            }
+        if (registered.remove(this) && c != null) {
+            unregisterQuietly(c, this);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.droidstar.harness.android;
 
 import android.app.Instrumentation;
+import android.content.Context;
 import android.net.LocalServerSocket;
 import android.net.LocalSocket;
 import android.os.Bundle;
@@ -11,21 +12,21 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
+import org.droidstar.harness.core.Connections;
 import org.droidstar.harness.core.Server;
+import org.droidstar.harness.core.Workspace;
 
 /**
  * The harness on a device. The host starts it with
  * <pre>
- * am instrument -w [-e socket NAME] [-e files DIR] org.droidstar.harness/.HarnessInstrumentation
+ * am instrument -w -e socket NAME -e staging DIR -e run ID org.droidstar.harness/.HarnessInstrumentation
  * </pre>
- * It listens on the abstract local socket NAME (default droidstar-harness),
- * serves one connection after another with the pure-Java core's Server
- * (PROTOCOL.md), and finishes after a bye. Only adbd (uid shell or root) and
- * the harness's own uid may connect: the abstract namespace is open to every
- * app on the device. Every step is logged to logcat
+ * It copies the staging folder DIR (which the adb shell filled and the app
+ * may only read) into its own folders (Workspace), listens on the abstract
+ * local socket NAME (default droidstar-harness), serves one connection after
+ * another (Connections: the peer-uid policy and one Server across them), and
+ * finishes after a bye, removing its folders. Every step is logged to logcat
  * with tag droidstar-harness, so that the host can show why a session failed.
  *
  * This layer cannot run on the build machines (no device, emulator or ART),
@@ -34,17 +35,10 @@ import org.droidstar.harness.core.Server;
 public class HarnessInstrumentation extends Instrumentation {
     static final String TAG = "droidstar-harness";
     public static final String DEFAULT_SOCKET = "droidstar-harness";
-    /** adbd's uid (AID_SHELL): the host's ADB streams arrive from it (or from root). */
-    private static final int SHELL_UID = 2000;
-
-    private static final Pattern OP = Pattern.compile("\"op\"\\s*:\\s*\"([^\"]*)\"");
-    private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*(-?\\d+)");
 
     private String socketName = DEFAULT_SOCKET;
-    private File filesDir;
-
-    /** The op of the last request read on the current connection. */
-    private volatile String lastOp = "";
+    private File staging;
+    private String run = "default";
 
     @Override
     public void onCreate(Bundle arguments) {
@@ -54,9 +48,13 @@ public class HarnessInstrumentation extends Instrumentation {
             if (s != null && s.length() > 0) {
                 socketName = s;
             }
-            String f = arguments.getString("files");
+            String f = arguments.getString("staging");
             if (f != null && f.length() > 0) {
-                filesDir = new File(f);
+                staging = new File(f);
+            }
+            String r = arguments.getString("run");
+            if (r != null && r.length() > 0) {
+                run = r;
             }
         }
         org.droidstar.harness.core.Log.setSink(new org.droidstar.harness.core.Log.Sink() {
@@ -65,8 +63,8 @@ public class HarnessInstrumentation extends Instrumentation {
                 Log.i(TAG, line);
             }
         });
-        Log.i(TAG, "starting: socket " + socketName + ", files "
-                + (filesDir != null ? filesDir.getPath() : "(target files dir)"));
+        Log.i(TAG, "starting: socket " + socketName + ", run " + run + ", staging "
+                + (staging != null ? staging.getPath() : "(none)"));
         start();
     }
 
@@ -76,42 +74,32 @@ public class HarnessInstrumentation extends Instrumentation {
         Bundle results = new Bundle();
         int code = 0;
         LocalServerSocket server = null;
+        Workspace workspace = null;
+        SessionWakeLock wake = null;
         try {
-            AndroidPlatform platform = new AndroidPlatform(getTargetContext(), filesDir);
-            File files = platform.filesDir();
-            if (!files.isDirectory() && !files.mkdirs()) {
-                Log.w(TAG, "cannot create the files dir " + files);
+            Context context = getTargetContext();
+            workspace = Workspace.open(staging, context.getFilesDir(), context.getCodeCacheDir(), run);
+            for (String r : workspace.removed()) {
+                Log.i(TAG, "removed the earlier run's " + r);
             }
+            AndroidPlatform platform = new AndroidPlatform(context, workspace);
             server = new LocalServerSocket(socketName);
-            Log.i(TAG, "listening on localabstract:" + socketName + " (sdk " + platform.sdk()
-                    + ", files " + files + ")");
-            for (int n = 1;; n++) {
-                LocalSocket socket = server.accept();
-                int uid;
-                try {
-                    uid = socket.getPeerCredentials().getUid();
-                } catch (IOException e) {
-                    uid = -1;
-                }
-                if (uid != 0 && uid != SHELL_UID && uid != Process.myUid()) {
-                    Log.w(TAG, "connection " + n + " from uid " + uid + " refused (only adb's shell or root)");
-                    socket.close();
-                    continue;
-                }
-                Log.i(TAG, "connection " + n + " accepted (uid " + uid + ")");
-                boolean bye = serve(platform, socket, n);
-                if (bye) {
-                    Log.i(TAG, "bye on connection " + n + ": finishing");
-                    results.putString("droidstar-harness", "bye");
-                    break;
-                }
-                Log.i(TAG, "connection " + n + " closed without bye; listening again");
-            }
+            wake = new SessionWakeLock(context);
+            wake.acquire();
+            Log.i(TAG, "listening on localabstract:" + socketName + " (sdk " + platform.sdk() + ", "
+                    + workspace.copied() + " staged files in " + workspace.files() + ")");
+            Server protocol = new Server(platform);
+            protocol.setLogRequests(true);
+            new Connections(protocol, Process.myUid()).serve(new SocketListener(server));
+            results.putString("droidstar-harness", "bye");
         } catch (Throwable t) {
             Log.e(TAG, "harness failed: " + t, t);
             results.putString("droidstar-harness", "error: " + t);
             code = 1;
         } finally {
+            if (wake != null) {
+                wake.release();
+            }
             if (server != null) {
                 try {
                     server.close();
@@ -119,50 +107,55 @@ public class HarnessInstrumentation extends Instrumentation {
                     Log.w(TAG, "closing the server socket: " + e);
                 }
             }
+            if (workspace != null && code == 0) {
+                for (String f : workspace.close()) {
+                    Log.w(TAG, "cannot remove " + f);
+                }
+            }
         }
         finish(code, results);
     }
 
-    /** Serves one connection; true when it ended with a bye. */
-    private boolean serve(AndroidPlatform platform, LocalSocket socket, final int n) {
-        lastOp = "";
-        LineTap requests = new LineTap(new LineTap.Listener() {
-            @Override
-            public void line(String line) {
-                String op = find(OP, line);
-                lastOp = op;
-                Log.i(TAG, "connection " + n + ": request " + op + " id " + find(ID, line));
-            }
-        });
-        LineTap replies = new LineTap(new LineTap.Listener() {
-            @Override
-            public void line(String line) {
-                if (line.contains("\"ok\":false")) {
-                    Log.w(TAG, "connection " + n + ": error reply " + line);
-                } else if ("configure".equals(lastOp) || "hello".equals(lastOp)) {
-                    Log.i(TAG, "connection " + n + ": " + lastOp + " reply " + line);
-                }
-            }
-        });
-        try {
-            InputStream in = requests.in(socket.getInputStream());
-            OutputStream out = replies.out(socket.getOutputStream());
-            new Server(platform).serve(in, out);
-            out.flush();
-        } catch (Throwable t) {
-            Log.e(TAG, "connection " + n + " failed: " + t, t);
-        } finally {
-            try {
-                socket.close();
-            } catch (IOException e) {
-                Log.w(TAG, "closing connection " + n + ": " + e);
-            }
-        }
-        return "bye".equals(lastOp);
-    }
+    /** The local server socket as the core's Listener. */
+    private static final class SocketListener implements Connections.Listener {
+        private final LocalServerSocket server;
 
-    private static String find(Pattern p, String line) {
-        Matcher m = p.matcher(line);
-        return m.find() ? m.group(1) : "?";
+        SocketListener(LocalServerSocket server) {
+            this.server = server;
+        }
+
+        @Override
+        public Connections.Connection accept() throws IOException {
+            final LocalSocket socket = server.accept();
+            return new Connections.Connection() {
+                @Override
+                public int peerUid() {
+                    try {
+                        return socket.getPeerCredentials().getUid();
+                    } catch (IOException e) {
+                        return -1;
+                    }
+                }
+
+                @Override
+                public InputStream in() throws IOException {
+                    return socket.getInputStream();
+                }
+
+                @Override
+                public OutputStream out() throws IOException {
+                    return socket.getOutputStream();
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        socket.close();
+                    } catch (IOException e) {
+                        Log.w(TAG, "closing a connection: " + e);
+                    }
+                }
+            };
+        }
     }
 }

@@ -130,6 +130,10 @@ public final class Configuration implements Literal.Scope {
      * query starts without an instance. null when the reset makes one.
      */
     private String madeBy;
+    /** Set by {@link #resolve}: nothing of the purpose may run. */
+    private boolean resolveOnly;
+    /** The context's type when resolving (there is no context object then). */
+    private Class<?> resolveContext;
 
     private Configuration(Platform platform) {
         this.platform = platform;
@@ -201,8 +205,16 @@ public final class Configuration implements Literal.Scope {
 
     @Override
     public Class<?> contextType() {
+        if (resolveOnly) {
+            return resolveContext;
+        }
         Object c = platform.context();
         return c == null ? null : c.getClass();
+    }
+
+    @Override
+    public boolean resolveOnly() {
+        return resolveOnly;
     }
 
     /** The class callins on the instance are looked up on. */
@@ -219,6 +231,28 @@ public final class Configuration implements Literal.Scope {
                     "configure needs \"purpose\": an object, not " + Json.typeName(json));
         }
         Configuration c = new Configuration(platform);
+        c.read((Map<?, ?>) json);
+        return c;
+    }
+
+    /**
+     * Resolves a purpose as {@link #parse} does, with the same errors at the
+     * same paths, but runs none of it, so that a host JVM can check a device
+     * purpose against android.jar's stubs: classes are loaded without being
+     * initialised, constants are checked for their type but not read (that
+     * would run static initialisers; so a constant declared Object fits
+     * Object parameters only), and contextType stands for the context. Only the purpose's adapters are instantiated and registered,
+     * since their shims are part of what is resolved. The result is for
+     * reading (shims, symbols), never for running queries.
+     */
+    public static Configuration resolve(Object json, Platform platform, Class<?> contextType) throws ProtocolError {
+        if (!(json instanceof Map)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, null,
+                    "configure needs \"purpose\": an object, not " + Json.typeName(json));
+        }
+        Configuration c = new Configuration(platform);
+        c.resolveOnly = true;
+        c.resolveContext = contextType;
         c.read((Map<?, ?>) json);
         return c;
     }
@@ -393,7 +427,7 @@ public final class Configuration implements Literal.Scope {
                 }
                 File f = new File((String) j);
                 if (!f.isAbsolute()) {
-                    f = new File(platform.filesDir(), (String) j);
+                    f = new File(platform.codeDir(), (String) j);
                 }
                 if (!f.isFile()) {
                     throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, "the jar " + j + " does not exist");

@@ -22,11 +22,16 @@ public final class ListenerProxy implements InvocationHandler {
         this.type = type;
     }
 
-    /** A fresh proxy of interface type reporting to sink with generation. */
-    public static Object create(Class<?> type, CallbackSink sink, long generation, ClassLoader fallback) {
-        ClassLoader loader = type.getClassLoader();
+    /**
+     * A fresh proxy of interface type reporting to sink with generation,
+     * defined in loader (the purpose's class loader; the harness's when
+     * null), never in the interface's own: a framework interface's loader is
+     * Android's boot class loader, which would keep every proxy class for
+     * the life of the process and sees none of the purpose's jars.
+     */
+    public static Object create(Class<?> type, CallbackSink sink, long generation, ClassLoader loader) {
         if (loader == null) {
-            loader = fallback != null ? fallback : ListenerProxy.class.getClassLoader();
+            loader = ListenerProxy.class.getClassLoader();
         }
         return Proxy.newProxyInstance(loader, new Class<?>[] {type}, new ListenerProxy(sink, generation, type));
     }

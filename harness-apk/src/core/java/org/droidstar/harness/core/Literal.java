@@ -47,6 +47,13 @@ public abstract class Literal {
 
         /** The class of the platform's context, or null when there is none. */
         Class<?> contextType();
+
+        /**
+         * Whether the purpose is only being resolved (Configuration.resolve):
+         * then a constant is not read, since reading a static field runs its
+         * class's static initialiser.
+         */
+        boolean resolveOnly();
     }
 
     // ---------------------------------------------------------------- parsing
@@ -168,6 +175,11 @@ public abstract class Literal {
         String w = where + ".constant";
         if (v instanceof String) {
             Field f = field((String) v, w, scope);
+            if (scope.resolveOnly()) {
+                Class<?> t = f.getType();
+                return t.isPrimitive() ? new PrimitiveLit(where, t, null, (String) v)
+                        : new ObjectLit(where, t, null, (String) v, false);
+            }
             Object value;
             try {
                 value = f.get(null);
@@ -203,10 +215,12 @@ public abstract class Literal {
             if (t != int.class && t != long.class && t != short.class && t != byte.class) {
                 throw bad(wi, n + " is a " + t.getName() + "; only int and long flags can be OR-ed");
             }
-            try {
-                acc |= ((Number) f.get(null)).longValue();
-            } catch (Exception e) {
-                throw bad(wi, "cannot read " + n + ": " + e);
+            if (!scope.resolveOnly()) {
+                try {
+                    acc |= ((Number) f.get(null)).longValue();
+                } catch (Exception e) {
+                    throw bad(wi, "cannot read " + n + ": " + e);
+                }
             }
             if (t == long.class) {
                 isLong = true;
@@ -643,19 +657,27 @@ public abstract class Literal {
         final Class<?> type;
         final Object value;
         final String desc;
+        /** False when the constant was only resolved, not read: its value is unknown. */
+        final boolean read;
 
         ObjectLit(String where, Class<?> type, Object value, String desc) {
+            this(where, type, value, desc, true);
+        }
+
+        ObjectLit(String where, Class<?> type, Object value, String desc, boolean read) {
             super(where);
             this.type = type;
             this.value = value;
             this.desc = desc;
+            this.read = read;
         }
 
         @Override
         public int cost(Class<?> param) {
             if (param.isPrimitive()) {
-                // an unboxing conversion (Integer constant to int)
-                return box(param) == type && value != null ? 4 : NO_FIT;
+                // an unboxing conversion (Integer constant to int); an unread
+                // constant may be null, which only a query can tell
+                return box(param) == type && (value != null || !read) ? 4 : NO_FIT;
             }
             return refCost(param, type);
         }

@@ -27,8 +27,14 @@ public interface Platform {
     /** The thread callins run on (the main looper on Android). */
     MainThread mainThread();
 
-    /** Where {"file": NAME} literals and environment actions live. */
+    /** Where {"file": NAME} literals and environment actions live: the run's private folder. */
     File filesDir();
+
+    /**
+     * Where relative jar paths resolve (the host stages jars under jars/) and
+     * compiled code goes; the files folder on the JVM.
+     */
+    File codeDir();
 
     /** The value of a {"context": true} literal; null where there is none (the JVM). */
     Object context();

@@ -20,6 +20,7 @@ public final class ProtocolError extends Exception {
     public static final String BAD_ACTION = "bad-action";
     public static final String UNKNOWN_SYMBOL = "unknown-symbol";
     public static final String INTERNAL = "internal";
+    public static final String WEDGED = "wedged";
 
     private final String code;
     private final String where;

@@ -18,11 +18,29 @@ public final class QueryRunner {
     private final Platform platform;
     private final Configuration config;
     private final CallbackBuffer buffer;
+    /** How long a call on the main thread may take (PROTOCOL.md, "Timeouts"). */
+    private final long mainThreadMs;
+    /** Why the main thread is lost to the harness, once a call on it timed out. */
+    private String wedged;
 
     public QueryRunner(Platform platform, Configuration config, CallbackBuffer buffer) {
         this.platform = platform;
         this.config = config;
         this.buffer = buffer;
+        this.mainThreadMs = mainThreadTimeoutMs(config.quiescenceMs);
+    }
+
+    /** The main-thread timeout of a purpose: ten times its quiescence, at least 10 s. */
+    public static long mainThreadTimeoutMs(long quiescenceMs) {
+        return Math.max(10000L, 10L * quiescenceMs);
+    }
+
+    /**
+     * Why the harness is wedged (a call on the main thread did not return in
+     * time, so nothing more can run on it), or null.
+     */
+    public String wedged() {
+        return wedged;
     }
 
     /** Runs one query (its symbols already checked) and returns its result object. */
@@ -46,7 +64,11 @@ public final class QueryRunner {
                 throw e;
             } catch (Throwable t) {
                 made = q.target != null;
-                err = errorOf(0, "reset", t);
+                if (t instanceof MainThreadTimeout) {
+                    err = timedOut(0, "the reset", (MainThreadTimeout) t);
+                } else {
+                    err = errorOf(0, "reset", t);
+                }
                 Log.log("reset failed: " + t);
                 if (!query.isEmpty()) {
                     outputs.add("err");
@@ -69,7 +91,7 @@ public final class QueryRunner {
             }
         } finally {
             buffer.stopped();
-            if (made) {
+            if (made && wedged == null) {
                 dispose(q);
             }
             stragglers = buffer.stragglers();
@@ -141,7 +163,7 @@ public final class QueryRunner {
                         public Object call() throws Exception {
                             return callin.call.run(q);
                         }
-                    });
+                    }, mainThreadMs);
                     returnedError = callin.isError(result, q);
                     if (!returnedError && callin.makesTarget) {
                         if (result == null) {
@@ -156,6 +178,9 @@ public final class QueryRunner {
             } catch (Throwable t) {
                 ms.add(Json.millis(elapsedMs(t0)));
                 outputs.add("err");
+                if (t instanceof MainThreadTimeout) {
+                    return timedOut(i, "callin " + sym, (MainThreadTimeout) t);
+                }
                 return errorOf(i, "thrown", t);
             }
             ms.add(Json.millis(elapsedMs(t0)));
@@ -183,6 +208,22 @@ public final class QueryRunner {
         return err;
     }
 
+    /** The err of a call that timed out on the main thread, which wedges the harness. */
+    private Map<String, Object> timedOut(int at, String what, MainThreadTimeout t) {
+        String message = what + " " + t.getMessage();
+        wedge(message);
+        Map<String, Object> err = new LinkedHashMap<String, Object>();
+        err.put("at", Integer.valueOf(at));
+        err.put("kind", "timeout");
+        err.put("message", message);
+        return err;
+    }
+
+    private void wedge(String message) {
+        wedged = message + ", which is still blocked: this harness runs no more queries (restart it)";
+        Log.log("wedged: " + wedged);
+    }
+
     /** Setup actions, then on the main thread: listeners, the instance, registrations, init. */
     private void reset(final Instances q, final long generation) throws Exception {
         for (EnvAction a : config.setup) {
@@ -194,7 +235,7 @@ public final class QueryRunner {
                 make(q, generation);
                 return null;
             }
-        });
+        }, mainThreadMs);
     }
 
     /**
@@ -244,7 +285,9 @@ public final class QueryRunner {
                 public Object call() throws Exception {
                     return config.dispose.run(q);
                 }
-            });
+            }, mainThreadMs);
+        } catch (MainThreadTimeout t) {
+            wedge("dispose " + config.dispose.choice.describe() + " " + t.getMessage());
         } catch (Throwable t) {
             Log.log("dispose: " + config.dispose.choice.describe() + " threw " + t);
         }

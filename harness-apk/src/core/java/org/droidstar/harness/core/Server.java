@@ -29,9 +29,27 @@ public final class Server {
     private final Platform platform;
     private final CallbackBuffer buffer = new CallbackBuffer();
     private Configuration config;
+    private volatile boolean logRequests;
+    /**
+     * How long resolving a purpose may take on the main thread: its timeouts
+     * are not known yet, and loading jars (dex2oat on a device) is slow.
+     */
+    static final long CONFIGURE_TIMEOUT_MS = 60000;
+
+    /** Why the main thread is lost (PROTOCOL.md, "Timeouts"), or null. */
+    private String wedged;
 
     public Server(Platform platform) {
         this.platform = platform;
+    }
+
+    /**
+     * Logs every request's op and id, error replies, and the replies to
+     * hello and configure: on a device the log is all a person sees of a
+     * session that went wrong.
+     */
+    public void setLogRequests(boolean on) {
+        logRequests = on;
     }
 
     /** The callback buffer (a test seam). */
@@ -41,9 +59,10 @@ public final class Server {
 
     /**
      * Serves requests from in until a bye request (answered before
-     * returning) or the end of the input. Does not close the streams.
+     * returning) or the end of the input, and says whether it ended with
+     * bye. Does not close the streams.
      */
-    public synchronized void serve(InputStream in, OutputStream out) throws IOException {
+    public synchronized boolean serve(InputStream in, OutputStream out) throws IOException {
         BufferedReader r = new BufferedReader(new InputStreamReader(in, EnvAction.UTF8));
         Writer w = new OutputStreamWriter(out, EnvAction.UTF8);
         String line;
@@ -53,9 +72,10 @@ public final class Server {
             w.write('\n');
             w.flush();
             if (reply.bye) {
-                return;
+                return true;
             }
         }
+        return false;
     }
 
     /** One reply line, and whether it answers bye. */
@@ -99,19 +119,29 @@ public final class Server {
             }
             reply = ok(id);
             String o = (String) op;
+            if (wedged != null && (o.equals("configure") || o.equals("run"))) {
+                Log.log("refused " + o + ": wedged");
+                throw new ProtocolError(ProtocolError.WEDGED, null, wedged);
+            }
+            if (logRequests) {
+                Log.log("request " + o + " id " + id);
+            }
             if (o.equals("hello")) {
                 hello(m, reply);
+                sayWedged(reply);
             } else if (o.equals("configure")) {
                 configure(m, reply);
             } else if (o.equals("run")) {
                 run(m, reply);
+            } else if (o.equals("probe")) {
+                new Probe(platform).run(Probe.Request.parse(m), reply);
             } else if (o.equals("ping")) {
-                // nothing but ok
+                sayWedged(reply);
             } else if (o.equals("bye")) {
                 bye = true;
             } else {
                 throw new ProtocolError(ProtocolError.UNKNOWN_OP, null,
-                        "unknown op \"" + o + "\" (hello, configure, run, ping, bye)");
+                        "unknown op \"" + o + "\" (hello, configure, run, probe, ping, bye)");
             }
         } catch (ProtocolError e) {
             reply = error(id, e.code(), e.where(), e.getMessage());
@@ -122,7 +152,18 @@ public final class Server {
             Log.log("internal error: " + t);
             reply = error(id, ProtocolError.INTERNAL, null, "internal error: " + t);
         }
-        return new Reply(Json.write(reply), bye);
+        String out = Json.write(reply);
+        if (logRequests && (reply.get("ok") != Boolean.TRUE || reply.containsKey("protocol")
+                || reply.containsKey("shims"))) {
+            Log.log((reply.get("ok") == Boolean.TRUE ? "reply " : "error reply ") + out);
+        }
+        return new Reply(out, bye);
+    }
+
+    private void sayWedged(Map<String, Object> reply) {
+        if (wedged != null) {
+            reply.put("wedged", wedged);
+        }
     }
 
     private static Map<String, Object> ok(Object id) {
@@ -169,9 +210,26 @@ public final class Server {
         reply.put("manufacturer", platform.manufacturer());
     }
 
-    private void configure(Map<?, ?> m, Map<String, Object> reply) throws ProtocolError {
+    private void configure(final Map<?, ?> m, Map<String, Object> reply) throws Exception {
         config = null;
-        Configuration c = Configuration.parse(m.get("purpose"), platform);
+        // On the main thread: resolving loads and initialises the purpose's
+        // classes ({"constant"} literals read static fields), and a framework
+        // class whose initialiser makes a Handler must do so on the main
+        // looper, as it would in an app.
+        Configuration c;
+        try {
+            c = platform.mainThread().call(new java.util.concurrent.Callable<Configuration>() {
+                @Override
+                public Configuration call() throws ProtocolError {
+                    return Configuration.parse(m.get("purpose"), platform);
+                }
+            }, CONFIGURE_TIMEOUT_MS);
+        } catch (MainThreadTimeout e) {
+            wedged = "resolving the purpose " + e.getMessage()
+                    + ", which is still blocked: this harness runs no more queries (restart it)";
+            Log.log("wedged: " + wedged);
+            throw new ProtocolError(ProtocolError.WEDGED, null, wedged);
+        }
         config = c;
         Log.log("configured " + c.name() + ": callins " + c.callinSymbols() + ", callbacks " + c.callbackNames());
         reply.put("callins", c.callinSymbols());
@@ -215,7 +273,13 @@ public final class Server {
         List<Object> results = new ArrayList<Object>();
         for (List<String> query : queries) {
             results.add(runner.run(query));
+            if (runner.wedged() != null) {
+                // nothing more can run on the main thread
+                wedged = runner.wedged();
+                break;
+            }
         }
         reply.put("results", results);
+        sayWedged(reply);
     }
 }

@@ -18,6 +18,11 @@ public final class ShimContext {
         this.options = options;
     }
 
+    /** The generation of the query that made the shim. */
+    public long generation() {
+        return generation;
+    }
+
     /** Reports a callback with no detail. Safe from any thread. */
     public void callback(String method) {
         sink.record(generation, method, null, null);

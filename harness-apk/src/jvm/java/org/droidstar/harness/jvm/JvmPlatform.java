@@ -3,55 +3,65 @@ package org.droidstar.harness.jvm;
 import java.io.File;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Timer;
+import java.util.TimerTask;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
+import org.droidstar.harness.core.ProbeHooks;
+import org.droidstar.harness.core.PostingMainThread;
 import org.droidstar.harness.core.ShimRegistry;
+import org.droidstar.harness.core.Workspace;
 
 /**
  * The host JVM as a harness platform: callins run on one dedicated daemon
  * thread ("droidstar-main"), adapter jars load through a URLClassLoader, and
  * the JVM shims stand in for java.util.TimerTask and
- * java.util.concurrent.FutureTask.
+ * java.util.concurrent.FutureTask. For the probe op, the JDK stands in for
+ * the framework: an uncaught-exception handler is the listener the JVM
+ * calls, java.util.Timer the delayed callback, and there is no microphone.
  */
-public final class JvmPlatform implements Platform {
-    private final File filesDir;
+public final class JvmPlatform implements Platform, ProbeHooks {
+    private final Workspace workspace;
     private final ExecutorService main;
     private final MainThread mainThread;
+    private volatile Thread mainThreadItself;
 
-    public JvmPlatform(File filesDir) {
-        this.filesDir = filesDir;
+    public JvmPlatform(Workspace workspace) {
+        this.workspace = workspace;
         this.main = Executors.newSingleThreadExecutor(new ThreadFactory() {
             @Override
             public Thread newThread(Runnable r) {
                 Thread t = new Thread(r, "droidstar-main");
                 t.setDaemon(true);
+                mainThreadItself = t;
                 return t;
             }
         });
-        this.mainThread = new MainThread() {
+        this.mainThread = new PostingMainThread() {
             @Override
-            public <T> T call(Callable<T> task) throws Exception {
-                Future<T> f = main.submit(task);
+            protected boolean post(Runnable task) {
                 try {
-                    return f.get();
-                } catch (ExecutionException e) {
-                    Throwable c = e.getCause();
-                    if (c instanceof Exception) {
-                        throw (Exception) c;
-                    }
-                    if (c instanceof Error) {
-                        throw (Error) c;
-                    }
-                    throw e;
+                    main.execute(task);
+                    return true;
+                } catch (RejectedExecutionException e) {
+                    return false;
                 }
+            }
+
+            @Override
+            protected boolean onMainThread() {
+                return Thread.currentThread() == mainThreadItself;
             }
         };
     }
@@ -88,7 +98,12 @@ public final class JvmPlatform implements Platform {
 
     @Override
     public File filesDir() {
-        return filesDir;
+        return workspace.files();
+    }
+
+    @Override
+    public File codeDir() {
+        return workspace.code();
     }
 
     @Override
@@ -109,6 +124,75 @@ public final class JvmPlatform implements Platform {
     public void registerShims(ShimRegistry registry) {
         registry.register("java.util.TimerTask", JvmShims.TimerTaskShim.class);
         registry.register("java.util.concurrent.FutureTask", JvmShims.FutureTaskShim.class);
+    }
+
+    @Override
+    public File stagingDir() {
+        return workspace.staging();
+    }
+
+    @Override
+    public void unlink(File f) throws Exception {
+        Files.delete(f.toPath());
+    }
+
+    @Override
+    public String frameworkListener() {
+        return "java.lang.Thread$UncaughtExceptionHandler";
+    }
+
+    @Override
+    public void fireFrameworkListener(Object listener) {
+        Thread t = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                throw new IllegalStateException("droidstar probe: an exception for the handler");
+            }
+        }, "droidstar-probe");
+        t.setDaemon(true);
+        t.setUncaughtExceptionHandler((Thread.UncaughtExceptionHandler) listener);
+        t.start();
+    }
+
+    private Timer timer;
+
+    @Override
+    public synchronized List<CallbackSource> callbackSources() {
+        if (timer == null) {
+            timer = new Timer("droidstar-probe-timer", true);
+        }
+        final Timer t = timer;
+        return Collections.<CallbackSource>singletonList(new CallbackSource() {
+            @Override
+            public String name() {
+                return "java.util.Timer";
+            }
+
+            @Override
+            public long delayMs() {
+                return 50;
+            }
+
+            @Override
+            public void start(final Runnable done) {
+                t.schedule(new TimerTask() {
+                    @Override
+                    public void run() {
+                        done.run();
+                    }
+                }, delayMs());
+            }
+        });
+    }
+
+    @Override
+    public Map<String, Object> recordAudio(int ms) {
+        return null;
+    }
+
+    @Override
+    public Boolean holds(String permission) {
+        return null;
     }
 
     /** Stops the main thread (the JVM exits anyway: it is a daemon). */
