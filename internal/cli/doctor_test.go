@@ -23,6 +23,7 @@ import (
 var doctorPurposeFiles = []string{
 	repoPath("examples", "speechrecognizer", "purpose.yaml"),
 	repoPath("examples", "bluetoothadapter", "purpose.yaml"),
+	repoPath("examples", "bluetoothadapter", "discovery.yaml"),
 	repoPath("testdata", "purposes", "adb", "files.yaml"),
 	repoPath("testdata", "purposes", "adb", "timer.yaml"),
 }

@@ -42,14 +42,14 @@ type CheckOptions struct {
 	Make string
 }
 
-// CheckExamples resolves every examples/*/purpose.yaml under root whose
-// backends include adb. A purpose with jars gets their JVM class path from
+// CheckExamples resolves every purpose in examples/*/ (purpose.yaml and
+// the variants beside it) under root whose backends include adb. A purpose with jars gets their JVM class path from
 // its folder's Makefile (`make resolve-classpath`, examples/adapter.mk),
 // which compiles the adapter's class files; a jar the Makefile does not
 // build is an error at the purpose's jars entry. The outcomes come in the
 // order of the file names.
 func CheckExamples(ctx context.Context, root string, o CheckOptions) ([]Outcome, error) {
-	files, err := filepath.Glob(filepath.Join(root, "examples", "*", "purpose.yaml"))
+	files, err := filepath.Glob(filepath.Join(root, "examples", "*", "*.yaml"))
 	if err != nil {
 		return nil, err
 	}
