@@ -124,6 +124,11 @@
 //     shell commands and sync of this fake are not subject to the rules.
 //   - Not modelled: media servers (mediaserver, mediaextractor) may not
 //     read shell_data_file descriptors at all; no media server runs here.
+//     Nor BluetoothAdapter.startDiscovery's gate from Android 10 (it
+//     answers false without ACCESS_COARSE_LOCATION or with location off:
+//     the Bluetooth app's Utils.checkCallerHasCoarseLocation): no
+//     Bluetooth stack runs here. The fake keeps secure location_mode
+//     (Config.SecureSettings), which droidstar doctor reads to say so.
 //
 // The shell splits words with '...' and "..." quoting and backslash
 // escapes and runs lists joined by ;, && and || (a newline is a ;). Pipes,
