@@ -39,6 +39,11 @@ func (a *adbFlags) addServer(fl *pflag.FlagSet) {
 func (a *adbFlags) addHarness(fl *pflag.FlagSet) {
 	fl.DurationVar(&a.harnessTimeout, "harness-timeout", adbbackend.DefaultSocketTimeout, "backend adb: how long to wait for the harness app to open its socket")
 	fl.StringVar(&a.deviceDir, "device-dir", adbbackend.DefaultDir, "backend adb: the device folder where the adb shell stages the purpose's files; the harness app only reads it, copying the files into its own folder")
+}
+
+// addKeepAwake adds --keep-awake, for the commands that run long enough
+// for a device to sleep (learn, matrix; doctor only reports the setting).
+func (a *adbFlags) addKeepAwake(fl *pflag.FlagSet) {
 	fl.BoolVar(&a.keepAwake, "keep-awake", true, "backend adb: keep each device's screen on while it is plugged in over USB during the run (svc power stayon usb) and put its setting back afterwards; --keep-awake=false leaves the setting alone")
 }
 

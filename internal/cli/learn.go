@@ -117,6 +117,7 @@ NAME.partial.json so nothing learned is lost.`,
 	f.adb.addServer(fl)
 	f.adb.addDevices(fl, "to learn on (backend adb)")
 	f.adb.addHarness(fl)
+	f.adb.addKeepAwake(fl)
 	_ = c.RegisterFlagCompletionFunc("example", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return examples.Names(), cobra.ShellCompDirectiveNoFileComp
 	})

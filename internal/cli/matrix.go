@@ -86,6 +86,7 @@ when one differs or failed, 2 on a usage error.`,
 	fl.StringSliceVar(&f.adb.devices, "devices", nil, "targets for the adb backend: all, or SERIAL or NAME=SERIAL entries")
 	f.adb.addServer(fl)
 	f.adb.addHarness(fl)
+	f.adb.addKeepAwake(fl)
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
 	return c
