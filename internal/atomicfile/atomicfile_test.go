@@ -1,10 +1,46 @@
 package atomicfile
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"testing"
 )
+
+// names lists the entries of dir, hidden temporary files included.
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	sort.Strings(out)
+	return out
+}
+
+func read(t *testing.T, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func mode(t *testing.T, file string) fs.FileMode {
+	t.Helper()
+	info, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Mode().Perm()
+}
 
 func TestWriteCreatesAndReplaces(t *testing.T) {
 	dir := t.TempDir()
@@ -13,47 +49,104 @@ func TestWriteCreatesAndReplaces(t *testing.T) {
 		if err := Write(file, []byte(data)); err != nil {
 			t.Fatal(err)
 		}
-		got, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != data {
+		if got := read(t, file); got != data {
 			t.Errorf("read %q, wrote %q", got, data)
 		}
 	}
-	info, err := os.Stat(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v, want 0644", info.Mode().Perm())
-	}
-	// No temporary file is left beside it.
-	entries, err := os.ReadDir(filepath.Dir(file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != 1 {
-		t.Errorf("the folder holds %d files, want 1", len(entries))
+	if got := names(t, filepath.Dir(file)); len(got) != 1 || got[0] != "model.json" {
+		t.Errorf("the folder holds %q, want only model.json", got)
 	}
 }
 
-// A write that fails at the rename leaves no temporary file behind.
-func TestWriteFailureLeavesNothing(t *testing.T) {
+// A file that is replaced keeps its mode, whatever it was.
+func TestWriteKeepsMode(t *testing.T) {
+	for _, perm := range []fs.FileMode{0o600, 0o640, 0o664, 0o444, 0o000} {
+		file := filepath.Join(t.TempDir(), "model.json")
+		if err := os.WriteFile(file, []byte("old"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(file, perm); err != nil {
+			t.Fatal(err)
+		}
+		if err := Write(file, []byte("new")); err != nil {
+			t.Fatal(err)
+		}
+		if got := mode(t, file); got != perm {
+			t.Errorf("replacing a %v file left it %v", perm, got)
+		}
+		if err := os.Chmod(file, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := read(t, file); got != "new" {
+			t.Errorf("the %v file holds %q, want new", perm, got)
+		}
+	}
+}
+
+// The files of a set are all staged before any is replaced: when one
+// cannot be written, the others keep their old content and no temporary
+// file is left.
+func TestWriteSetFailureReplacesNone(t *testing.T) {
 	dir := t.TempDir()
-	// A folder that is not empty cannot be renamed over.
-	taken := filepath.Join(dir, "model.json")
-	if err := os.MkdirAll(filepath.Join(taken, "inside"), 0o755); err != nil {
+	a := filepath.Join(dir, "a.json")
+	if err := os.WriteFile(a, []byte("old a"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(taken, []byte("new")); err == nil {
+	// A regular file where the second file's folder should be.
+	blocker := filepath.Join(dir, "blocker")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteSet([]File{{a, []byte("new a")}, {filepath.Join(blocker, "b.dot"), []byte("new b")}})
+	if err == nil || err.Error() != "mkdir "+blocker+": not a directory" {
+		t.Fatalf("error %v, want mkdir %s: not a directory", err, blocker)
+	}
+	if got := read(t, a); got != "old a" {
+		t.Errorf("a.json holds %q after a failed set, want its old content", got)
+	}
+	if got := names(t, dir); len(got) != 2 || got[0] != "a.json" || got[1] != "blocker" {
+		t.Errorf("the folder holds %q, want a.json and blocker only", got)
+	}
+}
+
+// A rename that fails leaves no temporary file behind, and the error says
+// which files of the set were already replaced.
+func TestWriteSetRenameFailure(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.dot")
+	// A folder that is not empty cannot be renamed over.
+	if err := os.MkdirAll(filepath.Join(b, "inside"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteSet([]File{{a, []byte("new a")}, {b, []byte("new b")}})
+	want := regexp.MustCompile(`^rename ` + regexp.QuoteMeta(dir+"/.b.dot.") + `[0-9a-f]{12} ` +
+		regexp.QuoteMeta(b) + `: file exists \(already replaced: ` + regexp.QuoteMeta(a) + `\)$`)
+	if err == nil || !want.MatchString(err.Error()) {
+		t.Fatalf("error %v, want one matching %s", err, want)
+	}
+	if got := names(t, dir); len(got) != 2 || got[0] != "a.json" || got[1] != "b.dot" {
+		t.Errorf("the folder holds %q, want a.json and b.dot/ only", got)
+	}
+	if got := read(t, a); got != "new a" {
+		t.Errorf("a.json holds %q, want new a", got)
+	}
+	// Alone, the failed file leaves nothing either.
+	if err := Write(b, []byte("new")); err == nil {
 		t.Fatal("writing over a folder succeeded")
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+	if got := names(t, dir); len(got) != 2 {
+		t.Errorf("the folder holds %q, want a.json and b.dot/ only", got)
 	}
-	if len(entries) != 1 || !entries[0].IsDir() {
-		t.Errorf("the folder holds %v, want only model.json/", entries)
+}
+
+func TestWriteSetSamePathTwice(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "m.json")
+	err := WriteSet([]File{{file, []byte("1")}, {dir + "/./m.json", []byte("2")}})
+	if err == nil || err.Error() != "write "+dir+"/./m.json: named twice in one set of files" {
+		t.Fatalf("error %v", err)
+	}
+	if got := names(t, dir); len(got) != 0 {
+		t.Errorf("the folder holds %q, want nothing", got)
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/droidstar/droidstar/internal/atomicfile"
 	"slices"
 	"strings"
 
@@ -83,37 +84,37 @@ they differ, 2 when a model cannot be read or the two cannot be compared.`,
 			if err != nil {
 				return diffTrouble(err)
 			}
+			// The report and its pictures are written as a set.
+			var files []atomicfile.File
 			if dotFile != "" || svgFile != "" {
 				dot, err := rep.DOT()
 				if err != nil {
 					return diffTrouble(err)
 				}
 				if dotFile != "" {
-					if err := writeFileAtomic(dotFile, dot); err != nil {
-						return diffTrouble(err)
-					}
-					fmt.Fprintf(e.stderr, "wrote %s\n", dotFile)
+					files = append(files, atomicfile.File{Path: dotFile, Data: dot})
 				}
 				if svgFile != "" {
 					svg, err := render.SVG(c.Context(), dot)
 					if err != nil {
 						return diffTrouble(fmt.Errorf("--svg: %w", err))
 					}
-					if err := writeFileAtomic(svgFile, svg); err != nil {
-						return diffTrouble(err)
-					}
-					fmt.Fprintf(e.stderr, "wrote %s\n", svgFile)
+					files = append(files, atomicfile.File{Path: svgFile, Data: svg})
 				}
+			}
+			if out != "" && out != "-" {
+				files = append(files, atomicfile.File{Path: out, Data: data})
+			}
+			if err := atomicfile.WriteSet(files); err != nil {
+				return diffTrouble(err)
+			}
+			for _, f := range files {
+				fmt.Fprintf(e.stderr, "wrote %s\n", f.Path)
 			}
 			if out == "" || out == "-" {
 				if _, err := e.stdout.Write(data); err != nil {
 					return diffTrouble(err)
 				}
-			} else {
-				if err := writeFileAtomic(out, data); err != nil {
-					return diffTrouble(err)
-				}
-				fmt.Fprintf(e.stderr, "wrote %s\n", out)
 			}
 			if !rep.Same {
 				return errDiffer

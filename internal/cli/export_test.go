@@ -141,3 +141,46 @@ func TestExportHelpListsFormats(t *testing.T) {
 		}
 	}
 }
+
+// The formats of one run are written as a set: when the picture cannot be
+// drawn, the files of the run before are left as they were; when they are
+// replaced, they keep their mode.
+func TestLearnWritesFormatsAsSet(t *testing.T) {
+	dir := t.TempDir()
+	json, dot := filepath.Join(dir, "AsyncTask.json"), filepath.Join(dir, "AsyncTask.dot")
+	for _, f := range []string{json, dot} {
+		if err := os.WriteFile(f, []byte("earlier run\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	broken := filepath.Join(t.TempDir(), "droidstar-render")
+	if err := os.WriteFile(broken, []byte("#!/bin/sh\necho 'no fonts' >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(render.EnvHelper, broken)
+	code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json,dot,svg")
+	if code != ExitFail || stderr != "droidstar: svg: droidstar-render: no fonts\n" {
+		t.Fatalf("learn with a failing picture: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{json, dot} {
+		if data, _ := os.ReadFile(f); string(data) != "earlier run\n" {
+			t.Errorf("%s was replaced though the set failed: %.40q", f, data)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("the output folder holds %v, want the two earlier files only", entries)
+	}
+	code, _, stderr = run(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json,dot")
+	if code != ExitOK || stderr != "wrote "+json+"\nwrote "+dot+"\n" {
+		t.Fatalf("learn: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{json, dot} {
+		info, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, _ := os.ReadFile(f); string(data) == "earlier run\n" || info.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, content %.40q; want the new model, still 0600", f, info.Mode().Perm(), data)
+		}
+	}
+}

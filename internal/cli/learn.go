@@ -219,16 +219,21 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if !f.quiet {
 		fmt.Fprint(e.stdout, export.Summary(doc))
 	}
+	// The formats are written as a set: a picture that fails to render
+	// leaves the model files of an earlier run as they were.
+	var files []atomicfile.File
 	for _, format := range f.write {
 		data, err := export.Write(doc, format, renderOptions(c.Context(), f.showErrors))
 		if err != nil {
 			return err
 		}
-		file := filepath.Join(f.out, fileBase(doc.Name)+export.Extension(format))
-		if err := writeFileAtomic(file, data); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "wrote %s\n", file)
+		files = append(files, atomicfile.File{Path: filepath.Join(f.out, fileBase(doc.Name)+export.Extension(format)), Data: data})
+	}
+	if err := atomicfile.WriteSet(files); err != nil {
+		return err
+	}
+	for _, file := range files {
+		fmt.Fprintf(e.stderr, "wrote %s\n", file.Path)
 	}
 	return nil
 }

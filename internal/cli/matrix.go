@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/droidstar/droidstar/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,10 +141,10 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(f.out, "matrix.json"), data); err != nil {
-		return err
-	}
-	if err := writeFileAtomic(filepath.Join(f.out, "matrix.md"), []byte(rep.Markdown())); err != nil {
+	if err := atomicfile.WriteSet([]atomicfile.File{
+		{Path: filepath.Join(f.out, "matrix.json"), Data: data},
+		{Path: filepath.Join(f.out, "matrix.md"), Data: []byte(rep.Markdown())},
+	}); err != nil {
 		return err
 	}
 	fmt.Fprint(e.stdout, rep.Table())

@@ -29,15 +29,19 @@ func learnTarget(ctx context.Context, s Spec, r *Result) error {
 	if doc == nil {
 		return fmt.Errorf("learning %s gave no model", r.Name)
 	}
-	file, err := writeModel(s.Out, r.Name+".json", doc)
+	data, err := doc.Marshal()
 	if err != nil {
-		return err
+		return fmt.Errorf("model %s: %w", r.Name, err)
 	}
 	dot, err := export.Write(doc, export.FormatDOT, export.PictureOptions{})
 	if err != nil {
 		return fmt.Errorf("typestate of %s: %w", r.Name, err)
 	}
-	if err := atomicfile.Write(filepath.Join(s.Out, r.Name+".dot"), dot); err != nil {
+	// The model and its picture are written as a set.
+	file := filepath.Join(s.Out, r.Name+".json")
+	if err := atomicfile.WriteSet([]atomicfile.File{
+		{Path: file, Data: data}, {Path: filepath.Join(s.Out, r.Name+".dot"), Data: dot},
+	}); err != nil {
 		return err
 	}
 	m, _, err := doc.Machine()
