@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -278,11 +277,7 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 		j.JavaHome = o.getenv("JAVA_HOME")
 		if j.CacheDir == "" {
 			// The unpacked harness jar is kept per user, once per content.
-			base, err := os.UserCacheDir()
-			if err != nil {
-				base = os.TempDir()
-			}
-			j.CacheDir = filepath.Join(base, "droidstar")
+			j.CacheDir = jvm.DefaultCacheDir()
 		}
 		if p.Backend.JVM != nil {
 			if p.Backend.JVM.Java != "" {

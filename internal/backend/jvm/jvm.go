@@ -4,10 +4,7 @@
 package jvm
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -265,40 +262,6 @@ func (e *Executor) explain(err error) error {
 	default:
 		return err
 	}
-}
-
-// unpackJar writes the embedded harness jar once per content into the cache
-// directory, where java can read it.
-func unpackJar(jar []byte, cacheDir string) (string, error) {
-	if len(jar) == 0 {
-		return "", errors.New("backend jvm: this droidstar was built without the harness jar")
-	}
-	if cacheDir == "" {
-		return "", errors.New("backend jvm: no cache directory for the harness jar")
-	}
-	sum := sha256.Sum256(jar)
-	path := filepath.Join(cacheDir, "droidstar-harness-"+hex.EncodeToString(sum[:6])+".jar")
-	if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, jar) {
-		return path, nil
-	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return "", fmt.Errorf("backend jvm: harness cache: %w", err)
-	}
-	tmp, err := os.CreateTemp(cacheDir, ".harness-*.jar")
-	if err != nil {
-		return "", fmt.Errorf("backend jvm: harness cache: %w", err)
-	}
-	_, werr := tmp.Write(jar)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return "", fmt.Errorf("backend jvm: write %s: %w", tmp.Name(), errors.Join(werr, cerr))
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return "", fmt.Errorf("backend jvm: harness cache: %w", err)
-	}
-	return path, nil
 }
 
 // stageFiles copies the purpose's files and adapter jars into the
