@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"strings"
@@ -43,6 +45,7 @@ func Configure(p *purpose.Purpose) *Configuration {
 	for _, j := range p.Jars {
 		r.Jars = append(r.Jars, JarDir+"/"+j.Name)
 	}
+	r.JarSHA256 = jarDigests(p)
 	return &Configuration{Request: r, purpose: p}
 }
 
@@ -101,4 +104,21 @@ func StagedFiles(p *purpose.Purpose) ([]StagedFile, error) {
 		return nil, errs
 	}
 	return out, nil
+}
+
+// jarDigests are the SHA-256 digests of the purpose's jars as they are now,
+// so that the harness loads only the jars the host staged, not ones changed
+// on the device or in the harness's folder since. When a jar cannot be
+// read there are none: staging it fails first, at its purpose line.
+func jarDigests(p *purpose.Purpose) []string {
+	var out []string
+	for _, j := range p.Jars {
+		data, err := os.ReadFile(j.Path)
+		if err != nil {
+			return nil
+		}
+		sum := sha256.Sum256(data)
+		out = append(out, hex.EncodeToString(sum[:]))
+	}
+	return out
 }

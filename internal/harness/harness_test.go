@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -454,5 +455,32 @@ func TestMainThreadTimeout(t *testing.T) {
 		if got := MainThreadTimeout(q); got != want {
 			t.Errorf("MainThreadTimeout(%s) = %s, want %s (QueryRunner.mainThreadTimeoutMs)", q, got, want)
 		}
+	}
+}
+
+// The configure request carries the SHA-256 of each jar the host stages,
+// index for index, so the harness loads no jar changed since; a jar that
+// cannot be read sends none (staging it fails first, at its line).
+func TestConfigureSendsJarDigests(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jar"), filepath.Join(dir, "b.jar")
+	if err := os.WriteFile(a, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := &purpose.Purpose{Name: "X", Class: "x.X", Jars: []purpose.File{{Name: "a.jar", Path: a}, {Name: "b.jar", Path: b}}}
+	r := Configure(p).Request
+	want := []string{
+		"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+	}
+	if !slices.Equal(r.Jars, []string{"jars/a.jar", "jars/b.jar"}) || !slices.Equal(r.JarSHA256, want) {
+		t.Errorf("jars %q, digests %q", r.Jars, r.JarSHA256)
+	}
+	p.Jars[1].Path = filepath.Join(dir, "missing.jar")
+	if r := Configure(p).Request; r.JarSHA256 != nil {
+		t.Errorf("digests with a jar missing: %q", r.JarSHA256)
 	}
 }

@@ -42,8 +42,11 @@ type Request struct {
 	Timeouts  Timeouts           `json:"timeouts"`
 	// Jars are the staged paths of the purpose's jars, relative to the
 	// harness's files directory (JarDir/NAME), index for index.
-	Jars     []string `json:"jars,omitempty"`
-	Adapters []string `json:"adapters,omitempty"`
+	Jars []string `json:"jars,omitempty"`
+	// JarSHA256 are the jars' SHA-256 digests in lowercase hex, index for
+	// index, which the harness checks before it loads them.
+	JarSHA256 []string `json:"jar_sha256,omitempty"`
+	Adapters  []string `json:"adapters,omitempty"`
 }
 
 // Timeouts are the purpose's timeouts in whole milliseconds, the

@@ -1,6 +1,7 @@
 package simharness
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -130,6 +131,12 @@ func (s *server) configure(req *object) (any, *protoError) {
 	if perr != nil {
 		return nil, perr
 	}
+	// The host's digests of the jars it staged: not a purpose field, so
+	// complaints about them point at the jars.
+	jarSums, perr := listField(p, "jar_sha256", "jars", false)
+	if perr != nil {
+		return nil, perr
+	}
 	adapters, perr := listField(p, "adapters", "adapters", false)
 	if perr != nil {
 		return nil, perr
@@ -162,8 +169,12 @@ func (s *server) configure(req *object) (any, *protoError) {
 		return nil, perr
 	}
 
-	// The jars and adapters are checked for their shape only: a model
-	// runs no adapter code.
+	// The jars, their digests and the adapters are checked for their shape
+	// only: a model runs no adapter code, and there are no jar files to
+	// compare the digests with.
+	if jarSums != nil && len(jarSums) != len(jars) {
+		return nil, badRequest("jars", `"jar_sha256" has %d digests for %d jars`, len(jarSums), len(jars))
+	}
 	for i, j := range jars {
 		if js, ok := j.(string); !ok || js == "" {
 			what := typeName(j)
@@ -171,6 +182,16 @@ func (s *server) configure(req *object) (any, *protoError) {
 				what = "an empty string"
 			}
 			return nil, badRequest(fmt.Sprintf("jars[%d]", i), "a jar is a path, not %s", what)
+		}
+		if jarSums != nil {
+			if sum, ok := jarSums[i].(string); !ok || !isSHA256(sum) {
+				what := typeName(jarSums[i])
+				if ok {
+					q, _ := json.Marshal(sum)
+					what = string(q)
+				}
+				return nil, badRequest(fmt.Sprintf("jars[%d]", i), "jar_sha256[%d] must be a SHA-256 in 64 lowercase hex digits, not %s", i, what)
+			}
 		}
 	}
 	for i, a := range adapters {
@@ -1033,4 +1054,17 @@ func millisField(timeouts *object, key string, required bool) *protoError {
 		return badRequest(where, `"%s" must be a non-negative integer of milliseconds, not %s`, key, describe(v))
 	}
 	return nil
+}
+
+// isSHA256 tells whether s is a SHA-256 as the protocol writes it.
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -256,6 +256,42 @@ public class ResolutionTest extends ServerTestBase {
         assertTrue("a jar without its adapter has no Gadget shim: " + e, ((String) e.get("message")).contains("abstract"));
     }
 
+    /** A jar loads only when its SHA-256 is the one the host sent. */
+    @Test
+    public void jarDigests() throws Exception {
+        String jar = adapterJar();
+        java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+        StringBuilder sum = new StringBuilder();
+        for (byte x : md.digest(Files.readAllBytes(new File(jar).toPath()))) {
+            sum.append(String.format("%02x", x & 0xff));
+        }
+        String other = "0000000000000000000000000000000000000000000000000000000000000000";
+        String head = "{'name':'Gadget','class':'org.droidstar.harness.testadapter.Gadget','target':{'new':['lbl']},"
+                + "'callins':[{'symbol':'poke','call':'poke'}],'timeouts':{'quiescence':1},"
+                + "'adapters':['org.droidstar.harness.testadapter.TestAdapter'],'jars':['" + jar + "'],";
+        configure(head + "'jar_sha256':['" + sum + "']}");
+        assertEquals(q("['ok']"), outputs(run1("['poke']")));
+
+        Map<String, Object> e = configureError(head + "'jar_sha256':['" + other + "']}");
+        assertEquals("unknown-class", e.get("code"));
+        assertEquals("jars[0]", e.get("where"));
+        assertEquals("the jar " + jar + " is not the one the host staged: its SHA-256 is " + sum + ", the host's " + other,
+                e.get("message"));
+        e = configureError(head + "'jar_sha256':['" + sum.toString().toUpperCase() + "']}");
+        assertEquals("bad-request", e.get("code"));
+        assertEquals("jars[0]", e.get("where"));
+        assertEquals("jar_sha256[0] must be a SHA-256 in 64 lowercase hex digits, not \"" + sum.toString().toUpperCase() + "\"",
+                e.get("message"));
+        e = configureError(head + "'jar_sha256':[]}");
+        assertEquals("bad-request", e.get("code"));
+        assertEquals("jars", e.get("where"));
+        assertEquals("\"jar_sha256\" has 0 digests for 1 jars", e.get("message"));
+        // the digest is checked before the jar is loaded: a mismatch loads nothing
+        e = configureError(head.replace("'jars':['" + jar + "'],", "'jars':['/no/such.jar'],") + "'jar_sha256':[7]}");
+        assertEquals("bad-request", e.get("code"));
+        assertEquals("jar_sha256[0] must be a SHA-256 in 64 lowercase hex digits, not a number", e.get("message"));
+    }
+
     static String adapterJar() {
         String jar = System.getProperty("droidstar.test.adapterJar");
         assertNotNull("run the tests with -Ddroidstar.test.adapterJar=PATH (make junit does)", jar);

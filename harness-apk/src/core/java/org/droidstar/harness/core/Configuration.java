@@ -1,8 +1,13 @@
 package org.droidstar.harness.core;
 
 import java.io.File;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -266,7 +271,7 @@ public final class Configuration implements Literal.Scope {
 
     static {
         Collections.addAll(KEYS, "name", "class", "target", "setup", "callins", "callbacks", "details", "timeouts",
-                "jars", "adapters");
+                "jars", "jar_sha256", "adapters");
         Collections.addAll(TARGET_KEYS, "new", "factory", "shim", "listeners", "init", "dispose");
     }
 
@@ -291,6 +296,9 @@ public final class Configuration implements Literal.Scope {
         Map<?, ?> details = map(p, "details", "details", false);
         Map<?, ?> timeouts = map(p, "timeouts", "timeouts", true);
         List<?> jars = list(p, "jars", "jars", false);
+        // the host's digests of the jars it staged; not a purpose field, so
+        // complaints about them point at the jars
+        List<?> jarSums = list(p, "jar_sha256", "jars", false);
         List<?> adapters = list(p, "adapters", "adapters", false);
         if (target == null) {
             target = Collections.emptyMap();
@@ -315,7 +323,7 @@ public final class Configuration implements Literal.Scope {
         loader = Configuration.class.getClassLoader();
         registry = new ShimRegistry();
         platform.registerShims(registry);
-        readAdapters(jars, adapters);
+        readAdapters(jars, jarSums, adapters);
 
         targetClass = loadClass(className, "class");
         Class<?> shim = registry.lookup(targetClass.getName());
@@ -409,13 +417,61 @@ public final class Configuration implements Literal.Scope {
         return null;
     }
 
+    private static boolean isSha256(String s) {
+        if (s.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The SHA-256 of a staged jar in lowercase hex, read before it is loaded. */
+    private static String sha256(File f, String where) throws ProtocolError {
+        InputStream in = null;
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            in = new FileInputStream(f);
+            byte[] buf = new byte[8192];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                md.update(buf, 0, n);
+            }
+            StringBuilder b = new StringBuilder();
+            for (byte x : md.digest()) {
+                b.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
+            }
+            return b.toString();
+        } catch (IOException e) {
+            throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, where, "cannot read the jar " + f + ": " + e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new ProtocolError(ProtocolError.INTERNAL, where, "no SHA-256: " + e);
+        } finally {
+            if (in != null) {
+                try {
+                    in.close();
+                } catch (IOException e) {
+                    // read already; nothing to lose
+                }
+            }
+        }
+    }
+
     private void addShim(String framework) {
         if (!shims.contains(framework)) {
             shims.add(framework);
         }
     }
 
-    private void readAdapters(List<?> jars, List<?> adapters) throws ProtocolError {
+    private void readAdapters(List<?> jars, List<?> jarSums, List<?> adapters) throws ProtocolError {
+        int njars = jars == null ? 0 : jars.size();
+        if (jarSums != null && jarSums.size() != njars) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, "jars", "\"jar_sha256\" has " + jarSums.size()
+                    + " digests for " + njars + " jars");
+        }
         if (jars != null && !jars.isEmpty()) {
             List<File> files = new ArrayList<File>();
             for (int i = 0; i < jars.size(); i++) {
@@ -425,12 +481,29 @@ public final class Configuration implements Literal.Scope {
                     throw new ProtocolError(ProtocolError.BAD_REQUEST, w, "a jar is a path, not "
                             + (j instanceof String ? "an empty string" : Json.typeName(j)));
                 }
+                String sum = null;
+                if (jarSums != null) {
+                    Object s = jarSums.get(i);
+                    if (!(s instanceof String) || !isSha256((String) s)) {
+                        throw new ProtocolError(ProtocolError.BAD_REQUEST, w, "jar_sha256[" + i
+                                + "] must be a SHA-256 in 64 lowercase hex digits, not "
+                                + (s instanceof String ? Json.write(s) : Json.typeName(s)));
+                    }
+                    sum = (String) s;
+                }
                 File f = new File((String) j);
                 if (!f.isAbsolute()) {
                     f = new File(platform.codeDir(), (String) j);
                 }
                 if (!f.isFile()) {
                     throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, "the jar " + j + " does not exist");
+                }
+                if (sum != null) {
+                    String have = sha256(f, w);
+                    if (!have.equals(sum)) {
+                        throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, "the jar " + j
+                                + " is not the one the host staged: its SHA-256 is " + have + ", the host's " + sum);
+                    }
                 }
                 files.add(f);
             }
