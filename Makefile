@@ -54,9 +54,12 @@ check-device-purposes:
 # the readers of everything droidstar reads from files, harnesses and the
 # adb server. A crash leaves its input in the package's testdata/fuzz/ for
 # go test to replay from then on. Go fuzzes one target per run, hence the
-# loop. FUZZPARALLEL is go test's -parallel (workers per target).
+# loop. FUZZPARALLEL is go test's -parallel (workers per target). Go
+# spends up to a minute minimizing each new interesting input, counted in
+# FUZZTIME but not in the execs it prints; FUZZMINIMIZE bounds that.
 FUZZTIME     ?= 60s
 FUZZPARALLEL ?= 2
+FUZZMINIMIZE ?= 5s
 FUZZ_TARGETS := \
 	./internal/purpose:FuzzParse \
 	./internal/backend/sim:FuzzParseDroidStarDOT \
@@ -75,7 +78,7 @@ fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t#*:}; \
 		echo "fuzz: $$name in $$pkg for $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL) $$pkg; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) -parallel $(FUZZPARALLEL) $$pkg; \
 	done; echo "fuzz: ran $(words $(FUZZ_TARGETS)) targets for $(FUZZTIME) each"
 
 # What CI runs after make test: every target for 10 s.
