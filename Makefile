@@ -10,7 +10,7 @@ RENDER  ?= $(dir $(BIN))droidstar-render
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
 LDFLAGS := -X github.com/droidstar/droidstar/internal/cli.Version=$(VERSION)
 
-.PHONY: all build demo test vet fmt-check check-examples check-device-purposes harness-test bench bench-go bench-scaling clean
+.PHONY: all build demo test vet fmt-check check-examples check-device-purposes harness-test fuzz fuzz-ci bench bench-go bench-scaling clean
 
 all: build
 
@@ -49,6 +49,41 @@ check-examples:
 # package (volley, imageloader) are skipped, saying so, unless it is there.
 check-device-purposes:
 	$(GO) run ./internal/resolve/checkexamples
+
+# Every fuzz target, one after another, each for FUZZTIME (default 60s):
+# the readers of everything droidstar reads from files, harnesses and the
+# adb server. A crash leaves its input in the package's testdata/fuzz/ for
+# go test to replay from then on. Go fuzzes one target per run, hence the
+# loop. FUZZPARALLEL is go test's -parallel (workers per target). Go
+# spends up to a minute minimizing each new interesting input, counted in
+# FUZZTIME but not in the execs it prints; FUZZMINIMIZE bounds that.
+FUZZTIME     ?= 60s
+FUZZPARALLEL ?= 2
+FUZZMINIMIZE ?= 5s
+FUZZ_TARGETS := \
+	./internal/purpose:FuzzParse \
+	./internal/backend/sim:FuzzParseDroidStarDOT \
+	./internal/backend/sim:FuzzParseMealyDOT \
+	./internal/backend/sim:FuzzParseModelJSON \
+	./internal/backend/sim:FuzzDetectModel \
+	./internal/model:FuzzUnmarshal \
+	./internal/export:FuzzDecodeExport \
+	./internal/report:FuzzDecodeReport \
+	./internal/diff:FuzzCompare \
+	./internal/harness:FuzzReply \
+	./internal/harness:FuzzPurposeError \
+	./internal/adbclient:FuzzParseReplies \
+	./internal/adbclient:FuzzWire
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t#*:}; \
+		echo "fuzz: $$name in $$pkg for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) -parallel $(FUZZPARALLEL) $$pkg; \
+	done; echo "fuzz: ran $(words $(FUZZ_TARGETS)) targets for $(FUZZTIME) each"
+
+# What CI runs after make test: every target for 10 s.
+fuzz-ci:
+	$(MAKE) fuzz FUZZTIME=10s
 
 # The comparison tables against DroidStar and AALpy (reads ../shared).
 bench:

@@ -269,7 +269,53 @@ func dotUnquote(s string) string {
 // readDOT parses a DOT digraph into nodes and labelled edges. Errors carry
 // the file name and, where known, the line.
 func readDOT(name string, data []byte) (*dotGraph, error) {
-	n := normalizeDOT(string(data))
+	src, stand := hideReplacementChar(string(data))
+	g, err := readHiddenDOT(name, src)
+	if stand == "" {
+		return g, err
+	}
+	back := func(s string) string { return strings.ReplaceAll(s, stand, "\uFFFD") }
+	if err != nil {
+		if le, ok := err.(*LoadError); ok {
+			le.Msg = back(le.Msg)
+		}
+		return nil, err
+	}
+	lines := make(map[string]int, len(g.nodeLine))
+	for k, v := range g.nodeLine {
+		lines[back(k)] = v
+	}
+	g.nodeLine = lines
+	for k := range g.nodes {
+		g.nodes[k] = back(g.nodes[k])
+	}
+	for k := range g.edges {
+		e := &g.edges[k]
+		e.from, e.to, e.label = back(e.from), back(e.to), back(e.label)
+	}
+	return g, nil
+}
+
+// hideReplacementChar swaps U+FFFD, which Graphviz accepts in IDs and
+// strings like any other character but gographviz's lexer takes for a
+// decoding failure, for a private-use character the source does not
+// contain, which readDOT swaps back in the names it returns. It returns
+// the stand-in, or "" when the source has no U+FFFD (or, absurdly, every
+// private-use character).
+func hideReplacementChar(src string) (string, string) {
+	if !strings.Contains(src, "\uFFFD") {
+		return src, ""
+	}
+	for r := rune(0xE000); r <= 0xF8FF; r++ {
+		if stand := string(r); !strings.Contains(src, stand) {
+			return strings.ReplaceAll(src, "\uFFFD", stand), stand
+		}
+	}
+	return src, ""
+}
+
+func readHiddenDOT(name string, src string) (*dotGraph, error) {
+	n := normalizeDOT(src)
 	if n.first == nil {
 		return nil, &LoadError{Path: name, Msg: "empty file"}
 	}

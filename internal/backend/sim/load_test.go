@@ -732,3 +732,32 @@ func TestConcurrentLoads(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Graphviz reads U+FFFD like any other character; gographviz's lexer took
+// it for a decoding failure and reported an unterminated string (found by
+// FuzzDecodeExport: a document whose name had an invalid byte, which JSON
+// decodes as U+FFFD, exported as DOT).
+func TestDOTReplacementChar(t *testing.T) {
+	src := "digraph {\n\"s\uFFFD\" -> \"t\" [label=\"a\uFFFD / x\"];\n\"t\" -> \"t\" [label=\"a\uFFFD / y\"];\n__start0 -> \"s\uFFFD\";\n}\n"
+	m, err := ParseModel("fffd.dot", []byte(src), FormatAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Machine.Inputs.Names(); !slices.Equal(got, []string{"a\uFFFD"}) {
+		t.Fatalf("inputs %q", got)
+	}
+	if got := m.StateNames; !slices.Equal(got, []string{"s\uFFFD", "t"}) {
+		t.Fatalf("states %q", got)
+	}
+	if got := run(t, m.Machine, "a\uFFFD a\uFFFD"); got != "x y" {
+		t.Fatalf("outputs %q", got)
+	}
+	// A private-use character already in the file is not taken as the stand-in.
+	src = strings.Replace(src, "\"t\"", "\"\uE000\"", -1)
+	if m, err = ParseModel("fffd.dot", []byte(src), FormatAuto); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.StateNames; !slices.Equal(got, []string{"s\uFFFD", "\uE000"}) {
+		t.Fatalf("states %q", got)
+	}
+}
