@@ -75,11 +75,12 @@ FUZZ_TARGETS := \
 	./internal/adbclient:FuzzParseReplies \
 	./internal/adbclient:FuzzWire
 fuzz:
+	@echo "fuzz: $(words $(FUZZ_TARGETS)) targets for $(FUZZTIME) each"
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t#*:}; \
 		echo "fuzz: $$name in $$pkg for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) -parallel $(FUZZPARALLEL) $$pkg; \
-	done; echo "fuzz: ran $(words $(FUZZ_TARGETS)) targets for $(FUZZTIME) each"
+	done
 
 # What CI runs after make test: every target for 10 s.
 fuzz-ci:
