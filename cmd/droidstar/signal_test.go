@@ -128,7 +128,7 @@ func TestSignalJVM(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			out, tmp, cache := t.TempDir(), t.TempDir(), t.TempDir()
 			env := []string{"TMPDIR=" + tmp, "XDG_CACHE_HOME=" + cache, "HOME=" + cache}
-			code, stderr := interruptRun(t, bin, env, sig, "../../examples/jvm/timer.yaml", "--lanes", "2", "-o", out)
+			code, stderr := interruptRun(t, bin, env, sig, "../../examples/jvm/timer.yaml", "-o", out)
 			checkInterrupted(t, sig, code, stderr, out)
 			if strings.Contains(stderr, "harness closed the connection") {
 				t.Errorf("the harness died under the signal:\n%s", stderr)
