@@ -37,6 +37,8 @@ type learnFlags struct {
 	showErrors bool
 	svg        bool
 	quiet      bool
+	grace      time.Duration
+	progress   time.Duration
 	backend    string
 	adb        adbFlags
 }
@@ -69,7 +71,14 @@ an estimate of what is left (plain periodic lines when stderr is not a
 terminal); --quiet silences it and the summary.
 
 If learning fails part-way, the last hypothesis is written as
-NAME.partial.json so nothing learned is lost.`,
+NAME.partial.json so nothing learned is lost.
+
+SIGINT (Ctrl-C) or SIGTERM stops the run: no new query starts, the running
+ones get --grace to finish, NAME.partial.json gets the last hypothesis (or,
+before the first one, the statistics so far), harness JVMs are ended, their
+temporary folders and the run's folder on the device removed, and droidstar
+exits with 130 (SIGINT) or 143 (SIGTERM). A second Ctrl-C ends it at once
+(a second SIGTERM does not: timeout(1) sends it twice).`,
 		Example: `  droidstar learn --example asynctask
   droidstar learn examples/mediaplayer/purpose.yaml --backend sim -o out/ --write json,dot,legacy-dot
   droidstar learn --example asynctask -o out/ --svg --write json,mermaid,lifestate
@@ -114,6 +123,8 @@ NAME.partial.json so nothing learned is lost.`,
 	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated device sleep for real instead of using a virtual clock")
 	fl.BoolVar(&f.showErrors, "show-errors", false, "draw the error sink and err transitions in the pictures (dot, svg, mermaid)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print neither progress nor the summary")
+	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
+	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
 	f.adb.addServer(fl)
 	f.adb.addDevices(fl, "to learn on (backend adb)")
 	f.adb.addHarness(fl)
@@ -142,6 +153,12 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
+	}
+	if f.grace < 0 {
+		return usageError("--grace must not be negative, got %s", f.grace)
+	}
+	if f.progress <= 0 {
+		return usageError("--progress-interval must be positive, got %s", f.progress)
 	}
 	simOpts := e.backendOptions(f.lanes, f.realtime)
 	var plan *compose.Plan
@@ -191,20 +208,31 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return err
 	}
 	defer plan.Close()
-	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet})
+	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet, Interval: f.progress})
 	var last engine.Snapshot
-	res, learnErr := engine.Run(c.Context(), plan.Job, engine.Options{
+	release := e.stop.dispatching(plan.StopDispatching, f.grace)
+	opts := engine.Options{
 		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now,
 		Progress: func(s engine.Snapshot) {
 			last = s
 			display.Update(s)
 		},
-	})
+	}
+	start := time.Now()
+	res, learnErr := engine.Run(c.Context(), plan.Job, opts)
+	release()
 	last.Phase = "learned"
 	if learnErr != nil {
 		last.Phase = "stopped"
 	}
+	sig := e.stop.received()
+	if learnErr != nil && sig != nil {
+		last.Phase = "interrupted"
+	}
 	display.Finish(last)
+	if learnErr != nil && sig != nil {
+		return interruptedRun(f, plan, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), sig)
+	}
 	if learnErr != nil {
 		if res != nil {
 			file, werr := writeModelFile(f.out, res.Document.Name+".partial.json", res.Document)
@@ -236,6 +264,19 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		fmt.Fprintf(e.stderr, "wrote %s\n", file.Path)
 	}
 	return nil
+}
+
+// interruptedRun writes what a run stopped by sig has: the last
+// hypothesis, or before the first one the statistics (unfinished).
+func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfinished *model.Document, sig os.Signal) error {
+	learning, equiv := plan.Job.Recorder.Snapshot()
+	ie := &interruptedError{sig: sig, executed: learning.Executed + equiv.Executed, states: -1}
+	doc := unfinished
+	if res != nil {
+		doc, ie.states = res.Document, res.Machine.NumStates()
+	}
+	ie.partial, ie.writeErr = writeModelFile(f.out, doc.Name+".partial.json", doc)
+	return ie
 }
 
 // adbOptions fills in the device choice for the adb backend, and rejects

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -52,6 +53,13 @@ type env struct {
 	// stderrTerminal says whether stderr is a terminal a live progress
 	// display can redraw.
 	stderrTerminal bool
+	// signals delivers SIGINT and SIGTERM; nil means the process's own.
+	// Tests send theirs.
+	signals <-chan os.Signal
+	// exit ends the process at a second signal; nil means os.Exit.
+	exit func(int)
+	// stop is the run's stopper, set by mainWith.
+	stop *stopper
 }
 
 // newRoot builds the command tree.
@@ -100,11 +108,26 @@ func Main(args []string, stdout, stderr io.Writer) int {
 
 func mainWith(args []string, e *env) int {
 	stderr := e.stderr
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := e.signals
+	if sigs == nil {
+		ch := make(chan os.Signal, 2)
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(ch)
+		sigs = ch
+	}
+	exit := e.exit
+	if exit == nil {
+		exit = os.Exit
+	}
+	e.stop = &stopper{stderr: stderr, cancel: cancel, exit: exit}
+	done := make(chan struct{})
+	defer close(done)
+	go e.stop.watch(sigs, done)
 	root := newRoot(e)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	err := e.stop.interrupted(root.ExecuteContext(ctx))
 	if err == nil {
 		return ExitOK
 	}

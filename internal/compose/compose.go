@@ -86,6 +86,16 @@ type Plan struct {
 	Map   mapper.Map
 	// Virtual says device time is simulated.
 	Virtual bool
+
+	stop     chan struct{} // the scheduler's Stop
+	stopOnce sync.Once
+}
+
+// StopDispatching makes the pipeline start no further query: the ones
+// running finish, and the run then fails with dispatch.ErrStopped. It is
+// how a signal stops a run without losing what the devices are doing.
+func (p *Plan) StopDispatching() {
+	p.stopOnce.Do(func() { close(p.stop) })
 }
 
 // Target is the plan's target.
@@ -114,7 +124,8 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 		}
 	}
 	rec := &oracle.Recorder{}
-	sched := &dispatch.Scheduler{Executors: mapped, Inputs: t.Inputs, Outputs: t.Outputs, Sem: sem, Recorder: rec}
+	stop := make(chan struct{})
+	sched := &dispatch.Scheduler{Executors: mapped, Inputs: t.Inputs, Outputs: t.Outputs, Sem: sem, Recorder: rec, Stop: stop}
 	cache := oracle.NewCache(sched, t.Inputs, t.Outputs, sem, rec)
 	filter := &restrict.Filter{Next: cache, Rules: automaton, Sem: sem, Recorder: rec}
 	devices := make([]model.DeviceInfo, len(execs))
@@ -123,7 +134,7 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	}
 	return &Plan{
 		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices},
-		Executors: execs, Rules: automaton, Map: m,
+		Executors: execs, Rules: automaton, Map: m, stop: stop,
 	}, nil
 }
 

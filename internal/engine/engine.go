@@ -192,3 +192,45 @@ func typestateStates(m *mealy.Machine, semantics string) int {
 	}
 	return n
 }
+
+// Unfinished describes a run that stopped before its first hypothesis:
+// a document with the target's alphabets, the devices and the statistics
+// of what ran, but no states, so that a stop early in a long run still
+// tells what it cost. wall is the run's time so far.
+func Unfinished(job Job, o Options, wall time.Duration, stopErr error) *model.Document {
+	t := job.Target
+	doc := &model.Document{
+		Format: model.Format, Version: model.Version, Name: t.Name, Semantics: t.Semantics,
+		States: []model.State{}, Transitions: []model.Transition{},
+		Callins: t.Callins, Callbacks: t.Callbacks, Purpose: t.Purpose,
+	}
+	if t.Inputs != nil {
+		doc.Inputs = t.Inputs.Names()
+	}
+	if t.Outputs != nil {
+		doc.Outputs = t.Outputs.Names()
+	}
+	rec := job.Recorder
+	backendInfo := t.Backend
+	ran := map[string]int{}
+	for _, d := range rec.Devices() {
+		ran[d.Serial] = d.Executed
+	}
+	for _, info := range job.Devices {
+		info.Queries = ran[info.Serial]
+		backendInfo.Devices = append(backendInfo.Devices, info)
+	}
+	doc.Backend = &backendInfo
+	learning, equiv := rec.Snapshot()
+	doc.Stats = &model.Stats{
+		Learning: learning, Equivalence: equiv, WallSecs: wall.Seconds(),
+		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs, VirtualClock: o.VirtualClock,
+	}
+	doc.Warnings = append(rec.Warnings(), "no hypothesis yet: learning stopped: "+stopErr.Error())
+	doc.Tool = &model.ToolInfo{Name: "droidstar", Version: o.ToolVersion}
+	if o.Now != nil {
+		now := o.Now().UTC()
+		doc.Learned = &now
+	}
+	return doc
+}

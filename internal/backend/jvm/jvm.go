@@ -109,6 +109,7 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 	args = append(args, "-cp", jar, MainClass, "--files", dir)
 	cmd := exec.Command(java, args...)
 	cmd.Dir = dir
+	ownGroup(cmd)
 	// Pipes of our own, not cmd.StdinPipe and StdoutPipe: Wait closes
 	// those as soon as the process has exited, and Wait runs beside the
 	// client here, so a JVM that died mid-query left the client reading

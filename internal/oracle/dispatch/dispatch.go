@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,9 +32,26 @@ type Scheduler struct {
 	Outputs   *mealy.Alphabet
 	Sem       mealy.Semantics
 	Recorder  *oracle.Recorder
+	// Stop, when closed, ends dispatching: no query or share starts after
+	// it, the ones already running finish (their context is not
+	// cancelled), and Ask fails with ErrStopped. A stop on a signal uses
+	// it to keep what the device is doing instead of throwing it away.
+	Stop <-chan struct{}
 	// serials names the executors, described once.
 	serials []string
 	once    sync.Once
+}
+
+// ErrStopped is Ask's failure once Stop is closed.
+var ErrStopped = errors.New("dispatching stopped")
+
+func (s *Scheduler) stopped() bool {
+	select {
+	case <-s.Stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // round is one Ask in progress: the answers so far and the first failure.
@@ -74,6 +92,9 @@ func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Ans
 			s.serials = append(s.serials, ex.Describe().Serial)
 		}
 	})
+	if s.stopped() {
+		return nil, ErrStopped
+	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -86,6 +107,9 @@ func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Ans
 	err := r.err
 	if err == nil {
 		err = parent.Err()
+	}
+	if err == nil && slices.Contains(r.answered, false) && s.stopped() {
+		err = ErrStopped
 	}
 	if err == nil {
 		return r.answers, nil
@@ -132,9 +156,14 @@ func (s *Scheduler) askEach(ctx context.Context, r *round) {
 	}
 feed:
 	for k := range r.queries {
+		if s.stopped() {
+			break // a free executor and a stop both ready: the stop wins
+		}
 		select {
 		case next <- k:
 		case <-ctx.Done():
+			break feed
+		case <-s.Stop:
 			break feed
 		}
 	}
@@ -156,7 +185,7 @@ func (s *Scheduler) run(ctx context.Context, ex backend.Executor, serial string,
 func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.BatchExecutor) {
 	var wg sync.WaitGroup
 	for k, share := range Split(r.queries, len(execs)) {
-		if len(share) == 0 {
+		if len(share) == 0 || s.stopped() {
 			continue
 		}
 		wg.Add(1)

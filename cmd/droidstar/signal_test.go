@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// build compiles droidstar for tests that run it as a user does.
+func build(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "droidstar")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// interruptRun starts droidstar learn in a process group of its own, waits
+// for its first progress line (learning is under way), sends sig to the
+// whole group as a terminal's Ctrl-C does (or as timeout(1) sends
+// SIGTERM), and returns the exit code and stderr.
+func interruptRun(t *testing.T, bin string, env []string, sig syscall.Signal, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"learn", "--progress-interval", "1ns"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	sc := bufio.NewScanner(stderr)
+	sent := false
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if !sent && strings.Contains(sc.Text(), " executed, ") {
+			if err := syscall.Kill(-cmd.Process.Pid, sig); err != nil {
+				t.Fatal(err)
+			}
+			sent = true
+		}
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("droidstar exited with %v; want an exit code (signal sent: %v); stderr:\n%s", err, sent, strings.Join(lines, "\n"))
+	}
+	if !sent {
+		t.Fatalf("no progress line before the end; stderr:\n%s", strings.Join(lines, "\n"))
+	}
+	return ee.ExitCode(), strings.Join(lines, "\n")
+}
+
+var interruptedLine = regexp.MustCompile(`(?m)^droidstar: interrupted by (SIG[A-Z]+): (\d+) quer(?:y|ies) executed; (?:the last hypothesis \(\d+ states?\) is in|no hypothesis yet: the statistics are in) (\S+); run the same command to start again$`)
+
+// checkInterrupted checks the exit code, the stop's messages and the
+// partial model, whose statistics count the queries the message says.
+func checkInterrupted(t *testing.T, sig syscall.Signal, code int, stderr, out string) {
+	t.Helper()
+	name, want := "SIGINT", 130
+	if sig == syscall.SIGTERM {
+		name, want = "SIGTERM", 143
+	}
+	if code != want {
+		t.Errorf("exit code %d, want %d", code, want)
+	}
+	if !strings.Contains(stderr, "droidstar: "+name+": no new queries; the running ones get up to 10s to finish (interrupt again to stop at once)\n") {
+		t.Errorf("stderr has no stop notice for %s:\n%s", name, stderr)
+	}
+	m := interruptedLine.FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("stderr has no interrupted line:\n%s", stderr)
+	}
+	if m[1] != name {
+		t.Errorf("interrupted by %s, want %s", m[1], name)
+	}
+	if filepath.Dir(m[3]) != out {
+		t.Errorf("partial model in %s, want it in %s", m[3], out)
+	}
+	d, err := model.ReadFile(m[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(d.Stats.Learning.Executed + d.Stats.Equivalence.Executed); got != m[2] {
+		t.Errorf("the partial model counts %s executed queries, the message %s", got, m[2])
+	}
+	if strings.Contains(stderr, "context canceled") {
+		t.Errorf("stderr says context canceled:\n%s", stderr)
+	}
+}
+
+// TestSignalSim stops a learning run on the simulated device (sleeping
+// for real, so the run is long enough to interrupt) with SIGINT and SIGTERM.
+func TestSignalSim(t *testing.T) {
+	bin := build(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			out := t.TempDir()
+			code, stderr := interruptRun(t, bin, nil, sig, "--example", "mediaplayer", "--realtime", "-o", out)
+			checkInterrupted(t, sig, code, stderr, out)
+		})
+	}
+}
+
+// TestSignalJVM stops a run on the real harness JVM: the JVM gets no
+// signal from the group (it has its own), is ended by droidstar, and
+// leaves neither a process nor its temporary folder.
+func TestSignalJVM(t *testing.T) {
+	if _, err := exec.LookPath("java"); err != nil && os.Getenv("JAVA_HOME") == "" {
+		t.Skip("java is not on PATH and JAVA_HOME is unset: the jvm harness tests need Java 8 or later")
+	}
+	bin := build(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			out, tmp, cache := t.TempDir(), t.TempDir(), t.TempDir()
+			env := []string{"TMPDIR=" + tmp, "XDG_CACHE_HOME=" + cache, "HOME=" + cache}
+			code, stderr := interruptRun(t, bin, env, sig, "../../examples/jvm/timer.yaml", "-o", out)
+			checkInterrupted(t, sig, code, stderr, out)
+			if strings.Contains(stderr, "harness closed the connection") {
+				t.Errorf("the harness died under the signal:\n%s", stderr)
+			}
+			left, _ := filepath.Glob(filepath.Join(tmp, "droidstar-jvm-*"))
+			if len(left) > 0 {
+				t.Errorf("temporary folders left: %v", left)
+			}
+			cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+			for _, f := range cmdlines {
+				b, err := os.ReadFile(f)
+				if err == nil && strings.Contains(string(b), tmp) {
+					t.Errorf("a harness JVM still runs: %s: %q", f, b)
+				}
+			}
+		})
+	}
+}
