@@ -39,6 +39,7 @@ type learnFlags struct {
 	quiet      bool
 	backend    string
 	adb        adbFlags
+	store      storeFlags
 }
 
 func newLearnCmd(e *env) *cobra.Command {
@@ -69,12 +70,17 @@ an estimate of what is left (plain periodic lines when stderr is not a
 terminal); --quiet silences it and the summary.
 
 If learning fails part-way, the last hypothesis is written as
-NAME.partial.json so nothing learned is lost.`,
+NAME.partial.json so nothing learned is lost. Every executed query is kept in
+the query store (see 'droidstar store --help'), so running the same command
+again resumes: no query runs twice and the model is the same; the summary
+says how many answers came from the store. --fresh ignores what is stored.`,
 		Example: `  droidstar learn --example asynctask
   droidstar learn examples/mediaplayer/purpose.yaml --backend sim -o out/ --write json,dot,legacy-dot
   droidstar learn --example asynctask -o out/ --svg --write json,mermaid,lifestate
   droidstar learn --model typestate.gv --bound 2 --quiescence 2s
   droidstar learn --model server.dot --lanes 4
+  droidstar learn examples/jvm/timer.yaml --store team.db   # a store shared with a team
+  droidstar learn examples/jvm/timer.yaml --fresh           # run every query again
   droidstar learn examples/jvm/timer.yaml            # the real harness on the host JVM
   droidstar learn examples/mediaplayer/purpose.yaml --backend sim   # the model, no device
   droidstar learn examples/mediaplayer/purpose.yaml                  # the phone adb sees
@@ -114,6 +120,7 @@ NAME.partial.json so nothing learned is lost.`,
 	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated device sleep for real instead of using a virtual clock")
 	fl.BoolVar(&f.showErrors, "show-errors", false, "draw the error sink and err transitions in the pictures (dot, svg, mermaid)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print neither progress nor the summary")
+	f.store.add(fl)
 	f.adb.addServer(fl)
 	f.adb.addDevices(fl, "to learn on (backend adb)")
 	f.adb.addHarness(fl)
@@ -191,6 +198,13 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return err
 	}
 	defer plan.Close()
+	st, err := useStore(e, &f.store, plan, f.quiet)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		defer st.Close()
+	}
 	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet})
 	var last engine.Snapshot
 	res, learnErr := engine.Run(c.Context(), plan.Job, engine.Options{
