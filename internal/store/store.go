@@ -84,8 +84,8 @@ func (k Key) Fingerprint() string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// Differs names the parts in which k and other differ, as a phrase
-// ("the alphabet and the device build").
+// Differs says which parts of k and other differ, as a clause ("the
+// alphabet and the device build differ").
 func (k Key) Differs(other Key) string {
 	var d []string
 	seen := map[string]bool{}
@@ -104,11 +104,11 @@ func (k Key) Differs(other Key) string {
 	}
 	switch len(d) {
 	case 0:
-		return "nothing"
+		return "nothing differs"
 	case 1:
-		return d[0]
+		return d[0] + " differs"
 	}
-	return strings.Join(d[:len(d)-1], ", ") + " and " + d[len(d)-1]
+	return strings.Join(d[:len(d)-1], ", ") + " and " + d[len(d)-1] + " differ"
 }
 
 func sortedParts(m map[string]string) []string {
@@ -466,7 +466,7 @@ func (s *Store) Bucket(k Key, fresh bool, now time.Time) (*Bucket, []string, err
 			if a := other.Bucket(answersBucket); a != nil {
 				n = a.Stats().KeyN
 			}
-			notes = append(notes, fmt.Sprintf("the query store holds %d answers for %s under another fingerprint (%s differs): they are not used",
+			notes = append(notes, fmt.Sprintf("the query store holds %d answers for %s under another fingerprint (%s): they are not used",
 				n, k.Name, k.Differs(Key{Name: m.Name, Parts: m.Parts})))
 			return nil
 		})
