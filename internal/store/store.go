@@ -254,7 +254,7 @@ func classify(path string, err error, o Options) error {
 		return &LockedError{Path: path, Wait: o.LockTimeout}
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch),
 		strings.Contains(err.Error(), "file size too small"), strings.Contains(err.Error(), "invalid"):
-		return &DamagedError{Path: path, Reason: err.Error()}
+		return &DamagedError{Path: path, Reason: fmt.Sprintf("not a bbolt database (%v)", err)}
 	}
 	return fmt.Errorf("query store %s: %w", path, err)
 }

@@ -49,7 +49,7 @@ func TestDamagedStoreIsSetAside(t *testing.T) {
 			if err := os.WriteFile(path, bytes.Repeat([]byte("not a bbolt file "), 1000), 0o600); err != nil {
 				t.Fatal(err)
 			}
-		}, "invalid database"},
+		}, "not a bbolt database (invalid database)"},
 		{"truncated", func(t *testing.T, path string) {
 			fill(t, path, 2000)
 			fi, err := os.Stat(path)
@@ -65,7 +65,7 @@ func TestDamagedStoreIsSetAside(t *testing.T) {
 			if err := os.Truncate(path, 100); err != nil {
 				t.Fatal(err)
 			}
-		}, "invalid database"},
+		}, "not a bbolt database (invalid database)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
