@@ -153,7 +153,7 @@ func (p *Plan) Target() engine.Target { return p.Job.Target }
 //
 //	restrict.Filter → oracle.Cache → dispatch.Scheduler → mapper → executors
 //
-// The filter sits above the cache so that an excluded query's allowed
+// (UseStore puts a query store's stage under the cache.) The filter sits above the cache so that an excluded query's allowed
 // prefix is answered from the cache instead of running again.
 func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backend.Executor) (*Plan, error) {
 	sem, err := t.Sem()
