@@ -10,6 +10,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/vbauerster/mpb/v8 v8.9.3
 	github.com/zach-klippenstein/goadb v0.0.0-20201208042340-620e0e950ed7
+	go.etcd.io/bbolt v1.4.0
 	golang.org/x/term v0.29.0
 	gonum.org/v1/gonum v0.17.0
 )

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -65,11 +66,11 @@ func interruptRun(t *testing.T, bin string, env []string, sig syscall.Signal, ar
 	return ee.ExitCode(), strings.Join(lines, "\n")
 }
 
-var interruptedLine = regexp.MustCompile(`(?m)^droidstar: interrupted by (SIG[A-Z]+): (\d+) quer(?:y|ies) executed; (?:the last hypothesis \(\d+ states?\) is in|no hypothesis yet: the statistics are in) (\S+); run the same command to start again$`)
+var interruptedLine = regexp.MustCompile(`(?m)^droidstar: interrupted by (SIG[A-Z]+): (\d+) quer(?:y|ies) executed and kept in the query store (\S+); (?:the last hypothesis \(\d+ states?\) is in|no hypothesis yet: the statistics are in) (\S+); run the same command to resume$`)
 
 // checkInterrupted checks the exit code, the stop's messages and the
 // partial model, whose statistics count the queries the message says.
-func checkInterrupted(t *testing.T, sig syscall.Signal, code int, stderr, out string) {
+func checkInterrupted(t *testing.T, sig syscall.Signal, code int, stderr, out, store string) int {
 	t.Helper()
 	name, want := "SIGINT", 130
 	if sig == syscall.SIGTERM {
@@ -88,10 +89,13 @@ func checkInterrupted(t *testing.T, sig syscall.Signal, code int, stderr, out st
 	if m[1] != name {
 		t.Errorf("interrupted by %s, want %s", m[1], name)
 	}
-	if filepath.Dir(m[3]) != out {
-		t.Errorf("partial model in %s, want it in %s", m[3], out)
+	if m[3] != store {
+		t.Errorf("queries kept in %s, want %s", m[3], store)
 	}
-	d, err := model.ReadFile(m[3])
+	if filepath.Dir(m[4]) != out {
+		t.Errorf("partial model in %s, want it in %s", m[4], out)
+	}
+	d, err := model.ReadFile(m[4])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,6 +105,8 @@ func checkInterrupted(t *testing.T, sig syscall.Signal, code int, stderr, out st
 	if strings.Contains(stderr, "context canceled") {
 		t.Errorf("stderr says context canceled:\n%s", stderr)
 	}
+	n, _ := strconv.Atoi(m[2])
+	return n
 }
 
 // TestSignalSim stops a learning run on the simulated device (sleeping
@@ -110,8 +116,9 @@ func TestSignalSim(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			out := t.TempDir()
-			code, stderr := interruptRun(t, bin, nil, sig, "--example", "mediaplayer", "--realtime", "-o", out)
-			checkInterrupted(t, sig, code, stderr, out)
+			store := filepath.Join(t.TempDir(), "queries.db")
+			code, stderr := interruptRun(t, bin, []string{"DROIDSTAR_STORE=" + store}, sig, "--example", "mediaplayer", "--realtime", "-o", out)
+			checkInterrupted(t, sig, code, stderr, out, store)
 		})
 	}
 }
@@ -128,14 +135,33 @@ func TestSignalJVM(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			out, tmp, cache := t.TempDir(), t.TempDir(), t.TempDir()
 			env := []string{"TMPDIR=" + tmp, "XDG_CACHE_HOME=" + cache, "HOME=" + cache}
+			store := filepath.Join(cache, "droidstar", "queries.db")
 			code, stderr := interruptRun(t, bin, env, sig, "../../examples/jvm/timer.yaml", "-o", out)
-			checkInterrupted(t, sig, code, stderr, out)
+			executed := checkInterrupted(t, sig, code, stderr, out, store)
 			if strings.Contains(stderr, "harness closed the connection") {
 				t.Errorf("the harness died under the signal:\n%s", stderr)
 			}
 			left, _ := filepath.Glob(filepath.Join(tmp, "droidstar-jvm-*"))
 			if len(left) > 0 {
 				t.Errorf("temporary folders left: %v", left)
+			}
+			// The same command again resumes: what the stopped run
+			// executed is answered from the store, and nothing runs twice.
+			again := exec.Command(bin, "learn", "../../examples/jvm/timer.yaml", "-o", out, "--write", "json")
+			again.Env = append(os.Environ(), env...)
+			said, err := again.CombinedOutput()
+			if err != nil {
+				t.Fatalf("the same command again: %v\n%s", err, said)
+			}
+			if want := fmt.Sprintf("droidstar: resuming: %d answers stored in %s by earlier runs (--fresh ignores them)\n", executed, store); executed > 1 && !strings.Contains(string(said), want) {
+				t.Errorf("the second run does not say it resumes (%q):\n%s", want, said)
+			}
+			d, err := model.ReadFile(filepath.Join(out, "Timer.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := d.Stats.Learning.Stored + d.Stats.Equivalence.Stored; got > executed || (executed > 0 && got == 0) {
+				t.Errorf("the second run took %d answers from the store, after %d were executed before", got, executed)
 			}
 			cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 			for _, f := range cmdlines {

@@ -41,6 +41,7 @@ type learnFlags struct {
 	progress   time.Duration
 	backend    string
 	adb        adbFlags
+	store      storeFlags
 }
 
 func newLearnCmd(e *env) *cobra.Command {
@@ -71,7 +72,10 @@ an estimate of what is left (plain periodic lines when stderr is not a
 terminal); --quiet silences it and the summary.
 
 If learning fails part-way, the last hypothesis is written as
-NAME.partial.json so nothing learned is lost.
+NAME.partial.json so nothing learned is lost. Every executed query is kept in
+the query store (see 'droidstar store --help'), so running the same command
+again resumes: no query runs twice and the model is the same; the summary
+says how many answers came from the store. --fresh ignores what is stored.
 
 SIGINT (Ctrl-C) or SIGTERM stops the run: no new query starts, the running
 ones get --grace to finish, NAME.partial.json gets the last hypothesis (or,
@@ -84,6 +88,8 @@ exits with 130 (SIGINT) or 143 (SIGTERM). A second Ctrl-C ends it at once
   droidstar learn --example asynctask -o out/ --svg --write json,mermaid,lifestate
   droidstar learn --model typestate.gv --bound 2 --quiescence 2s
   droidstar learn --model server.dot --lanes 4
+  droidstar learn examples/jvm/timer.yaml --store team.db   # a store shared with a team
+  droidstar learn examples/jvm/timer.yaml --fresh           # run every query again
   droidstar learn examples/jvm/timer.yaml            # the real harness on the host JVM
   droidstar learn examples/mediaplayer/purpose.yaml --backend sim   # the model, no device
   droidstar learn examples/mediaplayer/purpose.yaml                  # the phone adb sees
@@ -125,6 +131,7 @@ exits with 130 (SIGINT) or 143 (SIGTERM). A second Ctrl-C ends it at once
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print neither progress nor the summary")
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
+	f.store.add(fl)
 	f.adb.addServer(fl)
 	f.adb.addDevices(fl, "to learn on (backend adb)")
 	f.adb.addHarness(fl)
@@ -208,6 +215,13 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return err
 	}
 	defer plan.Close()
+	st, err := useStore(e, &f.store, plan, f.quiet)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		defer st.Close()
+	}
 	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet, Interval: f.progress})
 	var last engine.Snapshot
 	release := e.stop.dispatching(plan.StopDispatching, f.grace)
@@ -231,7 +245,11 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	display.Finish(last)
 	if learnErr != nil && sig != nil {
-		return interruptedRun(f, plan, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), sig)
+		storePath := ""
+		if st != nil {
+			storePath = st.Path()
+		}
+		return interruptedRun(f, plan, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), sig, storePath)
 	}
 	if learnErr != nil {
 		if res != nil {
@@ -268,9 +286,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 
 // interruptedRun writes what a run stopped by sig has: the last
 // hypothesis, or before the first one the statistics (unfinished).
-func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfinished *model.Document, sig os.Signal) error {
+func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfinished *model.Document, sig os.Signal, store string) error {
 	learning, equiv := plan.Job.Recorder.Snapshot()
-	ie := &interruptedError{sig: sig, executed: learning.Executed + equiv.Executed, states: -1}
+	ie := &interruptedError{sig: sig, executed: learning.Executed + equiv.Executed, states: -1, store: store}
 	doc := unfinished
 	if res != nil {
 		doc, ie.states = res.Document, res.Machine.NumStates()

@@ -122,6 +122,9 @@ type interruptedError struct {
 	states  int
 	// writeErr is why the partial model could not be written.
 	writeErr error
+	// store is the query store's file that kept the executed queries, ""
+	// when the run had none.
+	store string
 }
 
 func (e *interruptedError) Error() string { return interruptedMessage(e) }
@@ -129,19 +132,25 @@ func (e *interruptedError) Error() string { return interruptedMessage(e) }
 // interruptedMessage is the one place that says what a stop kept, so
 // that what a run keeps (a query store, say) is added here alone.
 func interruptedMessage(e *interruptedError) string {
-	msg := fmt.Sprintf("interrupted by %s: %d %s executed", signalName(e.sig), e.executed, plural(e.executed, "query", "queries"))
+	msg := fmt.Sprintf("interrupted by %s: %d %s executed", signalName(e.sig), e.executed, pluralWord(e.executed, "query", "queries"))
+	if e.store != "" {
+		msg += " and kept in the query store " + e.store
+	}
 	switch {
 	case e.writeErr != nil:
 		msg += fmt.Sprintf("; writing the partial model failed: %v", e.writeErr)
 	case e.states >= 0:
-		msg += fmt.Sprintf("; the last hypothesis (%d %s) is in %s", e.states, plural(e.states, "state", "states"), e.partial)
+		msg += fmt.Sprintf("; the last hypothesis (%d %s) is in %s", e.states, pluralWord(e.states, "state", "states"), e.partial)
 	case e.partial != "":
 		msg += "; no hypothesis yet: the statistics are in " + e.partial
+	}
+	if e.store != "" {
+		return msg + "; run the same command to resume"
 	}
 	return msg + "; run the same command to start again"
 }
 
-func plural(n int, one, many string) string {
+func pluralWord(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -27,6 +28,7 @@ import (
 	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/engine"
+	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
@@ -34,6 +36,7 @@ import (
 	"github.com/droidstar/droidstar/internal/oracle/mapper"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/store"
 )
 
 // ReadFunc reads a file a purpose refers to (the OS, or embedded examples).
@@ -89,6 +92,10 @@ type Plan struct {
 
 	stop     chan struct{} // the scheduler's Stop
 	stopOnce sync.Once
+	cache    *oracle.Cache
+	// keyParts are the store key's parts known before the devices are
+	// (see StoreKey).
+	keyParts map[string]string
 }
 
 // StopDispatching makes the pipeline start no further query: the ones
@@ -98,6 +105,55 @@ func (p *Plan) StopDispatching() {
 	p.stopOnce.Do(func() { close(p.stop) })
 }
 
+// StoreKey is what determines the answers of this plan's queries, for the
+// query store: the alphabet, the purpose's harness part, the timeouts,
+// the sim model's content, the harness and the build of the devices.
+func (p *Plan) StoreKey() store.Key {
+	parts := maps.Clone(p.keyParts)
+	if parts == nil {
+		parts = map[string]string{}
+	}
+	t := p.Job.Target
+	parts[store.PartAlphabet] = strings.Join(t.Inputs.Names(), " ") + " / " + strings.Join(t.Outputs.Names(), " ")
+	var builds []string
+	for _, d := range p.Job.Devices {
+		// The serial is left out: two phones of one build answer alike.
+		var fields []string
+		for _, f := range []string{d.Platform, d.Model, d.Release} {
+			if f != "" {
+				fields = append(fields, f)
+			}
+		}
+		if d.SDK != 0 {
+			fields = append(fields, fmt.Sprintf("sdk %d", d.SDK))
+		}
+		b := strings.Join(fields, " ")
+		if !slices.Contains(builds, b) {
+			builds = append(builds, b)
+		}
+	}
+	sort.Strings(builds)
+	parts[store.PartDevice] = strings.Join(builds, "; ")
+	return store.Key{Name: t.Name, Parts: parts}
+}
+
+// UseStore puts a query store stage under the cache: what the bucket
+// holds answers queries before any device runs them, and every new
+// answer is written to it before the cache uses it.
+func (p *Plan) UseStore(b *store.Bucket) (*store.Stage, error) {
+	t := p.Job.Target
+	sem, err := t.Sem()
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.NewStage(p.cache.Next, b, t.Inputs, t.Outputs, sem, p.Job.Recorder)
+	if err != nil {
+		return nil, err
+	}
+	p.cache.Next = st
+	return st, nil
+}
+
 // Target is the plan's target.
 func (p *Plan) Target() engine.Target { return p.Job.Target }
 
@@ -105,7 +161,7 @@ func (p *Plan) Target() engine.Target { return p.Job.Target }
 //
 //	restrict.Filter → oracle.Cache → dispatch.Scheduler → mapper → executors
 //
-// The filter sits above the cache so that an excluded query's allowed
+// (UseStore puts a query store's stage under the cache.) The filter sits above the cache so that an excluded query's allowed
 // prefix is answered from the cache instead of running again.
 func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backend.Executor) (*Plan, error) {
 	sem, err := t.Sem()
@@ -134,7 +190,7 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	}
 	return &Plan{
 		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices},
-		Executors: execs, Rules: automaton, Map: m, stop: stop,
+		Executors: execs, Rules: automaton, Map: m, stop: stop, cache: cache,
 	}, nil
 }
 
@@ -202,7 +258,28 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 		return nil, err
 	}
 	plan.Model, plan.Virtual = b.model, b.virtual
+	plan.keyParts = purposeKeyParts(p, b, o)
 	return plan, nil
+}
+
+// purposeKeyParts are the store key's parts a purpose determines. The
+// bound and the restrictions are left out: they choose which queries run,
+// not what a query answers.
+func purposeKeyParts(p *purpose.Purpose, b started, o BackendOptions) map[string]string {
+	q := *p
+	q.Bound, q.Restrictions = 0, nil
+	parts := map[string]string{
+		store.PartPurpose:  q.Fingerprint(),
+		store.PartTimeouts: fmt.Sprintf("quiescence %s, settle %s, post-reset %s", p.Timeouts.Quiescence, p.Timeouts.Settle, p.Timeouts.PostReset),
+		store.PartModel:    b.modelDigest,
+	}
+	switch p.Backend.Kind {
+	case purpose.BackendJVM:
+		parts[store.PartHarness] = fmt.Sprintf("protocol %d, jar %s", harness.ProtocolVersion, store.Digest(o.JVM.Jar))
+	case purpose.BackendADB:
+		parts[store.PartHarness] = fmt.Sprintf("protocol %d, apk %s", harness.ProtocolVersion, store.Digest(o.ADB.APK))
+	}
+	return parts
 }
 
 // Check opens every backend the purpose lists far enough to catch
@@ -248,7 +325,9 @@ type started struct {
 	executors []backend.Executor
 	info      model.BackendInfo // the document's description of the backend
 	model     *sim.Model        // the sim backend's model
-	virtual   bool              // device time is simulated
+	// modelDigest digests the sim model file's content.
+	modelDigest string
+	virtual     bool // device time is simulated
 }
 
 // startBackend starts the purpose's backend. This is the one switch over
@@ -282,7 +361,8 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 		info := model.BackendInfo{Kind: purpose.BackendSim, Model: s.Model, Options: map[string]string{
 			"quiescence": p.Timeouts.Quiescence.String(), "reset": timing.Reset.String(),
 		}}
-		return started{executors: simLanes(m, timing, o.Lanes), info: info, model: m, virtual: !timing.Realtime}, nil
+		return started{executors: simLanes(m, timing, o.Lanes), info: info, model: m, virtual: !timing.Realtime,
+			modelDigest: store.Digest(data)}, nil
 	case purpose.BackendJVM:
 		j := o.JVM
 		j.JavaHome = o.getenv("JAVA_HOME")
@@ -510,5 +590,9 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 		return nil, err
 	}
 	plan.Model, plan.Virtual = m, !timing.Realtime
+	plan.keyParts = map[string]string{
+		store.PartModel:    store.Digest(data),
+		store.PartTimeouts: fmt.Sprintf("quiescence %s, reset %s, latency %s", o.Quiescence, o.Reset, o.Latency),
+	}
 	return plan, nil
 }

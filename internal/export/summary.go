@@ -200,6 +200,10 @@ func statsSummary(b *strings.Builder, s *model.Stats, bound *model.Bound) {
 	}
 	fmt.Fprintf(b, "  %sdevice time %s, %s executed, %s excluded, %s\n",
 		clock, longSeconds(s.DeviceSecs), plural(tot.Symbols, "symbol"), plural(tot.Excluded, "query"), plural(tot.CacheHits, "cache hit"))
+	if tot.Stored > 0 {
+		// A resumed run: say how much an earlier run had already executed.
+		fmt.Fprintf(b, "  %s answered from the query store (executed by an earlier run)\n", plural(tot.Stored, "query"))
+	}
 	fmt.Fprintf(b, "  learning: %d asked, %d executed; equivalence: %d asked, %d executed\n",
 		s.Learning.Asked, s.Learning.Executed, s.Equivalence.Asked, s.Equivalence.Executed)
 }

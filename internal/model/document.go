@@ -130,8 +130,11 @@ type DeviceInfo struct {
 
 // PhaseStats counts the membership queries of one phase.
 type PhaseStats struct {
-	Asked      int     `json:"asked"`
-	CacheHits  int     `json:"cache_hits"`
+	Asked     int `json:"asked"`
+	CacheHits int `json:"cache_hits"`
+	// Stored counts the queries answered from the query store: run by an
+	// earlier, stopped run of the same command.
+	Stored     int     `json:"stored,omitempty"`
 	Excluded   int     `json:"excluded"`
 	Executed   int     `json:"executed"`
 	Symbols    int     `json:"symbols"`
@@ -156,6 +159,7 @@ func (s *Stats) Total() PhaseStats {
 	return PhaseStats{
 		Asked: a.Asked + b.Asked, CacheHits: a.CacheHits + b.CacheHits, Excluded: a.Excluded + b.Excluded,
 		Executed: a.Executed + b.Executed, Symbols: a.Symbols + b.Symbols, DeviceSecs: a.DeviceSecs + b.DeviceSecs,
+		Stored: a.Stored + b.Stored,
 	}
 }
 

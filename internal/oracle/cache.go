@@ -101,6 +101,14 @@ func (c *Cache) lookup(w mealy.Word) (Answer, bool) {
 	return ans, true
 }
 
+// Add puts an answer executed before (a query store's) into the tree,
+// checked against what the tree holds like a fresh answer.
+func (c *Cache) Add(w mealy.Word, a Answer) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.insert(w, a)
+}
+
 // insert adds an executed word and its answer, checking it against what the
 // tree already holds.
 func (c *Cache) insert(w mealy.Word, a Answer) error {

@@ -7,8 +7,9 @@
 // The membership pipeline is a chain of decorators, each an Oracle that
 // owns one job and its own counts and passes the rest on:
 //
-//	learner → Counter → restrict.Filter → Cache → dispatch.Scheduler → mapper → executors
+//	learner → Counter → restrict.Filter → Cache → [store.Stage] → dispatch.Scheduler → mapper → executors
 //
+// (the query store's stage, internal/store, when the run has a store)
 // internal/compose assembles it; internal/engine puts one Counter for the
 // learner and one for the equivalence oracle on top.
 package oracle

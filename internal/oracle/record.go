@@ -82,6 +82,12 @@ func (r *Recorder) CacheHits(ctx context.Context, n int) {
 	r.phase(ctx, func(p *model.PhaseStats) { p.CacheHits += n })
 }
 
+// Stored records n queries answered from the query store (executed by an
+// earlier run).
+func (r *Recorder) Stored(ctx context.Context, n int) {
+	r.phase(ctx, func(p *model.PhaseStats) { p.Stored += n })
+}
+
 // Excluded records n queries the restrictions cut short.
 func (r *Recorder) Excluded(ctx context.Context, n int) {
 	r.phase(ctx, func(p *model.PhaseStats) { p.Excluded += n })

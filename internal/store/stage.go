@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/oracle"
+)
+
+// Stage is the pipeline stage between the cache and the scheduler:
+//
+//	… → oracle.Cache → store.Stage → dispatch.Scheduler → …
+//
+// A query the cache misses is answered from what earlier runs stored when
+// they ran it (or a longer query it is a prefix of); the rest go on, and
+// their answers are written to the store before the cache sees them.
+type Stage struct {
+	Next            oracle.Oracle
+	Bucket          *Bucket
+	Inputs, Outputs *mealy.Alphabet
+	Recorder        *oracle.Recorder
+	// Now stamps the records (time.Now when nil).
+	Now func() time.Time
+
+	// prior indexes the earlier runs' answers; it is never asked to run
+	// anything.
+	prior *oracle.Cache
+}
+
+// NewStage indexes what the bucket holds from earlier runs. Records whose
+// symbols are not in the alphabets cannot be there (the alphabet is part
+// of the fingerprint) and are reported as a damaged store. Of two
+// disagreeing stored answers the first is used (a later re-run that voted
+// is the vote's business, above the cache).
+func NewStage(next oracle.Oracle, b *Bucket, inputs, outputs *mealy.Alphabet, sem mealy.Semantics, rec *oracle.Recorder) (*Stage, error) {
+	s := &Stage{Next: next, Bucket: b, Inputs: inputs, Outputs: outputs, Recorder: rec,
+		prior: oracle.NewCache(nil, inputs, outputs, sem, nil)}
+	for k, r := range b.Prior() {
+		w, a, err := s.decode(r)
+		if err != nil {
+			return nil, &DamagedError{Path: b.s.path, Reason: fmt.Sprintf("record %d of %s: %v", k+1, b.fp, err)}
+		}
+		var nd *oracle.NondeterminismError
+		if err := s.prior.Add(w, a); err != nil && !errors.As(err, &nd) {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (s *Stage) decode(r Record) (mealy.Word, oracle.Answer, error) {
+	if len(r.Outputs) != len(r.Query) {
+		return nil, oracle.Answer{}, fmt.Errorf("%d outputs for %d inputs", len(r.Outputs), len(r.Query))
+	}
+	w, err := s.Inputs.Word(r.Query...)
+	if err != nil {
+		return nil, oracle.Answer{}, err
+	}
+	outs, err := s.Outputs.Word(r.Outputs...)
+	if err != nil {
+		return nil, oracle.Answer{}, err
+	}
+	return w, oracle.Answer{Outputs: outs, ErrAt: r.ErrAt, Err: r.Err, Device: r.Device}, nil
+}
+
+func (s *Stage) record(w mealy.Word, a oracle.Answer, at time.Time) Record {
+	return Record{Query: s.Inputs.Strings(w), Outputs: s.Outputs.Strings(a.Outputs), ErrAt: a.ErrAt, Err: a.Err, Device: a.Device, At: at.UTC()}
+}
+
+// Ask implements oracle.Oracle.
+func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
+	answers := make([]oracle.Answer, len(queries))
+	var miss []int
+	for k, q := range queries {
+		if a, ok := s.prior.Lookup(q); ok {
+			answers[k] = a
+		} else {
+			miss = append(miss, k)
+		}
+	}
+	if s.Recorder != nil {
+		s.Recorder.Stored(ctx, len(queries)-len(miss))
+	}
+	if len(miss) == 0 {
+		return answers, nil
+	}
+	run := make([]mealy.Word, len(miss))
+	for k, i := range miss {
+		run[k] = queries[i]
+	}
+	got, err := s.Next.Ask(ctx, run)
+	now := time.Now
+	if s.Now != nil {
+		now = s.Now
+	}
+	at := now()
+	if err != nil {
+		var pe *oracle.PartialError
+		if !errors.As(err, &pe) || len(pe.Answers) != len(run) || len(pe.Answered) != len(run) {
+			return nil, err
+		}
+		// Keep what the devices ran before the failure, and hand the
+		// cache every answer this batch has.
+		var recs []Record
+		answered := make([]bool, len(queries))
+		for k := range queries {
+			answered[k] = true
+		}
+		for k, i := range miss {
+			answered[i] = pe.Answered[k]
+			if pe.Answered[k] {
+				answers[i] = pe.Answers[k]
+				recs = append(recs, s.record(run[k], pe.Answers[k], at))
+			}
+		}
+		if serr := s.Bucket.Append(recs); serr != nil {
+			err = errors.Join(err, serr)
+		}
+		return nil, &oracle.PartialError{Answers: answers, Answered: answered, Err: err}
+	}
+	recs := make([]Record, len(run))
+	for k, i := range miss {
+		answers[i] = got[k]
+		recs[k] = s.record(run[k], got[k], at)
+	}
+	if err := s.Bucket.Append(recs); err != nil {
+		return nil, err
+	}
+	return answers, nil
+}
