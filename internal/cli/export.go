@@ -57,7 +57,7 @@ next to droidstar; $DROIDSTAR_RENDER can name it.`,
 					return err
 				}
 			}
-			d, err := model.ReadFile(args[0])
+			d, err := model.ReadFileLimit(args[0], e.maxFileSize)
 			if err != nil {
 				return err
 			}

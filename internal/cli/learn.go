@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -148,7 +147,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	var err error
 	switch {
 	case f.modelFile != "":
-		data, rerr := os.ReadFile(f.modelFile)
+		data, rerr := e.readFile(f.modelFile)
 		if rerr != nil {
 			return rerr
 		}
@@ -163,8 +162,8 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			p, err = examples.Purpose(f.example)
 			read = examples.ReadFile
 		} else {
-			p, err = purpose.Load(args[0])
-			read = os.ReadFile
+			p, err = purpose.LoadLimit(args[0], e.maxFileSize)
+			read = e.readFile
 		}
 		if err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -104,7 +103,7 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
 	}
-	p, err := purpose.Load(file)
+	p, err := purpose.LoadLimit(file, e.maxFileSize)
 	if err != nil {
 		return err
 	}
@@ -212,7 +211,7 @@ func matrixLearn(e *env, f *matrixFlags) matrix.LearnFunc {
 			o.ADB.SocketTimeout, o.ADB.Dir = f.adb.harnessTimeout, f.adb.deviceDir
 			o.ADB.Awake = awake
 		}
-		plan, err := compose.FromPurpose(ctx, p, os.ReadFile, o)
+		plan, err := compose.FromPurpose(ctx, p, e.readFile, o)
 		if err != nil {
 			return nil, err
 		}

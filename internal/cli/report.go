@@ -37,7 +37,7 @@ warns on stderr and still writes the report. Output goes to stdout unless
   droidstar report AsyncTask.json > asynctask.html`,
 		Args: exactArgs(1, "one model file"),
 		RunE: func(c *cobra.Command, args []string) error {
-			d, err := model.ReadFile(args[0])
+			d, err := model.ReadFileLimit(args[0], e.maxFileSize)
 			if err != nil {
 				return err
 			}

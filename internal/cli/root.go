@@ -16,6 +16,7 @@ import (
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/inputfile"
 	"github.com/droidstar/droidstar/internal/progress"
 )
 
@@ -52,7 +53,28 @@ type env struct {
 	// stderrTerminal says whether stderr is a terminal a live progress
 	// display can redraw.
 	stderrTerminal bool
+	// maxFileSize caps the purpose and model files read (--max-file-size).
+	maxFileSize int64
 }
+
+// readFile reads a purpose's or model's file within the size cap.
+func (e *env) readFile(path string) ([]byte, error) {
+	return inputfile.Read(path, e.maxFileSize)
+}
+
+// sizeFlag is a pflag.Value for byte counts such as 4MiB.
+type sizeFlag struct{ n *int64 }
+
+func (s sizeFlag) String() string { return inputfile.FormatSize(*s.n) }
+func (s sizeFlag) Set(v string) error {
+	n, err := inputfile.ParseSize(v)
+	if err != nil {
+		return err
+	}
+	*s.n = n
+	return nil
+}
+func (s sizeFlag) Type() string { return "size" }
 
 // newRoot builds the command tree.
 func newRoot(e *env) *cobra.Command {
@@ -82,6 +104,10 @@ or a simulated device answering from a model (backend: sim).`,
 		SilenceErrors: true,
 		Version:       Version,
 	}
+	if e.maxFileSize == 0 {
+		e.maxFileSize = inputfile.DefaultMaxSize
+	}
+	root.PersistentFlags().Var(sizeFlag{&e.maxFileSize}, "max-file-size", "largest purpose or model file read (units K, M, G: binary)")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
