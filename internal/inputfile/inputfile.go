@@ -172,15 +172,18 @@ func CheckYAMLDepth(data []byte, max int) error {
 				indents = append(indents, j)
 				// Compact nested collections: "- - - x", "? - x".
 				compact := 0
+				if len(indents)+flow > max {
+					return &DepthError{Line: line, Col: j + 1, Max: max}
+				}
 				for j+1 < len(l) && (l[j] == '-' || l[j] == '?') && (l[j+1] == ' ' || l[j+1] == '\t') {
 					compact++
+					if len(indents)+compact+flow > max {
+						return &DepthError{Line: line, Col: j + 1, Max: max}
+					}
 					j += 2
 					for j < len(l) && (l[j] == ' ' || l[j] == '\t') {
 						j++
 					}
-				}
-				if len(indents)+compact+flow > max {
-					return &DepthError{Line: line, Col: j + 1, Max: max}
 				}
 				compact += len(indents)
 				if err := scanFlow(l, j, &flow, &quote, compact, max, line); err != nil {

@@ -81,7 +81,7 @@ func TestCheckYAMLDepth(t *testing.T) {
 		{"purpose", "name: x\ncallins:\n  - name: a\n    call: [f, g]\n    args: {x: [1, {y: 2}]}\n", 6, [2]int{}},
 		{"flow too deep", "a: [[[[x]]]]\n", 4, [2]int{1, 7}},
 		{"flow at the limit", "a: [[[x]]]\n", 4, [2]int{}},
-		{"compact sequences", "a:\n  - - - - x\n", 4, [2]int{2, 11}},
+		{"compact sequences", "a:\n  - - - - x\n", 4, [2]int{2, 7}},
 		{"block maps", deepBlock(6), 5, [2]int{6, 6}},
 		{"block maps at the limit", deepBlock(5), 5, [2]int{}},
 		{"dedent pops", deepBlock(4) + "a:\n" + deepBlock(4), 4, [2]int{}},

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestInputLimits: what is not a regular file of a sane size or nests too
+// deep is refused, exit 1, with the file and the reason, before anything
+// reads it (a FIFO would hang, /dev/zero exhaust memory).
+func TestInputLimits(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, []byte("name: x\n"+strings.Repeat("# padding\n", 500000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deep := filepath.Join(dir, "deep.yaml")
+	if err := os.WriteFile(deep, []byte("name: x\ncallins: "+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const tooLarge = ": file is larger than 4 MiB (5000008 bytes); raise the limit with --max-file-size if it is meant to be this big"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "/dev/zero"}, "/dev/zero: is a character device, not a regular file\ndroidstar: 1 of 1 purpose files have errors\n"},
+		{[]string{"check", fifo}, fifo + ": is a named pipe (FIFO), not a regular file\ndroidstar: 1 of 1 purpose files have errors\n"},
+		{[]string{"check", dir}, dir + ": is a directory, not a regular file\ndroidstar: 1 of 1 purpose files have errors\n"},
+		{[]string{"check", big}, big + tooLarge + "\ndroidstar: 1 of 1 purpose files have errors\n"},
+		{[]string{"check", deep}, deep + ":2:109: nesting deeper than 100 levels; a purpose needs far fewer\ndroidstar: 1 of 1 purpose files have errors\n"},
+		{[]string{"learn", deep}, "droidstar: " + deep + ":2:109: nesting deeper than 100 levels; a purpose needs far fewer\n"},
+		{[]string{"learn", "/dev/zero", "-o", dir}, "droidstar: /dev/zero: is a character device, not a regular file\n"},
+		{[]string{"learn", "--model", fifo, "-o", dir}, "droidstar: " + fifo + ": is a named pipe (FIFO), not a regular file\n"},
+		{[]string{"export", "/dev/zero"}, "droidstar: /dev/zero: is a character device, not a regular file\n"},
+		{[]string{"report", fifo}, "droidstar: " + fifo + ": is a named pipe (FIFO), not a regular file\n"},
+	} {
+		code, stdout, stderr := run(t, tc.args...)
+		if code != ExitFail || stdout != "" || stderr != tc.want {
+			t.Errorf("%v: exit %d, stdout %q\nstderr %q\nwant   %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	// diff exits 2 on trouble, as diff(1) does.
+	if code, _, stderr := run(t, "diff", big, big); code != 2 || stderr != "droidstar: "+big+tooLarge+"\n" {
+		t.Errorf("diff: exit %d, stderr %q", code, stderr)
+	}
+	// The cap is raised by the flag: the big file is then read, and found
+	// to be an incomplete purpose.
+	code, _, stderr := run(t, "check", "--max-file-size", "8MiB", big)
+	if code != ExitFail || !strings.HasPrefix(stderr, big+":1:1: callins: required field is missing\n") {
+		t.Errorf("--max-file-size 8MiB: exit %d, stderr %s", code, stderr)
+	}
+	code, _, stderr = run(t, "check", "--max-file-size", "0", big)
+	if want := "droidstar: invalid argument \"0\" for \"--max-file-size\" flag: \"0\" is not a positive size (examples: 4MiB, 64M, 1G, 500000)\nRun 'droidstar check --help' for usage.\n"; code != ExitUsage || stderr != want {
+		t.Errorf("--max-file-size 0: exit %d, stderr %q", code, stderr)
+	}
+}
