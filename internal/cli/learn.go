@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -142,6 +143,14 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
 	}
+	if err := f.checkNumbers(); err != nil {
+		return err
+	}
+	// Before any device work: a model learned into a folder it cannot be
+	// written to would be lost.
+	if err := probeDir(f.out); err != nil {
+		return err
+	}
 	simOpts := e.backendOptions(f.lanes, f.realtime)
 	var plan *compose.Plan
 	var err error
@@ -228,6 +237,45 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "wrote %s\n", file)
+	}
+	return nil
+}
+
+// checkNumbers rejects numeric flags no run can use, before anything starts
+// (a bound of 0 used to fail only after the table fill).
+func (f *learnFlags) checkNumbers() error {
+	switch {
+	case f.bound < 1:
+		return usageError("--bound must be at least 1, got %d", f.bound)
+	case f.quiescence <= 0:
+		return usageError("--quiescence must be positive, got %s", f.quiescence)
+	case f.reset < 0:
+		return usageError("--reset must not be negative, got %s", f.reset)
+	case f.latency < 0:
+		return usageError("--latency must not be negative, got %s", f.latency)
+	case f.adb.harnessTimeout <= 0:
+		return usageError("--harness-timeout must be positive, got %s", f.adb.harnessTimeout)
+	}
+	return nil
+}
+
+// probeDir checks that files can be created in dir (made if missing, as
+// writing the files would) by creating and removing one.
+func probeDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("output folder %s cannot be made: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".droidstar-probe-*")
+	if err != nil {
+		return fmt.Errorf("output folder %s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	cerr := f.Close()
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("output folder %s: removing the probe file: %w", dir, err)
+	}
+	if cerr != nil {
+		return fmt.Errorf("output folder %s is not writable: %w", dir, cerr)
 	}
 	return nil
 }

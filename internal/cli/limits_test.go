@@ -61,3 +61,61 @@ func TestInputLimits(t *testing.T) {
 		t.Errorf("--max-file-size 0: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestLearnChecksFirst: flags no run can use and an output folder that
+// cannot be written are refused before any backend starts.
+func TestLearnChecksFirst(t *testing.T) {
+	dir := t.TempDir()
+	readOnly := filepath.Join(dir, "ro")
+	if err := os.Mkdir(readOnly, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.CreateTemp(readOnly, "x"); err == nil {
+		f.Close()
+		t.Skip("running as a user who can write to a 0555 folder (root)")
+	}
+	model := repoPath("examples", "asynctask", "model.dot")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--bound", "0"}, ExitUsage, "droidstar: --bound must be at least 1, got 0\n"},
+		{[]string{"--quiescence", "-203s"}, ExitUsage, "droidstar: --quiescence must be positive, got -3m23s\n"},
+		{[]string{"--quiescence", "0"}, ExitUsage, "droidstar: --quiescence must be positive, got 0s\n"},
+		{[]string{"--reset", "-1ms"}, ExitUsage, "droidstar: --reset must not be negative, got -1ms\n"},
+		{[]string{"--latency", "-5s"}, ExitUsage, "droidstar: --latency must not be negative, got -5s\n"},
+		{[]string{"--harness-timeout", "0s"}, ExitUsage, "droidstar: --harness-timeout must be positive, got 0s\n"},
+		{[]string{"-o", readOnly}, ExitFail, "droidstar: output folder " + readOnly + " is not writable: open " + readOnly + "/.droidstar-probe-"},
+	} {
+		args := append([]string{"learn", "--model", model, "-q", "-o", dir}, tc.args...)
+		code, stdout, stderr := run(t, args...)
+		if code != tc.code || stdout != "" || !strings.HasPrefix(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q\nstderr %q\nwant   %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left in the output folder: %v", entries)
+	}
+}
+
+// TestExportRefusesInvalidModels: every format, json and summary included,
+// refuses a model that describes no machine.
+func TestExportRefusesInvalidModels(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bad.json")
+	doc := `{"format": "droidstar-model", "version": 1, "name": "Bad", "semantics": "mealy", "inputs": ["a"], "outputs": ["x"], "initial": "s0",
+ "states": [{"id": "s0"}], "transitions": []}`
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, first := run(t, "export", file, "--format", "dot")
+	if !strings.HasPrefix(first, "droidstar: "+file+": model \"Bad\": ") {
+		t.Fatalf("dot: %q", first)
+	}
+	for _, format := range []string{"json", "summary", "mermaid", "lifestate-json"} {
+		code, stdout, stderr := run(t, "export", file, "--format", format)
+		if code != ExitFail || stdout != "" || stderr != first {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q, want %q", format, code, stdout, stderr, first)
+		}
+	}
+}

@@ -100,6 +100,9 @@ func (a *appendFlag) Type() string       { return "stringArray" }
 func (a *appendFlag) String() string     { return strings.Join(*a.list, ",") }
 
 func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
+	if err := probeDir(f.out); err != nil {
+		return err
+	}
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
 	}
