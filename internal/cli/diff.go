@@ -69,7 +69,7 @@ they differ, 2 when a model cannot be read or the two cannot be compared.`,
 			}
 			docs := make([]*model.Document, 2)
 			for k, file := range args {
-				d, err := model.ReadFileLimit(file, e.maxFileSize)
+				d, err := e.readModel(file)
 				if err != nil {
 					return diffTrouble(err)
 				}

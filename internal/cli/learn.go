@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -259,13 +260,27 @@ func (f *learnFlags) checkNumbers() error {
 	return nil
 }
 
-// probeDir checks that files can be created in dir (made if missing, as
-// writing the files would) by creating and removing one.
+// probeDir checks that files can be created in dir by creating and removing
+// one. A folder that does not exist yet is made only when the files are
+// written (a failed run leaves none), so then its nearest existing parent
+// is probed.
 func probeDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("output folder %s cannot be made: %w", dir, err)
+	at := dir
+	for {
+		fi, err := os.Stat(at)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("output folder %s: %s is not a folder", dir, at)
+			}
+			break
+		}
+		parent := filepath.Dir(at)
+		if !errors.Is(err, os.ErrNotExist) || parent == at {
+			return fmt.Errorf("output folder %s: %w", dir, err)
+		}
+		at = parent
 	}
-	f, err := os.CreateTemp(dir, ".droidstar-probe-*")
+	f, err := os.CreateTemp(at, ".droidstar-probe-*")
 	if err != nil {
 		return fmt.Errorf("output folder %s is not writable: %w", dir, err)
 	}

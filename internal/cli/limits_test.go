@@ -87,6 +87,8 @@ func TestLearnChecksFirst(t *testing.T) {
 		{[]string{"--latency", "-5s"}, ExitUsage, "droidstar: --latency must not be negative, got -5s\n"},
 		{[]string{"--harness-timeout", "0s"}, ExitUsage, "droidstar: --harness-timeout must be positive, got 0s\n"},
 		{[]string{"-o", readOnly}, ExitFail, "droidstar: output folder " + readOnly + " is not writable: open " + readOnly + "/.droidstar-probe-"},
+		// A folder not made yet: its parent is probed, and nothing is made.
+		{[]string{"-o", filepath.Join(readOnly, "sub")}, ExitFail, "droidstar: output folder " + filepath.Join(readOnly, "sub") + " is not writable: open " + readOnly + "/.droidstar-probe-"},
 	} {
 		args := append([]string{"learn", "--model", model, "-q", "-o", dir}, tc.args...)
 		code, stdout, stderr := run(t, args...)

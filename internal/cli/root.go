@@ -17,6 +17,7 @@ import (
 	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/inputfile"
+	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/progress"
 )
 
@@ -60,6 +61,19 @@ type env struct {
 // readFile reads a purpose's or model's file within the size cap.
 func (e *env) readFile(path string) ([]byte, error) {
 	return inputfile.Read(path, e.maxFileSize)
+}
+
+// readModel reads a model document within the size cap.
+func (e *env) readModel(path string) (*model.Document, error) {
+	data, err := e.readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	d, err := model.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
 }
 
 // sizeFlag is a pflag.Value for byte counts such as 4MiB.

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -36,6 +37,11 @@ func Read(path string, max int64) ([]byte, error) {
 	// comes.
 	fi, err := os.Stat(path)
 	if err != nil {
+		// Said as os.ReadFile says it: the user asked to read the file.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open"
+		}
 		return nil, err
 	}
 	if err := regular(path, fi); err != nil {

@@ -35,7 +35,7 @@ func TestRead(t *testing.T) {
 		{"/dev/zero", 0, "/dev/zero: is a character device, not a regular file"},
 		{fifo, 0, fifo + ": is a named pipe (FIFO), not a regular file"},
 		{dir, 0, dir + ": is a directory, not a regular file"},
-		{filepath.Join(dir, "missing"), 0, "stat " + filepath.Join(dir, "missing") + ": no such file or directory"},
+		{filepath.Join(dir, "missing"), 0, "open " + filepath.Join(dir, "missing") + ": no such file or directory"},
 	} {
 		data, err := Read(tc.path, tc.max)
 		switch {

@@ -8,10 +8,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"time"
 
-	"github.com/droidstar/droidstar/internal/inputfile"
 	"github.com/droidstar/droidstar/internal/mealy"
 )
 
@@ -197,13 +197,7 @@ func Unmarshal(data []byte) (*Document, error) {
 
 // ReadFile reads a document from disk.
 func ReadFile(path string) (*Document, error) {
-	return ReadFileLimit(path, inputfile.DefaultMaxSize)
-}
-
-// ReadFileLimit reads a document of at most maxSize bytes from a regular
-// file.
-func ReadFileLimit(path string, maxSize int64) (*Document, error) {
-	data, err := inputfile.Read(path, maxSize)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
