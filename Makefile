@@ -40,7 +40,7 @@ fmt-check:
 	@out="$$(gofmt -l cmd internal examples)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 check-examples:
-	$(GO) run ./cmd/droidstar check examples/*/*.yaml
+	$(GO) run ./cmd/droidstar check --resolve examples/*/*.yaml
 
 # Every example purpose with an adb backend resolved on the host JVM against
 # android.jar (API 23) and the class files of its jars, as the harness would

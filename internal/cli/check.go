@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,17 +12,26 @@ import (
 )
 
 func newCheckCmd(e *env) *cobra.Command {
-	return &cobra.Command{
+	var resolve bool
+	c := &cobra.Command{
 		Use:   "check purpose.yaml...",
 		Short: "Validate purpose files without running them",
-		Long: `Check parses each purpose, validates it, and opens its backend far enough to
-catch mismatches without running any query: a sim model that lacks a callin
-or emits a callback the purpose does not declare; for the jvm backend, a
-class, method, listener or argument the harness cannot resolve. Every problem is
-reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is 1 if any file
-has one.`,
+		Long: `Check parses each purpose, validates it, and checks what needs no code of the
+purpose's choosing: a sim model that lacks a callin or emits a callback the
+purpose does not declare; for adb, permissions the harness app does not
+declare. It runs nothing: no harness, no JVM, no jar.
+
+--resolve also starts the jvm harness to resolve the target (a class, method,
+listener or argument the harness cannot find). That runs the program named in
+backend.jvm.java with the purpose's JVM options, and the static initialisers of
+its jars run; check says so in its output. Classes of the adb backend are
+resolved on the device when learning starts.
+
+Every problem is reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is
+1 if any file has one.`,
 		Example: `  droidstar check examples/asynctask/purpose.yaml
-  droidstar check examples/*/purpose.yaml`,
+  droidstar check examples/*/purpose.yaml
+  droidstar check --resolve examples/jvm/timer.yaml   # starts the harness JVM`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("check needs at least one purpose file\nRun '%s --help' for usage.", c.CommandPath())
@@ -33,7 +41,7 @@ has one.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			failed := 0
 			for _, file := range args {
-				summary, err := checkPurpose(c.Context(), e, file)
+				summary, err := checkPurpose(c.Context(), e, file, resolve)
 				if err != nil {
 					failed++
 					fmt.Fprintln(e.stderr, err)
@@ -47,16 +55,19 @@ has one.`,
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&resolve, "resolve", false, "start the jvm harness to resolve classes and methods (runs the purpose's java and its jars)")
+	return c
 }
 
 // checkPurpose loads a purpose and has the composition root open each of
-// its backends far enough to catch mismatches.
-func checkPurpose(ctx context.Context, e *env, file string) (string, error) {
-	p, err := purpose.Load(file)
+// its backends far enough to catch mismatches; the jvm harness starts only
+// with resolve.
+func checkPurpose(ctx context.Context, e *env, file string, resolve bool) (string, error) {
+	p, err := purpose.LoadLimit(file, e.maxFileSize)
 	if err != nil {
 		return "", err
 	}
-	parts, err := compose.Check(ctx, p, os.ReadFile, e.backendOptions(1, false))
+	parts, err := compose.Check(ctx, p, e.readFile, e.backendOptions(1, false), resolve)
 	if err != nil {
 		return "", err
 	}

@@ -3,12 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/droidstar/droidstar/internal/atomicfile"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/droidstar/droidstar/internal/atomicfile"
 	"github.com/droidstar/droidstar/internal/diff"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/render"
@@ -70,7 +70,7 @@ they differ, 2 when a model cannot be read or the two cannot be compared.`,
 			}
 			docs := make([]*model.Document, 2)
 			for k, file := range args {
-				d, err := model.ReadFile(file)
+				d, err := e.readModel(file)
 				if err != nil {
 					return diffTrouble(err)
 				}

@@ -77,7 +77,7 @@ func runDoctor(ctx context.Context, e *env, o *doctorOptions) error {
 	if err := o.adb.checkDeviceDir(); err != nil {
 		return err
 	}
-	purposes, err := doctorPurposes(o.purposes)
+	purposes, err := doctorPurposes(o.purposes, e.maxFileSize)
 	if err != nil {
 		return err
 	}
@@ -128,13 +128,13 @@ func runDoctor(ctx context.Context, e *env, o *doctorOptions) error {
 
 // doctorPurposes loads the purposes named, which must run on a device, or
 // the device examples.
-func doctorPurposes(files []string) ([]*purpose.Purpose, error) {
+func doctorPurposes(files []string, maxSize int64) ([]*purpose.Purpose, error) {
 	if len(files) == 0 {
 		return examples.DevicePurposes()
 	}
 	var out []*purpose.Purpose
 	for _, f := range files {
-		p, err := purpose.Load(f)
+		p, err := purpose.LoadLimit(f, maxSize)
 		if err != nil {
 			return nil, err
 		}

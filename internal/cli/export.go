@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/droidstar/droidstar/internal/export"
-	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/render"
 )
 
@@ -57,7 +56,7 @@ next to droidstar; $DROIDSTAR_RENDER can name it.`,
 					return err
 				}
 			}
-			d, err := model.ReadFile(args[0])
+			d, err := e.readModel(args[0])
 			if err != nil {
 				return err
 			}

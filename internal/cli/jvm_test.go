@@ -158,7 +158,7 @@ func TestJVMPurposeErrors(t *testing.T) {
 			if entries, _ := os.ReadDir(out); len(entries) != 0 {
 				t.Errorf("wrote %d files before failing", len(entries))
 			}
-			code, _, stderr = run(t, "check", file)
+			code, _, stderr = run(t, "check", "--resolve", file)
 			if code != ExitFail || !strings.HasPrefix(stderr, want+"\n") {
 				t.Errorf("check: exit %d, stderr %s", code, stderr)
 			}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -167,12 +168,20 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if f.progress <= 0 {
 		return usageError("--progress-interval must be positive, got %s", f.progress)
 	}
+	if err := f.checkNumbers(); err != nil {
+		return err
+	}
+	// Before any device work: a model learned into a folder it cannot be
+	// written to would be lost.
+	if err := probeDir(f.out); err != nil {
+		return err
+	}
 	simOpts := e.backendOptions(f.lanes, f.realtime)
 	var plan *compose.Plan
 	var err error
 	switch {
 	case f.modelFile != "":
-		data, rerr := os.ReadFile(f.modelFile)
+		data, rerr := e.readFile(f.modelFile)
 		if rerr != nil {
 			return rerr
 		}
@@ -187,8 +196,8 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			p, err = examples.Purpose(f.example)
 			read = examples.ReadFile
 		} else {
-			p, err = purpose.Load(args[0])
-			read = os.ReadFile
+			p, err = purpose.LoadLimit(args[0], e.maxFileSize)
+			read = e.readFile
 		}
 		if err != nil {
 			return err
@@ -295,6 +304,59 @@ func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfin
 	}
 	ie.partial, ie.writeErr = writeModelFile(f.out, doc.Name+".partial.json", doc)
 	return ie
+}
+
+// checkNumbers rejects numeric flags no run can use, before anything starts
+// (a bound of 0 used to fail only after the table fill).
+func (f *learnFlags) checkNumbers() error {
+	switch {
+	case f.bound < 1:
+		return usageError("--bound must be at least 1, got %d", f.bound)
+	case f.quiescence <= 0:
+		return usageError("--quiescence must be positive, got %s", f.quiescence)
+	case f.reset < 0:
+		return usageError("--reset must not be negative, got %s", f.reset)
+	case f.latency < 0:
+		return usageError("--latency must not be negative, got %s", f.latency)
+	case f.adb.harnessTimeout <= 0:
+		return usageError("--harness-timeout must be positive, got %s", f.adb.harnessTimeout)
+	}
+	return nil
+}
+
+// probeDir checks that files can be created in dir by creating and removing
+// one. A folder that does not exist yet is made only when the files are
+// written (a failed run leaves none), so then its nearest existing parent
+// is probed.
+func probeDir(dir string) error {
+	at := dir
+	for {
+		fi, err := os.Stat(at)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("output folder %s: %s is not a folder", dir, at)
+			}
+			break
+		}
+		parent := filepath.Dir(at)
+		if !errors.Is(err, os.ErrNotExist) || parent == at {
+			return fmt.Errorf("output folder %s: %w", dir, err)
+		}
+		at = parent
+	}
+	f, err := os.CreateTemp(at, ".droidstar-probe-*")
+	if err != nil {
+		return fmt.Errorf("output folder %s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	cerr := f.Close()
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("output folder %s: removing the probe file: %w", dir, err)
+	}
+	if cerr != nil {
+		return fmt.Errorf("output folder %s is not writable: %w", dir, cerr)
+	}
+	return nil
 }
 
 // adbOptions fills in the device choice for the adb backend, and rejects

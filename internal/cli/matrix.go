@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/droidstar/droidstar/internal/atomicfile"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/droidstar/droidstar/internal/atomicfile"
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
@@ -102,10 +101,13 @@ func (a *appendFlag) Type() string       { return "stringArray" }
 func (a *appendFlag) String() string     { return strings.Join(*a.list, ",") }
 
 func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
+	if err := probeDir(f.out); err != nil {
+		return err
+	}
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
 	}
-	p, err := purpose.Load(file)
+	p, err := purpose.LoadLimit(file, e.maxFileSize)
 	if err != nil {
 		return err
 	}
@@ -213,7 +215,7 @@ func matrixLearn(e *env, f *matrixFlags) matrix.LearnFunc {
 			o.ADB.SocketTimeout, o.ADB.Dir = f.adb.harnessTimeout, f.adb.deviceDir
 			o.ADB.Awake = awake
 		}
-		plan, err := compose.FromPurpose(ctx, p, os.ReadFile, o)
+		plan, err := compose.FromPurpose(ctx, p, e.readFile, o)
 		if err != nil {
 			return nil, err
 		}

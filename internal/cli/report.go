@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/render"
 	"github.com/droidstar/droidstar/internal/report"
 )
@@ -37,7 +36,7 @@ warns on stderr and still writes the report. Output goes to stdout unless
   droidstar report AsyncTask.json > asynctask.html`,
 		Args: exactArgs(1, "one model file"),
 		RunE: func(c *cobra.Command, args []string) error {
-			d, err := model.ReadFile(args[0])
+			d, err := e.readModel(args[0])
 			if err != nil {
 				return err
 			}

@@ -17,6 +17,8 @@ import (
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/inputfile"
+	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/progress"
 )
 
@@ -60,7 +62,41 @@ type env struct {
 	exit func(int)
 	// stop is the run's stopper, set by mainWith.
 	stop *stopper
+	// maxFileSize caps the purpose and model files read (--max-file-size).
+	maxFileSize int64
 }
+
+// readFile reads a purpose's or model's file within the size cap.
+func (e *env) readFile(path string) ([]byte, error) {
+	return inputfile.Read(path, e.maxFileSize)
+}
+
+// readModel reads a model document within the size cap.
+func (e *env) readModel(path string) (*model.Document, error) {
+	data, err := e.readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	d, err := model.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
+}
+
+// sizeFlag is a pflag.Value for byte counts such as 4MiB.
+type sizeFlag struct{ n *int64 }
+
+func (s sizeFlag) String() string { return inputfile.FormatSize(*s.n) }
+func (s sizeFlag) Set(v string) error {
+	n, err := inputfile.ParseSize(v)
+	if err != nil {
+		return err
+	}
+	*s.n = n
+	return nil
+}
+func (s sizeFlag) Type() string { return "size" }
 
 // newRoot builds the command tree.
 func newRoot(e *env) *cobra.Command {
@@ -90,6 +126,10 @@ or a simulated device answering from a model (backend: sim).`,
 		SilenceErrors: true,
 		Version:       Version,
 	}
+	if e.maxFileSize == 0 {
+		e.maxFileSize = inputfile.DefaultMaxSize
+	}
+	root.PersistentFlags().Var(sizeFlag{&e.maxFileSize}, "max-file-size", "largest purpose or model file read (units K, M, G: binary)")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

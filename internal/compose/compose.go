@@ -284,11 +284,13 @@ func purposeKeyParts(p *purpose.Purpose, b started, o BackendOptions) map[string
 
 // Check opens every backend the purpose lists far enough to catch
 // mismatches without running a query: a sim model is loaded and compared
-// with the purpose, a jvm harness resolves the target (classes, methods,
-// listeners, arguments), and for adb the permissions are checked against
-// the harness app (the rest is resolved on the device when learning
-// starts). It says what it found, one part per backend.
-func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions) ([]string, error) {
+// with the purpose, and for adb the permissions are checked against the
+// harness app (the rest is resolved on the device when learning starts).
+// Only with resolve does a jvm harness start and resolve the target
+// (classes, methods, listeners, arguments): that runs the program the
+// purpose names in backend.jvm.java, with its JVM options, and the static
+// initialisers of its jars. It says what it found, one part per backend.
+func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions, resolve bool) ([]string, error) {
 	var parts []string
 	for _, kind := range p.Backend.Kinds {
 		q := *p
@@ -302,6 +304,10 @@ func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOpti
 			parts = append(parts, "adb (resolved on the device when learning starts)")
 			continue
 		}
+		if kind == purpose.BackendJVM && !resolve {
+			parts = append(parts, "jvm (not resolved: check --resolve runs the harness)")
+			continue
+		}
 		plan, err := FromPurpose(ctx, &q, read, o)
 		if err != nil {
 			return nil, err
@@ -311,7 +317,7 @@ func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOpti
 			parts = append(parts, fmt.Sprintf("sim (%s model, %d states)", plan.Model.Format, plan.Model.Machine.NumStates()))
 		case len(plan.Executors) > 0:
 			d := plan.Executors[0].Describe()
-			parts = append(parts, fmt.Sprintf("%s (target resolved by the harness on %s %s)", kind, d.Model, d.Release))
+			parts = append(parts, fmt.Sprintf("%s (ran the harness on %s %s: target resolved)", kind, d.Model, d.Release))
 		}
 		if err := plan.Close(); err != nil {
 			return nil, err

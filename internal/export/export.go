@@ -80,6 +80,14 @@ func JSON(d *model.Document) ([]byte, error) { return d.Marshal() }
 // Write renders d in the named format. opts only matter to the pictures
 // (dot, svg, mermaid); svg needs opts.Render.
 func Write(d *model.Document, format string, opts PictureOptions) ([]byte, error) {
+	if !IsFormat(format) {
+		return nil, fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(formats, ", "))
+	}
+	// Every format refuses a model that describes no machine, the two that
+	// would not otherwise look at it (json, summary) included.
+	if _, err := newView(d); err != nil {
+		return nil, err
+	}
 	switch format {
 	case FormatJSON:
 		return JSON(d)

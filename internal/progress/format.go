@@ -2,9 +2,10 @@ package progress
 
 import (
 	"fmt"
-	"github.com/droidstar/droidstar/internal/engine"
 	"strings"
 	"time"
+
+	"github.com/droidstar/droidstar/internal/engine"
 )
 
 // prefix marks plain-mode lines, which end up interleaved with other

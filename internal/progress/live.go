@@ -2,7 +2,6 @@ package progress
 
 import (
 	"fmt"
-	"github.com/droidstar/droidstar/internal/engine"
 	"io"
 	"strings"
 	"time"
@@ -10,6 +9,8 @@ import (
 
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/droidstar/droidstar/internal/engine"
 )
 
 // refreshRate paces redraws. The clock shows whole seconds and snapshots

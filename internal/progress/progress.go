@@ -8,13 +8,14 @@
 package progress
 
 import (
-	"github.com/droidstar/droidstar/internal/engine"
 	"io"
 	"os"
 	"sync"
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/droidstar/droidstar/internal/engine"
 )
 
 // Options configure a Display.

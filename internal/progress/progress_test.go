@@ -2,13 +2,14 @@ package progress
 
 import (
 	"bytes"
-	"github.com/droidstar/droidstar/internal/engine"
 	"os"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/droidstar/droidstar/internal/engine"
 )
 
 // fakeClock is safe for concurrent use because the live display reads it
