@@ -12,6 +12,7 @@ import (
 
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/atomicfile"
+	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/export"
@@ -39,6 +40,7 @@ type learnFlags struct {
 	quiet      bool
 	backend    string
 	adb        adbFlags
+	vote       voteFlags
 }
 
 func newLearnCmd(e *env) *cobra.Command {
@@ -114,6 +116,7 @@ NAME.partial.json so nothing learned is lost.`,
 	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated device sleep for real instead of using a virtual clock")
 	fl.BoolVar(&f.showErrors, "show-errors", false, "draw the error sink and err transitions in the pictures (dot, svg, mermaid)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print neither progress nor the summary")
+	f.vote.add(fl)
 	f.adb.addServer(fl)
 	f.adb.addDevices(fl, "to learn on (backend adb)")
 	f.adb.addHarness(fl)
@@ -143,7 +146,11 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
 	}
+	if err := f.vote.check(c.Flags()); err != nil {
+		return err
+	}
 	simOpts := e.backendOptions(f.lanes, f.realtime)
+	simOpts.Flaky = sim.Flakiness{Prob: f.vote.simFlaky, Seed: f.vote.seed}
 	var plan *compose.Plan
 	var err error
 	switch {
@@ -193,8 +200,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	defer plan.Close()
 	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet})
 	var last engine.Snapshot
+	determinism := f.vote.apply(plan)
 	res, learnErr := engine.Run(c.Context(), plan.Job, engine.Options{
-		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now,
+		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism,
 		Progress: func(s engine.Snapshot) {
 			last = s
 			display.Update(s)
@@ -209,11 +217,11 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		if res != nil {
 			file, werr := writeModelFile(f.out, res.Document.Name+".partial.json", res.Document)
 			if werr != nil {
-				return fmt.Errorf("%w (and writing the partial model failed: %v)", learnErr, werr)
+				return flakyError(fmt.Errorf("%w (and writing the partial model failed: %v)", learnErr, werr))
 			}
-			return fmt.Errorf("%w\nthe last hypothesis (%d states) is in %s", learnErr, res.Machine.NumStates(), file)
+			return flakyError(fmt.Errorf("%w\nthe last hypothesis (%d states) is in %s", learnErr, res.Machine.NumStates(), file))
 		}
-		return learnErr
+		return flakyError(learnErr)
 	}
 	doc := res.Document
 	if !f.quiet {
