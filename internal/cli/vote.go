@@ -22,14 +22,16 @@ type voteFlags struct {
 	repeat int
 	verify float64
 	seed   uint64
+	final  bool
 	// simFlaky makes the simulated devices flaky (hidden: for tests and
 	// for trying the vote out).
 	simFlaky float64
 }
 
 func (v *voteFlags) add(fl *pflag.FlagSet) {
-	fl.IntVar(&v.repeat, "repeat", compose.DefaultRepeat, "re-runs of a query whose answer contradicts an earlier one; a clear majority (more than twice the other answers together) decides, else exit 4 (0: stop at the first contradiction)")
+	fl.IntVar(&v.repeat, "repeat", compose.DefaultRepeat, "re-runs of a query whose answer contradicts an earlier one (twice, if the first round is not clear); a clear majority (over half the votes, two ahead of any other answer) decides, else exit 4 (0: stop at the first contradiction)")
 	fl.Float64Var(&v.verify, "verify", 0, "fraction of executed queries (0 to 1) run once more to measure determinism, drawn with --seed")
+	fl.BoolVar(&v.final, "verify-final", true, "before declaring the model final, run every executed query once more (each answer learning used is then seen twice)")
 	fl.Uint64Var(&v.seed, "seed", 0, "seed for --verify's draws (default: a fresh one, recorded in the model)")
 	fl.Float64Var(&v.simFlaky, "sim-flaky", 0, "backend sim: flip one answer of a query with this probability (seeded with --seed)")
 	_ = fl.MarkHidden("sim-flaky")
@@ -58,6 +60,9 @@ func (v *voteFlags) apply(plan *compose.Plan) *model.Determinism {
 	plan.Cache.Repeat = v.repeat
 	plan.Cache.Verify = v.verify
 	plan.Cache.Rand = rand.New(rand.NewPCG(v.seed, 0x766f7465)) // "vote": apart from the flakiness draws
+	if v.final {
+		plan.Job.Verify = plan.Cache.VerifyAll
+	}
 	return &model.Determinism{Repeat: v.repeat, Verify: v.verify, Seed: v.seed}
 }
 

@@ -133,7 +133,7 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 		devices[k] = ex.Describe()
 	}
 	return &Plan{
-		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices, Verify: cache.VerifyAll},
+		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices},
 		Executors: execs, Rules: automaton, Map: m, Cache: cache,
 	}, nil
 }
