@@ -13,6 +13,7 @@ import (
 
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/atomicfile"
+	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/export"
@@ -43,6 +44,7 @@ type learnFlags struct {
 	backend    string
 	adb        adbFlags
 	store      storeFlags
+	vote       voteFlags
 }
 
 func newLearnCmd(e *env) *cobra.Command {
@@ -133,6 +135,7 @@ exits with 130 (SIGINT) or 143 (SIGTERM). A second Ctrl-C ends it at once
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
 	f.store.add(fl)
+	f.vote.add(fl)
 	f.adb.addServer(fl)
 	f.adb.addDevices(fl, "to learn on (backend adb)")
 	f.adb.addHarness(fl)
@@ -176,7 +179,11 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if err := probeDir(f.out); err != nil {
 		return err
 	}
+	if err := f.vote.check(c.Flags()); err != nil {
+		return err
+	}
 	simOpts := e.backendOptions(f.lanes, f.realtime)
+	simOpts.Flaky = sim.Flakiness{Prob: f.vote.simFlaky, Seed: f.vote.seed}
 	var plan *compose.Plan
 	var err error
 	switch {
@@ -233,9 +240,10 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet, Interval: f.progress})
 	var last engine.Snapshot
+	determinism := f.vote.apply(plan)
 	release := e.stop.dispatching(plan.StopDispatching, f.grace)
 	opts := engine.Options{
-		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now,
+		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism,
 		Progress: func(s engine.Snapshot) {
 			last = s
 			display.Update(s)
@@ -264,11 +272,11 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		if res != nil {
 			file, werr := writeModelFile(f.out, res.Document.Name+".partial.json", res.Document)
 			if werr != nil {
-				return fmt.Errorf("%w (and writing the partial model failed: %v)", learnErr, werr)
+				return flakyError(fmt.Errorf("%w (and writing the partial model failed: %v)", learnErr, werr))
 			}
-			return fmt.Errorf("%w\nthe last hypothesis (%d states) is in %s", learnErr, res.Machine.NumStates(), file)
+			return flakyError(fmt.Errorf("%w\nthe last hypothesis (%d states) is in %s", learnErr, res.Machine.NumStates(), file))
 		}
-		return learnErr
+		return flakyError(learnErr)
 	}
 	doc := res.Document
 	if !f.quiet {

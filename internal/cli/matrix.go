@@ -12,6 +12,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/atomicfile"
 	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/matrix"
@@ -25,6 +26,7 @@ type matrixFlags struct {
 	java      []string
 	backend   string
 	lanes     int
+	vote      voteFlags
 	adb       adbFlags
 }
 
@@ -89,6 +91,7 @@ when one differs or failed, 2 on a usage error.`,
 	f.adb.addKeepAwake(fl)
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
+	f.vote.add(fl)
 	return c
 }
 
@@ -106,6 +109,9 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	}
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
+	}
+	if err := f.vote.check(c.Flags()); err != nil {
+		return err
 	}
 	p, err := purpose.LoadLimit(file, e.maxFileSize)
 	if err != nil {
@@ -206,6 +212,7 @@ func matrixLearn(e *env, f *matrixFlags) matrix.LearnFunc {
 	awake := f.adb.awake(e)
 	return func(ctx context.Context, p *purpose.Purpose, t matrix.Target) (*model.Document, error) {
 		o := e.backendOptions(f.lanes, false)
+		o.Flaky = sim.Flakiness{Prob: f.vote.simFlaky, Seed: f.vote.seed}
 		if t.Device != "" {
 			client, err := f.adb.client(e)
 			if err != nil {
@@ -220,7 +227,8 @@ func matrixLearn(e *env, f *matrixFlags) matrix.LearnFunc {
 			return nil, err
 		}
 		defer plan.Close()
-		res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now})
+		determinism := f.vote.apply(plan)
+		res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism})
 		if res == nil {
 			return nil, err
 		}

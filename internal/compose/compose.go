@@ -52,6 +52,9 @@ type BackendOptions struct {
 	Lanes int
 	// Realtime makes the simulator sleep instead of advancing a virtual clock.
 	Realtime bool
+	// Flaky makes the simulated devices answer wrongly now and then
+	// (tests of the vote).
+	Flaky sim.Flakiness
 	// JVM configures the jvm backend (the harness jar, the java command).
 	JVM jvm.Options
 	// ADB configures the adb backend: the server, which devices, and the
@@ -92,7 +95,9 @@ type Plan struct {
 
 	stop     chan struct{} // the scheduler's Stop
 	stopOnce sync.Once
-	cache    *oracle.Cache
+	// Cache is the pipeline's cache, whose vote settings (Repeat, Verify)
+	// a command may change before the run.
+	Cache *oracle.Cache
 	// keyParts are the store key's parts known before the devices are
 	// (see StoreKey).
 	keyParts map[string]string
@@ -146,13 +151,16 @@ func (p *Plan) UseStore(b *store.Bucket) (*store.Stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.NewStage(p.cache.Next, b, t.Inputs, t.Outputs, sem, p.Job.Recorder)
+	st, err := store.NewStage(p.Cache.Next, b, t.Inputs, t.Outputs, sem, p.Job.Recorder)
 	if err != nil {
 		return nil, err
 	}
-	p.cache.Next = st
+	p.Cache.Next = st
 	return st, nil
 }
+
+// DefaultRepeat is how often a contradicted query runs again by default.
+const DefaultRepeat = 3
 
 // Target is the plan's target.
 func (p *Plan) Target() engine.Target { return p.Job.Target }
@@ -183,6 +191,7 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	stop := make(chan struct{})
 	sched := &dispatch.Scheduler{Executors: mapped, Inputs: t.Inputs, Outputs: t.Outputs, Sem: sem, Recorder: rec, Stop: stop}
 	cache := oracle.NewCache(sched, t.Inputs, t.Outputs, sem, rec)
+	cache.Repeat = DefaultRepeat
 	filter := &restrict.Filter{Next: cache, Rules: automaton, Sem: sem, Recorder: rec}
 	devices := make([]model.DeviceInfo, len(execs))
 	for k, ex := range execs {
@@ -190,7 +199,7 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	}
 	return &Plan{
 		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices},
-		Executors: execs, Rules: automaton, Map: m, stop: stop, cache: cache,
+		Executors: execs, Rules: automaton, Map: m, stop: stop, Cache: cache,
 	}, nil
 }
 
@@ -367,7 +376,7 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 		info := model.BackendInfo{Kind: purpose.BackendSim, Model: s.Model, Options: map[string]string{
 			"quiescence": p.Timeouts.Quiescence.String(), "reset": timing.Reset.String(),
 		}}
-		return started{executors: simLanes(m, timing, o.Lanes), info: info, model: m, virtual: !timing.Realtime,
+		return started{executors: simLanes(m, timing, o.Lanes, o.Flaky), info: info, model: m, virtual: !timing.Realtime,
 			modelDigest: store.Digest(data)}, nil
 	case purpose.BackendJVM:
 		j := o.JVM
@@ -532,11 +541,13 @@ func quoteList(xs []string) string {
 	return strings.Join(q, ", ")
 }
 
-func simLanes(m *sim.Model, timing sim.Timing, lanes int) []backend.Executor {
+func simLanes(m *sim.Model, timing sim.Timing, lanes int, flaky sim.Flakiness) []backend.Executor {
 	lanes = max(lanes, 1)
 	ex := make([]backend.Executor, lanes)
 	for k := range ex {
-		ex[k] = sim.NewExecutor(m, timing, fmt.Sprintf("sim-%d", k))
+		e := sim.NewExecutor(m, timing, fmt.Sprintf("sim-%d", k))
+		e.SetFlakiness(flaky, k)
+		ex[k] = e
 	}
 	return ex
 }
@@ -591,7 +602,7 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 		}
 	}
 	timing := sim.Timing{Quiescence: o.Quiescence, Reset: o.Reset, DefaultLatency: o.Latency, Realtime: o.Sim.Realtime}
-	plan, err := NewPlan(t, Rules(o.Restrictions), nil, simLanes(m, timing, o.Sim.Lanes))
+	plan, err := NewPlan(t, Rules(o.Restrictions), nil, simLanes(m, timing, o.Sim.Lanes, o.Sim.Flaky))
 	if err != nil {
 		return nil, err
 	}

@@ -55,6 +55,10 @@ type Job struct {
 	Recorder *oracle.Recorder
 	// Devices describes the executors at the bottom of MQ, in order.
 	Devices []model.DeviceInfo
+	// Verify, when set, runs before a model is declared final: it checks
+	// the answers learning used once more, and says whether it overturned
+	// one (learning then starts again).
+	Verify func(ctx context.Context) (revised bool, err error)
 }
 
 // Options control one run.
@@ -78,7 +82,15 @@ type Options struct {
 	// quickly. The last call happens before Run returns.
 	Progress      func(Snapshot)
 	ProgressEvery time.Duration
+	// Determinism, when set, is recorded in the statistics with the
+	// pipeline's re-runs and votes filled in (the settings are the
+	// cache's: --repeat, --verify and its seed).
+	Determinism *model.Determinism
 }
+
+// maxRestarts bounds how often learning starts again after votes
+// overturned answers it had used.
+const maxRestarts = 100
 
 // Result is a finished (or interrupted) run.
 type Result struct {
@@ -132,7 +144,33 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		defer stop()
 	}
 
-	res, learnErr := learn.LStar(ctx, t.Inputs, t.Outputs, learnMQ, eq, lopts)
+	// A vote that overturns an answer the learner already used makes its
+	// table untrustworthy: learn again. The cache answers everything it
+	// kept, so only what the vote dropped runs again; each restart follows
+	// an overturned answer, of which there are finitely many.
+	var res *learn.Result
+	var learnErr error
+	for restarts := 0; ; restarts++ {
+		if restarts > maxRestarts {
+			learnErr = fmt.Errorf("%w, %d times: the target is too flaky to learn", oracle.ErrRevised, maxRestarts)
+			break
+		}
+		res, learnErr = learn.LStar(ctx, t.Inputs, t.Outputs, learnMQ, eq, lopts)
+		if errors.Is(learnErr, oracle.ErrRevised) {
+			continue
+		}
+		if learnErr != nil || job.Verify == nil {
+			break
+		}
+		revised, err := job.Verify(ctx)
+		if err != nil {
+			learnErr = err
+			break
+		}
+		if !revised {
+			break
+		}
+	}
 	wall := time.Since(start)
 	if res == nil || res.Hypothesis == nil {
 		return nil, learnErr
@@ -164,6 +202,11 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		States: typestateStates(h.Machine, t.Semantics), EQs: res.EQs,
 		Learning: learning, Equivalence: equiv, WallSecs: wall.Seconds(),
 		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs, VirtualClock: o.VirtualClock,
+	}
+	if o.Determinism != nil {
+		d := *o.Determinism
+		d.Reruns, d.Agreements, d.Votes = rec.Determinism()
+		doc.Stats.Determinism = &d
 	}
 	doc.Warnings = rec.Warnings()
 	doc.Tool = &model.ToolInfo{Name: "droidstar", Version: o.ToolVersion}

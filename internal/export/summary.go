@@ -206,6 +206,17 @@ func statsSummary(b *strings.Builder, s *model.Stats, bound *model.Bound) {
 	}
 	fmt.Fprintf(b, "  learning: %d asked, %d executed; equivalence: %d asked, %d executed\n",
 		s.Learning.Asked, s.Learning.Executed, s.Equivalence.Asked, s.Equivalence.Executed)
+	if d := s.Determinism; d != nil {
+		fmt.Fprintf(b, "  determinism: %d of %s agreed (repeat %d, verify %g, seed %d)\n",
+			d.Agreements, plural(d.Reruns, "re-run"), d.Repeat, d.Verify, d.Seed)
+		for _, v := range d.Votes {
+			tallies := make([]string, len(v.Answers))
+			for k, a := range v.Answers {
+				tallies[k] = fmt.Sprintf("%s ×%d", strings.Join(a.Outputs, " "), a.Votes)
+			}
+			fmt.Fprintf(b, "  voted %s: %s\n", strings.Join(v.Query, " "), strings.Join(tallies, ", "))
+		}
+	}
 }
 
 func boundNote(bd *model.Bound) string {

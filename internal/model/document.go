@@ -151,6 +151,40 @@ type Stats struct {
 	WallSecs     float64    `json:"wall_seconds"`
 	DeviceSecs   float64    `json:"device_seconds"`
 	VirtualClock bool       `json:"virtual_clock,omitempty"`
+	// Determinism is what the run measured of the target's determinism:
+	// the re-runs, and the votes that settled contradicting answers.
+	Determinism *Determinism `json:"determinism,omitempty"`
+}
+
+// Determinism is the measured determinism of a run.
+type Determinism struct {
+	// Repeat is the re-runs a contradiction got (--repeat).
+	Repeat int `json:"repeat"`
+	// Verify is the fraction of executed queries run again (--verify),
+	// drawn with Seed.
+	Verify float64 `json:"verify,omitempty"`
+	Seed   uint64  `json:"seed"`
+	// Reruns counts the queries run again to check an answer (--verify
+	// and votes), Agreements those that answered as before.
+	Reruns     int    `json:"reruns"`
+	Agreements int    `json:"agreements"`
+	Votes      []Vote `json:"votes,omitempty"`
+}
+
+// Vote is one contradiction settled by a majority.
+type Vote struct {
+	// Query is the input word whose answers disagreed.
+	Query []string `json:"query"`
+	// Answers are the distinct answers, the winner first.
+	Answers []VoteAnswer `json:"answers"`
+}
+
+// VoteAnswer is one answer of a vote and how often it came.
+type VoteAnswer struct {
+	Outputs []string `json:"outputs"`
+	Votes   int      `json:"votes"`
+	// Devices ran it (empty names left out).
+	Devices []string `json:"devices,omitempty"`
 }
 
 // Total adds the two phases.

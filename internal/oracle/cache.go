@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 
@@ -21,6 +23,14 @@ type Cache struct {
 	Sem             mealy.Semantics
 	Recorder        *Recorder
 	Inputs, Outputs *mealy.Alphabet
+	// Repeat is how many times a query is run again when its answer
+	// contradicts the tree; a clear majority (see Clear) of all its answers
+	// then decides. 0 makes the first contradiction an error.
+	Repeat int
+	// Verify is the fraction of executed queries run once more to check
+	// their answer, drawn with Rand (which must be set when Verify > 0).
+	Verify float64
+	Rand   *rand.Rand
 
 	mu   sync.Mutex
 	root *node
@@ -31,6 +41,7 @@ type node struct {
 	out      int     // output on the edge into this node
 	err      *model.ErrInfo
 	device   string // who first answered the edge
+	verified bool   // VerifyAll ran this leaf again
 }
 
 // NondeterminismError reports two different answers to the same query:
@@ -148,43 +159,83 @@ func (c *Cache) conflict(w mealy.Word, k int, earlier int, earlierDevice string,
 		BeforeDevice: earlierDevice, NowDevice: a.Device}
 }
 
-// Ask implements Oracle.
+// Ask implements Oracle. When a vote overturns an answer the tree gave
+// before, it fails with ErrRevised once the batch is in: the asker must
+// start again.
 func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error) {
 	answers := make([]Answer, len(queries))
-	var missIdx []int
-	c.mu.Lock()
-	for k, q := range queries {
-		if a, ok := c.lookup(q); ok {
-			answers[k] = a
-		} else {
-			missIdx = append(missIdx, k)
+	revised := false
+	// A vote can drop the answer that started it, so a batch may take
+	// more than one round; each round settles at least one query.
+	for round := 0; ; round++ {
+		var missIdx []int
+		c.mu.Lock()
+		for k, q := range queries {
+			if a, ok := c.lookup(q); ok {
+				answers[k] = a
+			} else {
+				missIdx = append(missIdx, k)
+			}
+		}
+		c.mu.Unlock()
+		if round == 0 {
+			c.Recorder.CacheHits(ctx, len(queries)-len(missIdx))
+		}
+		if len(missIdx) == 0 {
+			break
+		}
+		if round > len(queries) {
+			return nil, fmt.Errorf("cache: query %s still unanswered after execution", c.Inputs.Format(queries[missIdx[0]]))
+		}
+		run := maximalWords(queries, missIdx)
+		got, err := c.Next.Ask(ctx, run)
+		if err != nil {
+			return nil, c.keepPartial(run, err)
+		}
+		for k, w := range run {
+			r, err := c.add(ctx, w, got[k])
+			if err != nil {
+				return nil, err
+			}
+			revised = revised || r
+		}
+		for k, w := range run {
+			if c.Verify <= 0 || c.Rand.Float64() >= c.Verify {
+				continue
+			}
+			r, err := c.check(ctx, w, got[k])
+			if err != nil {
+				return nil, err
+			}
+			revised = revised || r
 		}
 	}
-	c.mu.Unlock()
-	c.Recorder.CacheHits(ctx, len(queries)-len(missIdx))
-	if len(missIdx) == 0 {
-		return answers, nil
-	}
-	run := maximalWords(queries, missIdx)
-	got, err := c.Next.Ask(ctx, run)
-	if err != nil {
-		return nil, c.keepPartial(run, err)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for k, w := range run {
-		if err := c.insert(w, got[k]); err != nil {
-			return nil, err
-		}
-	}
-	for _, k := range missIdx {
-		a, ok := c.lookup(queries[k])
-		if !ok {
-			return nil, fmt.Errorf("cache: query %s still unanswered after execution", c.Inputs.Format(queries[k]))
-		}
-		answers[k] = a
+	if revised {
+		return nil, ErrRevised
 	}
 	return answers, nil
+}
+
+// add inserts an executed answer, voting when it contradicts the tree.
+func (c *Cache) add(ctx context.Context, w mealy.Word, a Answer) (revised bool, err error) {
+	c.mu.Lock()
+	err = c.insert(w, a)
+	c.mu.Unlock()
+	var nd *NondeterminismError
+	if err == nil || c.Repeat <= 0 || !errors.As(err, &nd) {
+		return false, err
+	}
+	return c.vote(ctx, nd, a)
+}
+
+// check runs w once more and compares the answer with the tree's.
+func (c *Cache) check(ctx context.Context, w mealy.Word, first Answer) (revised bool, err error) {
+	got, err := c.Next.Ask(ctx, []mealy.Word{w})
+	if err != nil {
+		return false, fmt.Errorf("re-running %s to verify it: %w", c.Inputs.Format(w), err)
+	}
+	c.Recorder.Rerun(slices.Equal(got[0].Outputs, first.Outputs))
+	return c.add(ctx, w, got[0])
 }
 
 // keepPartial stores the answers a failed Ask still got, and returns the

@@ -52,6 +52,9 @@ type Recorder struct {
 	current  Phase
 	devices  []DeviceStats
 	warnings []string
+
+	reruns, agreements int
+	votes              []model.Vote
 }
 
 // DeviceStats is what one executor has done so far.
@@ -163,4 +166,29 @@ func (r *Recorder) device(serial string, f func(*DeviceStats)) {
 	}
 	r.devices = append(r.devices, DeviceStats{Serial: serial})
 	f(&r.devices[len(r.devices)-1])
+}
+
+// Rerun records a query run again to check an answer, and whether it
+// answered as before.
+func (r *Recorder) Rerun(agreed bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reruns++
+	if agreed {
+		r.agreements++
+	}
+}
+
+// Voted records a contradiction settled by a majority.
+func (r *Recorder) Voted(v model.Vote) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.votes = append(r.votes, v)
+}
+
+// Determinism returns the re-runs, how many agreed, and the votes so far.
+func (r *Recorder) Determinism() (reruns, agreements int, votes []model.Vote) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reruns, r.agreements, slices.Clone(r.votes)
 }

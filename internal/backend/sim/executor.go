@@ -7,6 +7,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/backend"
@@ -39,7 +40,8 @@ type Executor struct {
 	serial string
 	closed bool
 
-	sem mealy.Semantics
+	sem   mealy.Semantics
+	flaky *flake
 }
 
 // NewExecutor returns an executor named serial (e.g. "sim-0") over m.
@@ -69,6 +71,7 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	res := backend.Result{Outputs: make([]string, 0, len(inputs)), Device: e.timing.Reset}
 	costs := make([]time.Duration, 0, len(inputs))
 	q, prev := m.Initial, -1
+	var ruled []bool // outputs the closure's rules gave
 	for _, name := range inputs {
 		in, ok := m.Inputs.Index(name)
 		if !ok {
@@ -77,12 +80,14 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 		if out, forced := e.sem.Forced(prev, in); forced {
 			// The harness answers at once: no time passes, nothing changes.
 			res.Outputs = append(res.Outputs, m.Outputs.Name(out))
+			ruled = append(ruled, true)
 			costs = append(costs, 0)
 			continue
 		}
 		out := m.Out[q][in]
 		q, prev = m.Next[q][in], out
 		res.Outputs = append(res.Outputs, m.Outputs.Name(out))
+		ruled = append(ruled, false)
 		var cost time.Duration
 		switch {
 		case in == e.sem.Wait && out == e.sem.Quiet:
@@ -97,6 +102,7 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 			break
 		}
 	}
+	e.flip(res.Outputs, ruled)
 	if e.timing.Realtime {
 		if err := sleep(ctx, res.Device); err != nil {
 			return res, costs, err
@@ -134,4 +140,61 @@ func (e *Executor) Describe() model.DeviceInfo {
 func (e *Executor) Close() error {
 	e.closed = true
 	return nil
+}
+
+// Flakiness makes a simulated device answer wrongly now and then, to test
+// what learning does with a flaky target: each query, with probability
+// Prob, gets one of its answers flipped.
+type Flakiness struct {
+	Prob float64
+	// Seed seeds the draws; lanes add their index so that each differs.
+	Seed uint64
+}
+
+// flake is an executor's flakiness and its random source.
+type flake struct {
+	prob float64
+	rnd  *rand.Rand
+}
+
+// SetFlakiness makes e flaky; lane is mixed into the seed.
+func (e *Executor) SetFlakiness(f Flakiness, lane int) {
+	if f.Prob <= 0 {
+		e.flaky = nil
+		return
+	}
+	e.flaky = &flake{prob: f.Prob, rnd: rand.New(rand.NewPCG(f.Seed, uint64(lane)))}
+}
+
+// flip replaces one output by another callback, at a symbol the closure's
+// rules did not force and before any err; a quiet or err is never made up,
+// as neither a late callback nor a throw is what this simulates.
+func (e *Executor) flip(outputs []string, forced []bool) {
+	if e.flaky == nil || e.flaky.rnd.Float64() >= e.flaky.prob {
+		return
+	}
+	m := e.model.Machine
+	type choice struct {
+		at  int
+		out string
+	}
+	var choices []choice
+	for k, o := range outputs {
+		if forced[k] {
+			continue
+		}
+		if o == mealy.Err {
+			break
+		}
+		for _, alt := range m.Outputs.Names() {
+			if alt != o && alt != mealy.Err && alt != mealy.Quiet {
+				choices = append(choices, choice{k, alt})
+			}
+		}
+	}
+	if len(choices) == 0 {
+		return
+	}
+	c := choices[e.flaky.rnd.IntN(len(choices))]
+	outputs[c.at] = c.out
 }

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// A simulated target that flips one answer of a query with probability 1
+// in 200 is learned exactly, with the default --repeat and final
+// verification, whatever the seed; the votes it took are in the model.
+func TestFlakyTargetLearnedExactly(t *testing.T) {
+	ref := t.TempDir()
+	if code, _, stderr := run(t, "learn", "--example", "mediaplayer", "-q", "-o", ref, "--write", "dot"); code != 0 {
+		t.Fatalf("reference run: exit %d\n%s", code, stderr)
+	}
+	want, err := os.ReadFile(filepath.Join(ref, "MediaPlayer.dot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	votes := 0
+	for seed := 1; seed <= 20; seed++ {
+		dir := t.TempDir()
+		code, _, stderr := run(t, "learn", "--example", "mediaplayer", "-q", "-o", dir, "--write", "dot,json",
+			"--sim-flaky", "0.005", "--seed", itoa(seed))
+		if code != 0 {
+			t.Fatalf("seed %d: exit %d\n%s", seed, code, stderr)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, "MediaPlayer.dot"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("seed %d: learned a different model:\n%s", seed, got)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "MediaPlayer.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc model.Document
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		d := doc.Stats.Determinism
+		if d == nil || d.Repeat != 3 || d.Seed != uint64(seed) || d.Reruns == 0 || d.Agreements > d.Reruns {
+			t.Fatalf("seed %d: determinism %+v", seed, d)
+		}
+		votes += len(d.Votes)
+	}
+	// The flips happened and were voted away, not missed.
+	if votes < 20 {
+		t.Fatalf("only %d votes in 20 runs", votes)
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// A target that flips an answer in half its queries stops with exit 4,
+// the partial model, and the disagreeing traces side by side.
+func TestHalfFlakyTargetStops(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := run(t, "learn", "--example", "mediaplayer", "-q", "-o", dir, "--sim-flaky", "0.5", "--seed", "1")
+	if code != ExitFlaky || stdout != "" {
+		t.Fatalf("exit %d, stdout %q", code, stdout)
+	}
+	got := strings.ReplaceAll(stderr, dir, "OUT")
+	golden := filepath.Join("testdata", "vote-unsettled.golden")
+	if os.Getenv("DROIDSTAR_UPDATE_GOLDEN") != "" {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Fatalf("stderr differs from %s (DROIDSTAR_UPDATE_GOLDEN=1 rewrites it):\n%s", golden, got)
+	}
+	if strings.Contains(got, "last hypothesis") {
+		if _, err := os.Stat(filepath.Join(dir, "MediaPlayer.partial.json")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestVoteFlagsChecked(t *testing.T) {
+	for _, tc := range []struct{ flag, want string }{
+		{"--repeat=-1", "droidstar: --repeat must be 0 or more, got -1\n"},
+		{"--verify=1.5", "droidstar: --verify must be a fraction from 0 to 1, got 1.5\n"},
+	} {
+		code, _, stderr := run(t, "learn", "--example", "asynctask", "-q", "-o", t.TempDir(), tc.flag)
+		if code != ExitUsage || stderr != tc.want {
+			t.Errorf("%s: exit %d, %q", tc.flag, code, stderr)
+		}
+	}
+}

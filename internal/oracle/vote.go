@@ -1,0 +1,366 @@
+package oracle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// ErrRevised says a vote overturned an answer the cache had already given:
+// whatever was learned from it may be wrong, so the learner starts again
+// (from the cache, so nothing runs twice).
+var ErrRevised = errors.New("a vote overturned an answer given earlier")
+
+// Clear says whether the leading answer of a vote wins: it must hold more
+// than half of all votes and at least two more than any other answer.
+// With the default three re-runs (five votes: the earlier answer, the
+// contradicting one and three re-runs) 3-1-1, 4-1 and 5-0 win; 3-2 and
+// 2-2-1 do not, and get three more re-runs before the vote is lost.
+func Clear(votes []int) bool {
+	total, top, second := 0, 0, 0
+	for _, v := range votes {
+		total += v
+		switch {
+		case v > top:
+			top, second = v, top
+		case v > second:
+			second = v
+		}
+	}
+	return 2*top > total && top-second >= 2
+}
+
+// tally is one distinct answer of a vote.
+type tally struct {
+	answer  Answer
+	votes   int
+	devices []string // one per vote, "" when unknown
+}
+
+// VoteError is a contradiction that re-running did not settle: no answer
+// has a clear majority.
+type VoteError struct {
+	Query           mealy.Word
+	Answers         []VoteAnswer // most votes first
+	Inputs, Outputs *mealy.Alphabet
+}
+
+// VoteAnswer is one answer of an unsettled vote.
+type VoteAnswer struct {
+	Outputs mealy.Word
+	Votes   int
+	Devices []string
+}
+
+func (e *VoteError) Error() string {
+	total := 0
+	parts := make([]string, len(e.Answers))
+	for k, a := range e.Answers {
+		total += a.Votes
+		parts[k] = fmt.Sprintf("%s ×%d", e.Outputs.Format(a.Outputs), a.Votes)
+	}
+	return fmt.Sprintf("non-deterministic answer to %s: no clear majority in %d runs (%s)",
+		e.Inputs.Format(e.Query), total, strings.Join(parts, ", "))
+}
+
+// Report shows the disagreeing traces side by side, one row per input,
+// and the fixes that most often cure such a disagreement, the likeliest
+// first.
+func (e *VoteError) Report() string {
+	var b strings.Builder
+	header := []string{"input"}
+	for k, a := range e.Answers {
+		h := fmt.Sprintf("answer %d (%s", k+1, plural(a.Votes, "vote"))
+		if devs := distinct(a.Devices); len(devs) > 0 {
+			h += " on " + strings.Join(devs, ", ")
+		}
+		header = append(header, h+")")
+	}
+	rows := [][]string{header}
+	marks := []string{""}
+	for j, in := range e.Query {
+		row := []string{e.Inputs.Name(in)}
+		differ := false
+		for _, a := range e.Answers {
+			row = append(row, e.Outputs.Name(a.Outputs[j]))
+			differ = differ || a.Outputs[j] != e.Answers[0].Outputs[j]
+		}
+		rows = append(rows, row)
+		mark := ""
+		if differ {
+			mark = "  <- differ"
+		}
+		marks = append(marks, mark)
+	}
+	widths := make([]int, len(header))
+	for _, r := range rows {
+		for c, cell := range r {
+			widths[c] = max(widths[c], len(cell))
+		}
+	}
+	for k, r := range rows {
+		b.WriteString(" ")
+		for c, cell := range r {
+			fmt.Fprintf(&b, " %-*s", widths[c], cell)
+		}
+		b.WriteString(marks[k])
+		b.WriteString("\n")
+		b.WriteString("")
+	}
+	b.WriteString("likely fixes:\n")
+	for _, f := range e.fixes() {
+		fmt.Fprintf(&b, "  - %s\n", f)
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+// fixes orders the usual cures by what the differing outputs suggest.
+func (e *VoteError) fixes() []string {
+	const (
+		quiescence = "raise the quiescence timeout (timeouts.quiescence): a callback that comes late reads as quiet on one run and as the callback on another"
+		split      = "split the callin by argument or environment (one symbol per argument value or device setting): the same call may behave differently"
+		merge      = "merge callbacks the framework delivers in either order (one output for both)"
+		restrict   = "add a restriction that excludes the word, if the class does not promise an answer to it"
+		reset      = "reset more thoroughly (raise timeouts.settle and timeouts.post_reset): state left over from the previous query may leak into this one"
+	)
+	var quietVsCallback, callbackVsCallback, errVsOK bool
+	sem := mealy.ClosureSemantics(e.Inputs, e.Outputs)
+	for j := range e.Query {
+		for _, a := range e.Answers[1:] {
+			x, y := e.Answers[0].Outputs[j], a.Outputs[j]
+			switch {
+			case x == y:
+			case sem.Closure && (x == sem.Err || y == sem.Err):
+				errVsOK = true
+			case sem.Closure && (x == sem.Quiet || y == sem.Quiet):
+				quietVsCallback = true
+			default:
+				callbackVsCallback = true
+			}
+		}
+	}
+	var out []string
+	if quietVsCallback {
+		out = append(out, quiescence)
+	}
+	if callbackVsCallback {
+		out = append(out, merge)
+	}
+	if errVsOK {
+		out = append(out, split)
+	}
+	for _, f := range []string{quiescence, split, merge, restrict, reset} {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func distinct(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if x != "" && !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// truncate cuts an answer to its first n outputs.
+func truncate(a Answer, n int) Answer {
+	t := Answer{Outputs: append(mealy.Word(nil), a.Outputs[:n]...), ErrAt: a.ErrAt, Err: a.Err, Device: a.Device}
+	if t.ErrAt >= n {
+		t.ErrAt, t.Err = -1, nil
+	}
+	return t
+}
+
+// vote settles the contradiction nd (raised by inserting now) by running
+// its query c.Repeat more times. It reports whether the tree changed an
+// answer it had already given.
+func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (revised bool, err error) {
+	p := nd.Query
+	c.mu.Lock()
+	before, ok := c.lookup(p)
+	c.mu.Unlock()
+	if !ok {
+		return false, nd
+	}
+	before.Device = nd.BeforeDevice
+	var tallies []*tally
+	add := func(a Answer) {
+		a = truncate(a, len(p))
+		for _, t := range tallies {
+			if slices.Equal(t.answer.Outputs, a.Outputs) {
+				t.votes++
+				t.devices = append(t.devices, a.Device)
+				return
+			}
+		}
+		tallies = append(tallies, &tally{answer: a, votes: 1, devices: []string{a.Device}})
+	}
+	add(before)
+	add(now)
+	// A second round of re-runs settles the rare vote where a flaky
+	// device erred twice (3-2); a target flaky enough to need a third is
+	// reported instead.
+	clear := false
+	for round := 0; round < 2 && !clear; round++ {
+		for range c.Repeat {
+			got, err := c.Next.Ask(ctx, []mealy.Word{p})
+			if err != nil {
+				return false, fmt.Errorf("re-running %s to settle a contradiction: %w", c.Inputs.Format(p), err)
+			}
+			c.Recorder.Rerun(slices.Equal(got[0].Outputs[:len(p)], before.Outputs))
+			add(got[0])
+		}
+		if d := c.devicesDisagree(p, tallies); d != nil {
+			return false, d
+		}
+		slices.SortStableFunc(tallies, func(a, b *tally) int { return b.votes - a.votes })
+		counts := make([]int, len(tallies))
+		for k, t := range tallies {
+			counts[k] = t.votes
+		}
+		clear = Clear(counts)
+	}
+	if !clear {
+		ve := &VoteError{Query: p, Inputs: c.Inputs, Outputs: c.Outputs}
+		for _, t := range tallies {
+			ve.Answers = append(ve.Answers, VoteAnswer{Outputs: t.answer.Outputs, Votes: t.votes, Devices: t.devices})
+		}
+		return false, ve
+	}
+	v := model.Vote{Query: c.Inputs.Strings(p)}
+	for _, t := range tallies {
+		v.Answers = append(v.Answers, model.VoteAnswer{Outputs: c.Outputs.Strings(t.answer.Outputs), Votes: t.votes, Devices: distinct(t.devices)})
+	}
+	c.Recorder.Voted(v)
+	win := tallies[0].answer
+	if slices.Equal(win.Outputs, before.Outputs) {
+		return false, nil // the contradicting answer was the odd one out
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.replace(p, win); err != nil {
+		return false, errors.Join(nd, err)
+	}
+	return true, nil
+}
+
+// devicesDisagree tells several devices that each answer consistently,
+// but differently from each other, apart from one flaky device (one that
+// gave two answers): the first is a setup problem no vote should hide.
+// The re-runs go wherever the scheduler sends them, so a flaky device
+// whose only vote is its wrong answer reads as a disagreement too.
+func (c *Cache) devicesDisagree(p mealy.Word, tallies []*tally) *NondeterminismError {
+	answerOf := map[string]int{}
+	var devices []string
+	for k, t := range tallies {
+		for _, d := range t.devices {
+			if d == "" {
+				continue
+			}
+			if prev, ok := answerOf[d]; ok && prev != k {
+				return nil // this device itself is flaky
+			}
+			if _, ok := answerOf[d]; !ok {
+				devices = append(devices, d)
+			}
+			answerOf[d] = k
+		}
+	}
+	for _, a := range devices {
+		for _, b := range devices {
+			if answerOf[a] != answerOf[b] {
+				return &NondeterminismError{Query: p, Before: tallies[answerOf[a]].answer.Outputs, Now: tallies[answerOf[b]].answer.Outputs,
+					Inputs: c.Inputs, Output: c.Outputs, BeforeDevice: a, NowDevice: b}
+			}
+		}
+	}
+	return nil
+}
+
+// replace makes a the tree's answer to p, dropping what the tree held
+// below the first output that changes: it was learned through an answer
+// the vote overturned.
+func (c *Cache) replace(p mealy.Word, a Answer) error {
+	n := c.root
+	for j, in := range p {
+		if forced, ok := c.Sem.Forced(n.out, in); ok {
+			if a.Outputs[j] != forced {
+				return fmt.Errorf("the majority answer to %s breaks the closure's rules", c.Inputs.Format(p))
+			}
+			if forced == c.Sem.Err {
+				return nil
+			}
+			continue
+		}
+		if n.children == nil || n.children[in] == nil {
+			break
+		}
+		if n.children[in].out != a.Outputs[j] {
+			n.children[in] = nil
+			break
+		}
+		n = n.children[in]
+	}
+	return c.insert(p, a)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// VerifyAll runs once more every executed word not checked so far (the
+// leaves of the tree: running a leaf checks every answer on its path),
+// settling disagreements by vote. Before a model is declared final, this
+// catches a wrong answer no later query happened to contradict. It
+// reports whether a vote overturned an answer given before.
+func (c *Cache) VerifyAll(ctx context.Context) (revised bool, err error) {
+	c.mu.Lock()
+	var words []mealy.Word
+	var firsts []Answer
+	var walk func(n *node, w mealy.Word)
+	walk = func(n *node, w mealy.Word) {
+		leaf := true
+		for in, child := range n.children {
+			if child != nil {
+				leaf = false
+				walk(child, append(w[:len(w):len(w)], in))
+			}
+		}
+		if leaf && n != c.root && !n.verified {
+			n.verified = true
+			a, _ := c.lookup(w)
+			words, firsts = append(words, w), append(firsts, a)
+		}
+	}
+	walk(c.root, nil)
+	c.mu.Unlock()
+	if len(words) == 0 {
+		return false, nil
+	}
+	got, err := c.Next.Ask(ctx, words)
+	if err != nil {
+		return false, fmt.Errorf("re-running the executed queries to verify them: %w", err)
+	}
+	for k, w := range words {
+		c.Recorder.Rerun(slices.Equal(got[k].Outputs, firsts[k].Outputs))
+		r, err := c.add(ctx, w, got[k])
+		if err != nil {
+			return false, err
+		}
+		revised = revised || r
+	}
+	return revised, nil
+}
