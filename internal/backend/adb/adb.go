@@ -91,7 +91,7 @@ type Executor struct {
 // Start prepares one device for a purpose and connects to its harness. A
 // purpose the harness cannot resolve fails here, as a purpose error at the
 // offending line, before any query runs.
-func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Options) (_ *Executor, err error) {
+func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Options) (*Executor, error) {
 	// What cannot work is refused before the device is touched.
 	if err := CheckPermissions(p); err != nil {
 		return nil, err
@@ -100,12 +100,19 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	if err != nil {
 		return nil, err
 	}
+	return open(ctx, dev, o, p.Permissions, files, harness.Configure(p), newBudget(p, o.Deadline))
+}
+
+// open is what Start and StartHarness share: the device's user, awake,
+// the harness installed, the permissions granted, the files staged and
+// the harness started; with a configuration, also configured.
+func open(ctx context.Context, dev *adbclient.Device, o Options, perms []string, files []harness.StagedFile, config *harness.Configuration, b budget) (_ *Executor, err error) {
 	serial := dev.Serial()
 	props, err := dev.Properties(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
 	}
-	e := &Executor{dev: dev, info: Describe(serial, props), opts: o, config: harness.Configure(p), budget: newBudget(p, o.Deadline)}
+	e := &Executor{dev: dev, info: Describe(serial, props), opts: o, config: config, budget: b}
 	// pm grant goes to user 0 and am instrument to the current user unless
 	// told otherwise: both are told, so that they agree.
 	if e.user, err = CurrentUser(ctx, dev, e.info.SDK); err != nil {
@@ -125,7 +132,7 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log); err != nil {
 		return nil, err
 	}
-	if err := e.grant(ctx, p.Permissions); err != nil {
+	if err := e.grant(ctx, perms); err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -139,7 +146,12 @@ func Start(ctx context.Context, p *purpose.Purpose, dev *adbclient.Device, o Opt
 	if err := e.stage(ctx, files); err != nil {
 		return nil, err
 	}
-	if err := e.launch(ctx, e.socket); err != nil {
+	if config == nil {
+		err = e.start(ctx, e.socket)
+	} else {
+		err = e.launch(ctx, e.socket)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return e, nil

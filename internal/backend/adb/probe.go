@@ -2,7 +2,6 @@ package adbclient
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/droidstar/droidstar/internal/adbclient"
 	"github.com/droidstar/droidstar/internal/harness"
@@ -13,38 +12,8 @@ import (
 // files staged in a fresh run folder, the instrumentation started, hello
 // said) but configures no purpose: droidstar doctor probes the device
 // with it. Close ends it as it ends a learning run.
-func StartHarness(ctx context.Context, dev *adbclient.Device, o Options, perms []string, files []harness.StagedFile) (_ *Executor, err error) {
-	serial := dev.Serial()
-	props, err := dev.Properties(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
-	}
-	e := &Executor{dev: dev, info: Describe(serial, props), opts: o}
-	if e.user, err = CurrentUser(ctx, dev, e.info.SDK); err != nil {
-		return nil, err
-	}
-	e.info.User = &e.user
-	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log); err != nil {
-		return nil, err
-	}
-	if err := e.grant(ctx, perms); err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			if e.client != nil {
-				e.client.Close()
-			}
-			e.cleanup()
-		}
-	}()
-	if err := e.stage(ctx, files); err != nil {
-		return nil, err
-	}
-	if err := e.start(ctx, e.socket); err != nil {
-		return nil, err
-	}
-	return e, nil
+func StartHarness(ctx context.Context, dev *adbclient.Device, o Options, perms []string, files []harness.StagedFile) (*Executor, error) {
+	return open(ctx, dev, o, perms, files, nil, budget{})
 }
 
 // Probe asks the harness what the device lets it do (PROTOCOL.md, probe).
