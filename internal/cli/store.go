@@ -149,7 +149,7 @@ never mixed in.
   droidstar store clear --all`,
 	}
 	c.PersistentFlags().StringVar(&path, "store", "", "query store file (default: $"+storeEnv+", else droidstar/"+store.DefaultFile+" in the user's cache folder)")
-	open := func() (*store.Store, error) {
+	openStore := func() (*store.Store, error) {
 		p, note, err := storePath(e, path)
 		if err != nil {
 			return nil, err
@@ -161,6 +161,15 @@ never mixed in.
 			return nil, fmt.Errorf("%s", strings.TrimPrefix(note, "no query store: "))
 		}
 		return store.OpenExisting(p, store.Options{})
+	}
+	// withStore runs do on the opened store and closes it.
+	withStore := func(do func(st *store.Store) error) error {
+		st, err := openStore()
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return do(st)
 	}
 	var name, fp string
 	var all bool
@@ -174,70 +183,61 @@ never mixed in.
 	list := &cobra.Command{
 		Use: "list", Short: "One line per fingerprint: name, answers, devices", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			st, err := open()
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			sums, err := st.List()
-			if err != nil {
-				return err
-			}
-			for _, s := range sums {
-				fmt.Fprintf(e.stdout, "%s  %s  %s (%d distinct), devices %s, since %s\n", s.Name, s.Fingerprint[:min(len(s.Fingerprint), 19)],
-					plural(s.Answers, "answer"), s.Distinct, strings.Join(s.Devices, ", "), s.Created.Format(time.RFC3339))
-				for _, p := range []string{store.PartDevice, store.PartModel, store.PartHarness, store.PartTimeouts} {
-					if v := s.Parts[p]; v != "" {
-						fmt.Fprintf(e.stdout, "    %s: %s\n", p, v)
+			return withStore(func(st *store.Store) error {
+				sums, err := st.List()
+				if err != nil {
+					return err
+				}
+				for _, s := range sums {
+					fmt.Fprintf(e.stdout, "%s  %s  %s (%d distinct), devices %s, since %s\n", s.Name, s.Fingerprint[:min(len(s.Fingerprint), 19)],
+						plural(s.Answers, "answer"), s.Distinct, strings.Join(s.Devices, ", "), s.Created.Format(time.RFC3339))
+					for _, p := range []string{store.PartDevice, store.PartModel, store.PartHarness, store.PartTimeouts} {
+						if v := s.Parts[p]; v != "" {
+							fmt.Fprintf(e.stdout, "    %s: %s\n", p, v)
+						}
 					}
 				}
-			}
-			return nil
+				return nil
+			})
 		},
 	}
 	stats := &cobra.Command{
 		Use: "stats", Short: "Totals for the whole store file", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			st, err := open()
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			sums, err := st.List()
-			if err != nil {
-				return err
-			}
-			var answers, distinct, symbols int
-			for _, s := range sums {
-				answers, distinct, symbols = answers+s.Answers, distinct+s.Distinct, symbols+s.Symbols
-			}
-			size := int64(0)
-			if fi, err := os.Stat(st.Path()); err == nil {
-				size = fi.Size()
-			}
-			fmt.Fprintf(e.stdout, "store %s: %d bytes, %s, %s (%d distinct queries, %s)\n", st.Path(), size,
-				plural(len(sums), "fingerprint"), plural(answers, "answer"), distinct, plural(symbols, "symbol"))
-			return nil
+			return withStore(func(st *store.Store) error {
+				sums, err := st.List()
+				if err != nil {
+					return err
+				}
+				var answers, distinct, symbols int
+				for _, s := range sums {
+					answers, distinct, symbols = answers+s.Answers, distinct+s.Distinct, symbols+s.Symbols
+				}
+				size := int64(0)
+				if fi, err := os.Stat(st.Path()); err == nil {
+					size = fi.Size()
+				}
+				fmt.Fprintf(e.stdout, "store %s: %d bytes, %s, %s (%d distinct queries, %s)\n", st.Path(), size,
+					plural(len(sums), "fingerprint"), plural(answers, "answer"), distinct, plural(symbols, "symbol"))
+				return nil
+			})
 		},
 	}
 	export := &cobra.Command{
 		Use: "export", Short: "Every stored answer as JSON lines", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			st, err := open()
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			enc := json.NewEncoder(e.stdout)
-			return st.Each("", func(s store.Summary, r store.Record) error {
-				if !match(s) {
-					return nil
-				}
-				return enc.Encode(struct {
-					Name        string `json:"name"`
-					Fingerprint string `json:"fingerprint"`
-					store.Record
-				}{s.Name, s.Fingerprint, r})
+			return withStore(func(st *store.Store) error {
+				enc := json.NewEncoder(e.stdout)
+				return st.Each("", func(s store.Summary, r store.Record) error {
+					if !match(s) {
+						return nil
+					}
+					return enc.Encode(struct {
+						Name        string `json:"name"`
+						Fingerprint string `json:"fingerprint"`
+						store.Record
+					}{s.Name, s.Fingerprint, r})
+				})
 			})
 		},
 	}
@@ -251,17 +251,14 @@ never mixed in.
 			if all && (name != "" || fp != "") {
 				return usageError("store clear: --all clears everything; drop --name and --fingerprint, or --all")
 			}
-			st, err := open()
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			buckets, answers, err := st.Clear(match)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "cleared %s (%s) from %s\n", plural(answers, "answer"), plural(buckets, "fingerprint"), st.Path())
-			return nil
+			return withStore(func(st *store.Store) error {
+				buckets, answers, err := st.Clear(match)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stderr, "cleared %s (%s) from %s\n", plural(answers, "answer"), plural(buckets, "fingerprint"), st.Path())
+				return nil
+			})
 		},
 	}
 	selectFlags(clear)

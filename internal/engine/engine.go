@@ -187,22 +187,8 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		doc.Bound = &model.Bound{Used: t.Bound, Needed: h.Machine.NeededBound()}
 	}
 	doc.Purpose = t.Purpose
-	backendInfo := t.Backend
-	ran := map[string]int{}
-	for _, d := range rec.Devices() {
-		ran[d.Serial] = d.Executed
-	}
-	for _, info := range job.Devices {
-		info.Queries = ran[info.Serial]
-		backendInfo.Devices = append(backendInfo.Devices, info)
-	}
-	doc.Backend = &backendInfo
-	learning, equiv := rec.Snapshot()
-	doc.Stats = &model.Stats{
-		States: typestateStates(h.Machine, t.Semantics), EQs: res.EQs,
-		Learning: learning, Equivalence: equiv, WallSecs: wall.Seconds(),
-		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs, VirtualClock: o.VirtualClock,
-	}
+	doc.Backend, doc.Stats = recorded(job, wall, o.VirtualClock)
+	doc.Stats.States, doc.Stats.EQs = typestateStates(h.Machine, t.Semantics), res.EQs
 	if o.Determinism != nil {
 		d := *o.Determinism
 		d.Reruns, d.Agreements, d.Votes = rec.Determinism()
@@ -254,7 +240,21 @@ func Unfinished(job Job, o Options, wall time.Duration, stopErr error) *model.Do
 		doc.Outputs = t.Outputs.Names()
 	}
 	rec := job.Recorder
-	backendInfo := t.Backend
+	doc.Backend, doc.Stats = recorded(job, wall, o.VirtualClock)
+	doc.Warnings = append(rec.Warnings(), "no hypothesis yet: learning stopped: "+stopErr.Error())
+	doc.Tool = &model.ToolInfo{Name: "droidstar", Version: o.ToolVersion}
+	if o.Now != nil {
+		now := o.Now().UTC()
+		doc.Learned = &now
+	}
+	return doc
+}
+
+// recorded is what the job's recorder says ran: the backend with each
+// device's query count, and the statistics without the learner's part.
+func recorded(job Job, wall time.Duration, virtual bool) (*model.BackendInfo, *model.Stats) {
+	rec := job.Recorder
+	backendInfo := job.Target.Backend
 	ran := map[string]int{}
 	for _, d := range rec.Devices() {
 		ran[d.Serial] = d.Executed
@@ -263,17 +263,9 @@ func Unfinished(job Job, o Options, wall time.Duration, stopErr error) *model.Do
 		info.Queries = ran[info.Serial]
 		backendInfo.Devices = append(backendInfo.Devices, info)
 	}
-	doc.Backend = &backendInfo
 	learning, equiv := rec.Snapshot()
-	doc.Stats = &model.Stats{
+	return &backendInfo, &model.Stats{
 		Learning: learning, Equivalence: equiv, WallSecs: wall.Seconds(),
-		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs, VirtualClock: o.VirtualClock,
+		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs, VirtualClock: virtual,
 	}
-	doc.Warnings = append(rec.Warnings(), "no hypothesis yet: learning stopped: "+stopErr.Error())
-	doc.Tool = &model.ToolInfo{Name: "droidstar", Version: o.ToolVersion}
-	if o.Now != nil {
-		now := o.Now().UTC()
-		doc.Learned = &now
-	}
-	return doc
 }
