@@ -73,7 +73,8 @@ FUZZ_TARGETS := \
 	./internal/harness:FuzzReply \
 	./internal/harness:FuzzPurposeError \
 	./internal/adbclient:FuzzParseReplies \
-	./internal/adbclient:FuzzWire
+	./internal/adbclient:FuzzWire \
+	./internal/adbclient:FuzzShellStream
 fuzz:
 	@echo "fuzz: $(words $(FUZZ_TARGETS)) targets for $(FUZZTIME) each"
 	@set -e; for t in $(FUZZ_TARGETS); do \
