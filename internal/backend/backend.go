@@ -4,6 +4,7 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -54,6 +55,24 @@ type BatchExecutor interface {
 type QueryError struct {
 	Index int
 	Err   error
+}
+
+// ExecuteOne runs one query as a batch of one, for batch executors whose
+// Execute is nothing more: the error is the query's own, not wrapped in
+// the *QueryError that places it in the batch.
+func ExecuteOne(ctx context.Context, e BatchExecutor, inputs []string) (Result, error) {
+	rs, err := e.ExecuteBatch(ctx, [][]string{inputs})
+	if err != nil {
+		var qe *QueryError
+		if errors.As(err, &qe) {
+			err = qe.Err
+		}
+		return Result{}, err
+	}
+	if len(rs) != 1 {
+		return Result{}, fmt.Errorf("a batch of one query came back with %d results", len(rs))
+	}
+	return rs[0], nil
 }
 
 func (e *QueryError) Error() string { return fmt.Sprintf("query %d of the batch: %v", e.Index, e.Err) }

@@ -106,15 +106,7 @@ func (h *hang) Error() string { return h.what }
 
 // Execute implements backend.Executor: a batch of one.
 func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
-	rs, err := e.ExecuteBatch(ctx, [][]string{inputs})
-	if err != nil {
-		var qe *backend.QueryError
-		if errors.As(err, &qe) {
-			err = qe.Err
-		}
-		return backend.Result{}, err
-	}
-	return rs[0], nil
+	return backend.ExecuteOne(ctx, e, inputs)
 }
 
 // ExecuteBatch implements backend.BatchExecutor: the whole batch goes to

@@ -167,15 +167,7 @@ var _ backend.BatchExecutor = (*Executor)(nil)
 
 // Execute runs one query on a fresh instance.
 func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
-	rs, err := e.ExecuteBatch(ctx, [][]string{inputs})
-	if err != nil {
-		var qe *backend.QueryError
-		if errors.As(err, &qe) {
-			err = qe.Err
-		}
-		return backend.Result{}, err
-	}
-	return rs[0], nil
+	return backend.ExecuteOne(ctx, e, inputs)
 }
 
 // ExecuteBatch runs the queries in one run request. A query that wedges
