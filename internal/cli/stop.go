@@ -132,7 +132,7 @@ func (e *interruptedError) Error() string { return interruptedMessage(e) }
 // interruptedMessage is the one place that says what a stop kept, so
 // that what a run keeps (a query store, say) is added here alone.
 func interruptedMessage(e *interruptedError) string {
-	msg := fmt.Sprintf("interrupted by %s: %d %s executed", signalName(e.sig), e.executed, pluralWord(e.executed, "query", "queries"))
+	msg := fmt.Sprintf("interrupted by %s: %s executed", signalName(e.sig), plural(e.executed, "query"))
 	if e.store != "" {
 		msg += " and kept in the query store " + e.store
 	}
@@ -140,7 +140,7 @@ func interruptedMessage(e *interruptedError) string {
 	case e.writeErr != nil:
 		msg += fmt.Sprintf("; writing the partial model failed: %v", e.writeErr)
 	case e.states >= 0:
-		msg += fmt.Sprintf("; the last hypothesis (%d %s) is in %s", e.states, pluralWord(e.states, "state", "states"), e.partial)
+		msg += fmt.Sprintf("; the last hypothesis (%s) is in %s", plural(e.states, "state"), e.partial)
 	case e.partial != "":
 		msg += "; no hypothesis yet: the statistics are in " + e.partial
 	}
@@ -148,13 +148,6 @@ func interruptedMessage(e *interruptedError) string {
 		return msg + "; run the same command to resume"
 	}
 	return msg + "; run the same command to start again"
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // interrupted reports err as a stop by the stopper's signal, with the

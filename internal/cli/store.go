@@ -112,16 +112,6 @@ func useStore(e *env, f *storeFlags, plan *compose.Plan, quiet bool) (*store.Sto
 	return st, nil
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "y") {
-		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 func newStoreCmd(e *env) *cobra.Command {
 	var path string
 	c := &cobra.Command{
