@@ -19,6 +19,21 @@ func (e *ResetError) Error() string {
 	return fmt.Sprintf("the reset failed (making or wiring a fresh instance): %s: %s", e.Exception, e.Message)
 }
 
+// ToResults converts a run's results (a prefix of queries when the run
+// failed part way) with ToResult. It returns those before the first that
+// does not convert, and a *backend.QueryError for that one.
+func ToResults(queries [][]string, rs []QueryResult) ([]backend.Result, error) {
+	out := make([]backend.Result, 0, len(rs))
+	for i, r := range rs {
+		res, err := ToResult(queries[i], r)
+		if err != nil {
+			return out, &backend.QueryError{Index: i, Err: err}
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
 // ToResult turns the harness's answer to query into the pipeline's form.
 // An error or environment callback is handed on as its name, for the
 // pipeline to map to err (or a failed query) like any other backend's;

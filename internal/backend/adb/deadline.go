@@ -172,13 +172,9 @@ func (e *Executor) run(ctx context.Context, queries [][]string) ([]backend.Resul
 	rctx, cancel := context.WithTimeoutCause(ctx, d, errDeadline)
 	defer cancel()
 	rs, err := e.client.Run(rctx, queries)
-	out := make([]backend.Result, 0, len(rs))
-	for i, r := range rs {
-		res, cerr := harness.ToResult(queries[i], r)
-		if cerr != nil {
-			return out, &backend.QueryError{Index: i, Err: cerr}
-		}
-		out = append(out, res)
+	out, cerr := harness.ToResults(queries, rs)
+	if cerr != nil {
+		return out, cerr
 	}
 	if err == nil {
 		return out, nil

@@ -175,13 +175,9 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 // after the results before it.
 func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
 	rs, err := e.client.Run(ctx, queries)
-	out := make([]backend.Result, 0, len(rs))
-	for i, r := range rs {
-		res, cerr := harness.ToResult(queries[i], r)
-		if cerr != nil {
-			return out, &backend.QueryError{Index: i, Err: cerr}
-		}
-		out = append(out, res)
+	out, cerr := harness.ToResults(queries, rs)
+	if cerr != nil {
+		return out, cerr
 	}
 	if err == nil {
 		return out, nil
