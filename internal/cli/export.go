@@ -64,15 +64,7 @@ next to droidstar; $DROIDSTAR_RENDER can name it.`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			if out == "" || out == "-" {
-				_, err = e.stdout.Write(data)
-				return err
-			}
-			if err := writeFileAtomic(out, data); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "wrote %s\n", out)
-			return nil
+			return e.writeOut(out, data)
 		},
 	}
 	c.Flags().StringVarP(&format, "format", "f", "dot", "output format: "+strings.Join(export.Formats(), ", "))
@@ -119,4 +111,18 @@ func formatOfFile(name string) string {
 		}
 	}
 	return ""
+}
+
+// writeOut writes a command's --out: stdout for "" or "-", else the file
+// (atomically), saying so on stderr so that stdout stays the data alone.
+func (e *env) writeOut(out string, data []byte) error {
+	if out == "" || out == "-" {
+		_, err := e.stdout.Write(data)
+		return err
+	}
+	if err := writeFileAtomic(out, data); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "wrote %s\n", out)
+	return nil
 }

@@ -55,15 +55,7 @@ warns on stderr and still writes the report. Output goes to stdout unless
 			if pictureErr != nil {
 				fmt.Fprintf(e.stderr, "droidstar: warning: the report has no typestate picture: %v\n", pictureErr)
 			}
-			if out == "" || out == "-" {
-				_, err = e.stdout.Write(data)
-				return err
-			}
-			if err := writeFileAtomic(out, data); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "wrote %s\n", out)
-			return nil
+			return e.writeOut(out, data)
 		},
 	}
 	c.Flags().StringVarP(&out, "out", "o", "", "output file (default stdout)")
