@@ -19,7 +19,7 @@ func FuzzParseDroidStarDOT(f *testing.F) {
 }
 
 func FuzzParseMealyDOT(f *testing.F) {
-	fuzzseed.Add(f, fixtures+"/vending-mealy.dot", fixtures+"/bad-*.dot", "../../../testdata/matrix/*.dot")
+	fuzzseed.Add(f, fixtures+"/vending-mealy.dot", fixtures+"/turnstile-*.dot", fixtures+"/bad-*.dot", "../../../testdata/matrix/*.dot")
 	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, data, FormatMealyDOT) })
 }
 

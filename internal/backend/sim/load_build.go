@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	stdhtml "html"
 	"slices"
 	"strconv"
 	"strings"
@@ -218,20 +219,17 @@ func buildMealy(name string, g *dotGraph) (*Model, error) {
 			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf(
 				"edge %s -> %s has no label; %s labels read \"input / output\"", e.from, e.to, FormatMealyDOT)}
 		}
-		in, out, found := strings.Cut(e.label, "/")
-		in, out = strings.TrimSpace(in), strings.TrimSpace(out)
-		switch {
-		case !found:
-			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf(
-				"label %q of edge %s -> %s has no '/'; %s labels read \"input / output\"", e.label, e.from, e.to, FormatMealyDOT)}
-		case in == "":
-			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf("label %q of edge %s -> %s has no input before the '/'", e.label, e.from, e.to)}
-		case out == "":
-			return nil, &LoadError{Path: name, Line: e.line, Msg: fmt.Sprintf("label %q of edge %s -> %s has no output after the '/'", e.label, e.from, e.to)}
+		pairs, problem := mealyLabel(e.label, e.html)
+		if problem != "" {
+			line, col := e.labelPos()
+			return nil, &LoadError{Path: name, Line: line, Col: col, Msg: fmt.Sprintf(
+				"label %s of edge %s -> %s%s", showLabel(e.label, e.html), e.from, e.to, problem)}
 		}
-		inputs = appendNew(inputs, in)
-		outputs = appendNew(outputs, out)
-		trs = append(trs, transition{from: e.from, to: e.to, in: in, out: out, line: e.line})
+		for _, p := range pairs {
+			inputs = appendNew(inputs, p.in)
+			outputs = appendNew(outputs, p.out)
+			trs = append(trs, transition{from: e.from, to: e.to, in: p.in, out: p.out, line: e.line})
+		}
 	}
 	if len(trs) == 0 {
 		return nil, &LoadError{Path: name, Msg: "no edges: a model needs transitions"}
@@ -279,6 +277,101 @@ func buildMealy(name string, g *dotGraph) (*Model, error) {
 		return nil, err
 	}
 	return b.model(semantics, FormatMealyDOT)
+}
+
+// ioPair is one input and its output, as a Mealy label gives them.
+type ioPair struct{ in, out string }
+
+// mealyLabel reads a mealy-dot edge label. Besides AALpy's and LearnLib's
+// one "input / output" per edge, it takes the forms of edges that carry
+// several transitions, as in the automata wiki's models:
+//   - an HTML label (LearnLib's GraphDOT writes a label whose value starts
+//     with <HTML> as a DOT HTML string, <...>, rather than quoted) with one
+//     "input / output" a line, lines broken by <br/> (any case, with or
+//     without the slash or attributes, as Graphviz's HTML labels allow);
+//     character entities such as &amp; are decoded;
+//   - several inputs sharing one output and target: "A | B / output".
+//
+// Nothing else of HTML is read: another tag is a problem naming it, rather
+// than a name with markup in it. A problem is said as the end of a
+// sentence that begins with the label.
+func mealyLabel(label string, html bool) (pairs []ioPair, problem string) {
+	parts := []string{label}
+	if html {
+		if parts, problem = htmlLines(label); problem != "" {
+			return nil, problem
+		}
+	}
+	several := len(parts) > 1
+	for k, part := range parts {
+		where := ""
+		if several {
+			where = fmt.Sprintf(": line %d of it, %q,", k+1, part)
+		}
+		if several && strings.TrimSpace(part) == "" {
+			continue // a <br/> at the end, or two in a row
+		}
+		in, out, found := strings.Cut(part, "/")
+		in, out = strings.TrimSpace(in), strings.TrimSpace(out)
+		switch {
+		case !found:
+			return nil, fmt.Sprintf("%s has no '/'; %s labels read \"input / output\"", where, FormatMealyDOT)
+		case in == "":
+			return nil, fmt.Sprintf("%s has no input before the '/'", where)
+		case out == "":
+			return nil, fmt.Sprintf("%s has no output after the '/'", where)
+		}
+		for _, i := range strings.Split(in, " | ") {
+			if i = strings.TrimSpace(i); i == "" {
+				return nil, fmt.Sprintf("%s has an empty input among the ones joined by \" | \"", where)
+			}
+			pairs = append(pairs, ioPair{in: i, out: out})
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, " has no \"input / output\" line"
+	}
+	return pairs, ""
+}
+
+// htmlLines splits the inside of an HTML label at its <br/> tags and
+// decodes the character entities of each line. Graphviz does not break
+// lines at a newline in an HTML label, so newlines are spaces.
+func htmlLines(s string) (lines []string, problem string) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '<' {
+			continue
+		}
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			return nil, " has a '<' that no '>' closes"
+		}
+		tag := s[i+1 : i+j]
+		name := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(tag), "/"))
+		if f := strings.Fields(name); len(f) > 0 {
+			name = f[0]
+		}
+		if name != "br" {
+			return nil, fmt.Sprintf(" has the HTML tag <%s>; only <br/> line breaks are read in a label", tag)
+		}
+		lines = append(lines, s[start:i])
+		start = i + j + 1
+		i += j
+	}
+	lines = append(lines, s[start:])
+	for k, l := range lines {
+		lines[k] = stdhtml.UnescapeString(strings.NewReplacer("\r\n", " ", "\n", " ").Replace(l))
+	}
+	return lines, ""
+}
+
+// showLabel writes a label back as it stood in the file, for messages.
+func showLabel(label string, html bool) string {
+	if html {
+		return "<" + label + ">"
+	}
+	return fmt.Sprintf("%q", label)
 }
 
 // complete checks that a plain Mealy machine has every transition.

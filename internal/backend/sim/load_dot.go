@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/awalterschulze/gographviz"
 	"github.com/awalterschulze/gographviz/ast"
@@ -29,7 +30,23 @@ type dotEdge struct {
 	from, to string
 	label    string
 	hasLabel bool
-	line     int // 0 when unknown
+	html     bool // the label was an HTML string, <...>
+	line     int  // 0 when unknown
+	// labelAt is where the label's value stands, when it is the edge's
+	// own (not an `edge [label=...]` default) and the lexer found it.
+	labelAt dotPos
+}
+
+// dotPos is a place in the source; 0 is unknown.
+type dotPos struct{ line, col int }
+
+// labelPos is where messages about the edge's label point: the label
+// itself when known, else the edge's line.
+func (e dotEdge) labelPos() (line, col int) {
+	if e.labelAt.line > 0 {
+		return e.labelAt.line, e.labelAt.col
+	}
+	return e.line, 0
 }
 
 // dotGraph is what the model builders need from a DOT file.
@@ -55,16 +72,22 @@ type dotToken struct {
 	kind tokKind
 	text string
 	line int
+	col  int // in characters, from 1
 }
 
 // lexDOT splits DOT source into tokens, comments and whitespace included,
 // so that joining the tokens' text gives the input back.
 func lexDOT(src string) []dotToken {
 	var toks []dotToken
-	line := 1
+	line, col := 1, 1
 	emit := func(kind tokKind, text string) {
-		toks = append(toks, dotToken{kind: kind, text: text, line: line})
-		line += strings.Count(text, "\n")
+		toks = append(toks, dotToken{kind: kind, text: text, line: line, col: col})
+		if k := strings.LastIndexByte(text, '\n'); k >= 0 {
+			line += strings.Count(text, "\n")
+			col = 1 + utf8.RuneCountInString(text[k+1:])
+		} else {
+			col += utf8.RuneCountInString(text)
+		}
 	}
 	if strings.HasPrefix(src, "\uFEFF") {
 		src = src[len("\uFEFF"):]
@@ -158,6 +181,7 @@ func isIDByte(c byte) bool {
 type normalizedDOT struct {
 	src       string
 	edgeLines []int          // line of every edge operator outside attribute lists
+	edgeLabel []dotPos       // for each of those, where its statement's label value stands
 	firstLine map[string]int // line of the first mention of every ID outside attribute lists
 	first     *dotToken      // first token that is not a space or comment
 }
@@ -194,6 +218,7 @@ func normalizeDOT(src string) normalizedDOT {
 			}
 		case t.kind == tkEdgeOp && depth == 0:
 			n.edgeLines = append(n.edgeLines, t.line)
+			n.edgeLabel = append(n.edgeLabel, edgeLabelPos(toks, k, nextSolid))
 		case (t.kind == tkID || t.kind == tkString || t.kind == tkHTML) && depth == 0:
 			if id := dotUnquote(t.text); n.firstLine[id] == 0 {
 				n.firstLine[id] = t.line
@@ -229,6 +254,51 @@ func normalizeDOT(src string) normalizedDOT {
 		n.src += "\n"
 	}
 	return n
+}
+
+// edgeLabelPos finds the label value of the edge statement whose edge
+// operator is toks[k]: past the rest of the chain (a -> b -> c) to the
+// attribute lists that follow, where the last label wins as in label. It
+// gives up (zero) on a subgraph end or anything it does not expect.
+func edgeLabelPos(toks []dotToken, k int, nextSolid func(int) int) dotPos {
+	isValue := func(i int) bool {
+		return i >= 0 && (toks[i].kind == tkID || toks[i].kind == tkString || toks[i].kind == tkHTML)
+	}
+	isPunct := func(i int, p string) bool { return i >= 0 && toks[i].kind == tkPunct && toks[i].text == p }
+	j := k
+	for {
+		d := nextSolid(j) // the edge's destination
+		if !isValue(d) {
+			return dotPos{}
+		}
+		j = d
+		for isPunct(nextSolid(j), ":") { // a port, node:port or node:port:compass
+			if p := nextSolid(nextSolid(j)); isValue(p) {
+				j = p
+			} else {
+				return dotPos{}
+			}
+		}
+		if n := nextSolid(j); n >= 0 && toks[n].kind == tkEdgeOp {
+			j = n
+			continue
+		}
+		break
+	}
+	var at dotPos
+	for n := nextSolid(j); isPunct(n, "["); n = nextSolid(n) {
+		for n++; n < len(toks) && !isPunct(n, "]"); n++ {
+			if isValue(n) && dotUnquote(toks[n].text) == "label" && isPunct(nextSolid(n), "=") {
+				if v := nextSolid(nextSolid(n)); isValue(v) {
+					at, n = dotPos{line: toks[v].line, col: toks[v].col}, v
+				}
+			}
+		}
+		if n >= len(toks) {
+			break
+		}
+	}
+	return at
 }
 
 // dotUnquote turns a DOT ID into its value: quotes are removed with the
@@ -332,7 +402,7 @@ func readHiddenDOT(name string, src string) (*dotGraph, error) {
 	if g.Type != ast.DIGRAPH {
 		return nil, &LoadError{Path: name, Line: n.first.line, Msg: "not a digraph: the graph is undirected (\"graph\"); a model is a \"digraph\" with \"->\" edges"}
 	}
-	w := &dotWalker{name: name, lines: n.edgeLines, g: &dotGraph{nodeLine: map[string]int{}}, seen: map[string]bool{}, firstLine: n.firstLine}
+	w := &dotWalker{name: name, lines: n.edgeLines, labels: n.edgeLabel, g: &dotGraph{nodeLine: map[string]int{}}, seen: map[string]bool{}, firstLine: n.firstLine}
 	if err := w.stmts(g.StmtList, ""); err != nil {
 		return nil, err
 	}
@@ -340,6 +410,7 @@ func readHiddenDOT(name string, src string) (*dotGraph, error) {
 		// The lexer and gographviz disagree on the edges: do not guess lines.
 		for k := range w.g.edges {
 			w.g.edges[k].line = 0
+			w.g.edges[k].labelAt = dotPos{}
 		}
 	}
 	return w.g, nil
@@ -358,7 +429,8 @@ func parseDOT(src string) (g *ast.Graph, err error) {
 type dotWalker struct {
 	name      string
 	lines     []int
-	arrows    int // edge operators met so far
+	labels    []dotPos // parallel to lines
+	arrows    int      // edge operators met so far
 	g         *dotGraph
 	seen      map[string]bool
 	firstLine map[string]int
@@ -384,7 +456,7 @@ func (w *dotWalker) stmts(list ast.StmtList, edgeLabel string) error {
 		case *ast.NodeStmt:
 			w.node(s.NodeID.ID)
 		case ast.EdgeAttrs:
-			if l, ok := label(ast.AttrList(s)); ok {
+			if l, ok, _ := label(ast.AttrList(s)); ok {
 				edgeLabel, hasDefault = l, true
 			}
 		case *ast.SubGraph:
@@ -447,8 +519,11 @@ func (w *dotWalker) endpoint(loc ast.Location, edgeLabel string) ([]string, erro
 }
 
 func (w *dotWalker) edge(s *ast.EdgeStmt, edgeLabel string, hasDefault bool) error {
-	lbl, has := label(s.Attrs)
+	lbl, has, html := label(s.Attrs)
+	own := has
 	if !has {
+		// A default's HTML form is not tracked: droidstar's own DOT never
+		// sets one, and LearnLib's and the automata wiki's label edges one by one.
 		lbl, has = edgeLabel, hasDefault
 	}
 	from, err := w.endpoint(s.Source, edgeLabel)
@@ -456,9 +531,12 @@ func (w *dotWalker) edge(s *ast.EdgeStmt, edgeLabel string, hasDefault bool) err
 		return err
 	}
 	for _, rh := range s.EdgeRHS {
-		line := 0
+		line, at := 0, dotPos{}
 		if w.arrows < len(w.lines) {
 			line = w.lines[w.arrows]
+			if own {
+				at = w.labels[w.arrows]
+			}
 		}
 		w.arrows++
 		if rh.Op != ast.DIRECTED {
@@ -470,7 +548,7 @@ func (w *dotWalker) edge(s *ast.EdgeStmt, edgeLabel string, hasDefault bool) err
 		}
 		for _, f := range from {
 			for _, t := range to {
-				w.g.edges = append(w.g.edges, dotEdge{from: f, to: t, label: lbl, hasLabel: has, line: line})
+				w.g.edges = append(w.g.edges, dotEdge{from: f, to: t, label: lbl, hasLabel: has, html: html && own, line: line, labelAt: at})
 			}
 		}
 		from = to
@@ -478,17 +556,18 @@ func (w *dotWalker) edge(s *ast.EdgeStmt, edgeLabel string, hasDefault bool) err
 	return nil
 }
 
-// label returns the (last) label attribute of an attribute list, unquoted.
-func label(attrs ast.AttrList) (string, bool) {
-	val, found := "", false
+// label returns the (last) label attribute of an attribute list,
+// unquoted, and whether it was an HTML string (<...>).
+func label(attrs ast.AttrList) (val string, found, html bool) {
 	for _, alist := range attrs {
 		for _, a := range alist {
 			if dotUnquote(string(a.Field)) == "label" {
-				val, found = dotUnquote(string(a.Value)), true
+				v := string(a.Value)
+				val, found, html = dotUnquote(v), true, strings.HasPrefix(v, "<")
 			}
 		}
 	}
-	return val, found
+	return val, found, html
 }
 
 // dotSyntaxError rewrites gographviz's parser error ("Error in S115:
