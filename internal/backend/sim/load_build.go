@@ -284,13 +284,17 @@ type ioPair struct{ in, out string }
 
 // mealyLabel reads a mealy-dot edge label. Besides AALpy's and LearnLib's
 // one "input / output" per edge, it takes the forms of edges that carry
-// several transitions, as in the automata wiki's models:
-//   - an HTML label (LearnLib's GraphDOT writes a label whose value starts
-//     with <HTML> as a DOT HTML string, <...>, rather than quoted) with one
-//     "input / output" a line, lines broken by <br/> (any case, with or
-//     without the slash or attributes, as Graphviz's HTML labels allow);
-//     character entities such as &amp; are decoded;
-//   - several inputs sharing one output and target: "A | B / output".
+// several transitions, as in the automata wiki's models (issue 13 names a
+// wiki TLS model with label=<A<br />B> and inputs joined by " | "):
+//   - an HTML label: LearnLib's writer (AutomataLib's GraphDOT.appendParams,
+//     serialization/dot) puts a label whose value starts with <HTML>
+//     between < and > instead of quotes, and Graphviz's HTML-like labels
+//     break lines with <BR/>, which may carry attributes (ALIGN) and, being
+//     XML-like, escape &, <, > and " as entities. So each line is one
+//     "input / output", lines break at <br/> in any case, with or without
+//     the slash or attributes, and entities are decoded;
+//   - several inputs sharing one output and target: "A | B / output". Only
+//     the inputs are split: an output may hold " | " (vending-mealy.dot).
 //
 // Nothing else of HTML is read: another tag is a problem naming it, rather
 // than a name with markup in it. A problem is said as the end of a
