@@ -73,7 +73,7 @@ func TestCheckExamples(t *testing.T) {
 		case "countdowntimer":
 			want += "CountDownTimer, 2 callins, 1 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 4 states)\n"
 		case "fileobserver":
-			want += "FileObserver, 4 callins, 2 callbacks, bound 6, backends " + adb + "sim (mealy-dot model, 12 states)\n"
+			want += "FileObserver, 4 callins, 2 callbacks, bound 3, backends " + adb + "sim (mealy-dot model, 12 states)\n"
 		case "mediaplayer":
 			want += "MediaPlayer, 8 callins, 3 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 13 states)\n"
 		case "speechrecognizer":

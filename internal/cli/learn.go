@@ -122,7 +122,7 @@ exits with 130 (SIGINT) or 143 (SIGTERM). A second Ctrl-C ends it at once
 	fl.StringVar(&f.example, "example", "", "learn an embedded example (see 'droidstar examples')")
 	fl.StringVar(&f.modelFile, "model", "", "learn a model file directly (DroidStar DOT, Mealy DOT or droidstar JSON)")
 	fl.StringVar(&f.format, "model-format", "auto", "format of --model: auto, droidstar-dot, mealy-dot, json")
-	fl.IntVar(&f.bound, "bound", purpose.DefaultBound, "distinguisher bound (overrides the purpose's)")
+	fl.IntVar(&f.bound, "bound", purpose.DefaultBound, "distinguisher bound (overrides the purpose's), in free symbols: the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted")
 	fl.DurationVar(&f.quiescence, "quiescence", purpose.DefaultQuiescence, "quiescence timeout for --model")
 	fl.DurationVar(&f.reset, "reset", purpose.DefaultSettle+purpose.DefaultPostReset, "device time per query for --model (settle + post-reset)")
 	fl.DurationVar(&f.latency, "latency", purpose.DefaultLatency, "callback latency for --model")

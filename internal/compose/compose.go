@@ -180,6 +180,8 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	if err != nil {
 		return nil, err
 	}
+	// The bound counts what the restrictions leave free.
+	t.Forcing = automaton.Forcing()
 	mapped := execs
 	if m != nil {
 		mapped = make([]backend.Executor, len(execs))

@@ -27,9 +27,15 @@ type Target struct {
 	Semantics string // model.SemanticsClosure or model.SemanticsMealy
 	// Callins and Callbacks are recorded in the document (closure only).
 	Callins, Callbacks []string
-	Bound              int
-	Purpose            *model.PurposeInfo
-	Backend            model.BackendInfo
+	// Bound is the distinguisher bound, in free symbols: a wait that
+	// Forcing makes follow an input is not counted.
+	Bound int
+	// Forcing marks the inputs a wait must follow (a purpose's
+	// followed_by_wait callins); the composition root fills it in from the
+	// restrictions.
+	Forcing mealy.Forcing
+	Purpose *model.PurposeInfo
+	Backend model.BackendInfo
 }
 
 // Sem is the closure semantics of the target's alphabets, or none for a
@@ -129,7 +135,7 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		if per == 0 {
 			per = max(len(job.Devices), 1)
 		}
-		eq = &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, PerBatch: per, OnProgress: watch.roundProgress}
+		eq = &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.Forcing, PerBatch: per, OnProgress: watch.roundProgress}
 	}
 	lopts := o.Learner
 	if o.Progress != nil {
@@ -183,8 +189,13 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	})
 	doc.Callins, doc.Callbacks = t.Callins, t.Callbacks
 	if o.Perfect == nil {
-		// NeededBound ignores equivalent pairs, so no minimisation first.
-		doc.Bound = &model.Bound{Used: t.Bound, Needed: h.Machine.NeededBound()}
+		// Both ignore equivalent pairs, so no minimisation first. The
+		// needed bound is in the oracle's units: free symbols.
+		needed := h.Machine.NeededBound()
+		if !t.Forcing.None() {
+			needed = h.Machine.NeededFreeBound(t.Forcing)
+		}
+		doc.Bound = &model.Bound{Used: t.Bound, Needed: needed}
 	}
 	doc.Purpose = t.Purpose
 	doc.Backend, doc.Stats = recorded(job, wall, o.VirtualClock)

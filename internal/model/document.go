@@ -89,7 +89,9 @@ type ErrInfo struct {
 	Detail string  `json:"detail,omitempty"`
 }
 
-// Bound is the distinguisher bound the run assumed and the one the model needs.
+// Bound is the distinguisher bound the run assumed and the one the model
+// needs, both in free symbols: a wait that a followed_by_wait restriction
+// forces after a callin is not counted.
 type Bound struct {
 	Used   int `json:"used"`
 	Needed int `json:"needed"`

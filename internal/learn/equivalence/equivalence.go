@@ -14,19 +14,28 @@ import (
 )
 
 // Bound checks every transition (q, i) → q' of a hypothesis: the words
-// access(q)·i and access(q') must agree on every suffix of length at most
-// Bound. If the target's states all differ on some word of that length, a
-// hypothesis that passes is the target (ICSE 2018, Theorem 4.4).
+// access(q)·i and access(q') must agree on every suffix of free length at
+// most Bound. If the target's states all differ on some word of that free
+// length, a hypothesis that passes is the target (ICSE 2018, Theorem 4.4).
+//
+// A suffix's free length counts the symbols the restrictions leave free
+// (see mealy.Forcing): the wait that a followed_by_wait callin forces is
+// part of that callin's step, appended after it and not counted, and when
+// i itself is such a callin the suffix starts with its wait. Without
+// forcing inputs this is the paper's plain length.
 //
 // It reuses the learner's access words, skips transitions into and out of
 // the error sink (every extension of an err is err) and transitions whose
-// two words are the same, asks only the words of length exactly Bound (the
-// cache answers their prefixes), and hands the distinguishing suffix straight
-// back to the learner.
+// two words are the same, asks only the words of free length exactly Bound
+// (the cache answers their prefixes), and hands the distinguishing suffix
+// straight back to the learner.
 type Bound struct {
 	MQ    oracle.Oracle
 	Bound int
 	Sem   mealy.Semantics
+	// Forcing marks the inputs a wait must follow (the purpose's
+	// followed_by_wait callins); the zero value forces nothing.
+	Forcing mealy.Forcing
 	// PerBatch is how many transitions are checked in one batch of queries:
 	// 1 stops at the first counterexample with the fewest queries; more gives
 	// several devices more to run at once. 0 means 1.
@@ -63,16 +72,31 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 			todo = append(todo, transition{q, i, to})
 		}
 	}
-	suffixes := wordsOfLength(m.Inputs.Size(), b.Bound)
+	// The suffixes after a forcing input start with its wait; the rest are
+	// the same steps.
+	free := stepsOfFreeLength(m.Inputs.Size(), b.Bound, b.Forcing)
+	var afterForced []mealy.Word
+	if !b.Forcing.None() {
+		afterForced = make([]mealy.Word, len(free))
+		for k, s := range free {
+			afterForced[k] = mealy.Word{b.Forcing.Wait}.Concat(s...)
+		}
+	}
+	suffixesOf := func(t transition) []mealy.Word {
+		if b.Forcing.Forced(t.in) {
+			return afterForced
+		}
+		return free
+	}
 	per := max(b.PerBatch, 1)
 	if b.OnProgress != nil {
 		b.OnProgress(0, len(todo))
 	}
 	for start := 0; start < len(todo); start += per {
 		chunk := todo[start:min(start+per, len(todo))]
-		queries := make([]mealy.Word, 0, 2*len(chunk)*len(suffixes))
+		queries := make([]mealy.Word, 0, 2*len(chunk)*len(free))
 		for _, t := range chunk {
-			for _, s := range suffixes {
+			for _, s := range suffixesOf(t) {
 				queries = append(queries, h.Access[t.q].Concat(t.in).Concat(s...), h.Access[t.to].Concat(s...))
 			}
 		}
@@ -80,11 +104,14 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 		if err != nil {
 			return nil, err
 		}
-		for k, t := range chunk {
-			base := 2 * k * len(suffixes)
-			if cex := b.compare(h, t, suffixes, queries[base:base+2*len(suffixes)], answers[base:base+2*len(suffixes)]); cex != nil {
+		base := 0
+		for _, t := range chunk {
+			suffixes := suffixesOf(t)
+			end := base + 2*len(suffixes)
+			if cex := b.compare(h, t, suffixes, queries[base:end], answers[base:end]); cex != nil {
 				return cex, nil
 			}
+			base = end
 		}
 		if b.OnProgress != nil {
 			b.OnProgress(start+len(chunk), len(todo))
@@ -94,16 +121,17 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 }
 
 // compare finds the shortest suffix on which the transition's two words
-// disagree.
+// disagree: fewest free symbols first, then fewest symbols.
 func (b *Bound) compare(h *learn.Hypothesis, t transition, suffixes []mealy.Word, queries []mealy.Word, answers []oracle.Answer) *learn.Counterexample {
-	best, bestLen := -1, 0
+	best, bestLen, bestFree := -1, 0, 0
 	for k, s := range suffixes {
 		left, right := answers[2*k].Outputs, answers[2*k+1].Outputs
 		left, right = left[len(left)-len(s):], right[len(right)-len(s):]
 		for j := range s {
 			if left[j] != right[j] {
-				if best < 0 || j+1 < bestLen {
-					best, bestLen = k, j+1
+				free := b.Forcing.FreeLength(t.in, s[:j+1])
+				if best < 0 || free < bestFree || free == bestFree && j+1 < bestLen {
+					best, bestLen, bestFree = k, j+1, free
 				}
 				break
 			}
@@ -123,15 +151,21 @@ func (b *Bound) compare(h *learn.Hypothesis, t transition, suffixes []mealy.Word
 	return &learn.Counterexample{Word: word, Suffix: suffix}
 }
 
-// wordsOfLength lists every word of length n over k symbols in
-// lexicographic order.
-func wordsOfLength(k, n int) []mealy.Word {
+// stepsOfFreeLength lists every word of n steps over k symbols, in
+// lexicographic order of their free symbols: a step is one symbol, and the
+// wait after a symbol f forces. Without forcing, these are the k^n words of
+// length n.
+func stepsOfFreeLength(k, n int, f mealy.Forcing) []mealy.Word {
 	words := []mealy.Word{{}}
 	for l := 0; l < n; l++ {
 		next := make([]mealy.Word, 0, len(words)*k)
 		for _, w := range words {
 			for a := 0; a < k; a++ {
-				next = append(next, w.Concat(a))
+				if f.Forced(a) {
+					next = append(next, w.Concat(a, f.Wait))
+				} else {
+					next = append(next, w.Concat(a))
+				}
 			}
 		}
 		words = next

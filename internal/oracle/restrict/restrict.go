@@ -67,6 +67,24 @@ func Compile(inputs *mealy.Alphabet, sem mealy.Semantics, rules []Rule) (*Automa
 	return a, nil
 }
 
+// Forcing marks the inputs that followed_by_wait rules make a wait
+// follow, for the bound oracle's free length (mealy.Forcing).
+func (a *Automaton) Forcing() mealy.Forcing {
+	f := mealy.Forcing{Wait: a.wait}
+	for _, r := range a.rules {
+		if r.Kind != FollowedByWait {
+			continue
+		}
+		if f.Forces == nil {
+			f.Forces = make([]bool, len(r.symbols))
+		}
+		for i, on := range r.symbols {
+			f.Forces[i] = f.Forces[i] || on
+		}
+	}
+	return f
+}
+
 // Empty says whether there are no rules (every word is allowed).
 func (a *Automaton) Empty() bool { return len(a.rules) == 0 }
 

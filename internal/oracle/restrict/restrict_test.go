@@ -49,3 +49,38 @@ func TestFirstViolation(t *testing.T) {
 		t.Error("rules without the closure semantics compiled")
 	}
 }
+
+// The followed_by_wait rules, and only they, tell the bound which inputs
+// drag a wait along.
+func TestForcing(t *testing.T) {
+	in, out, err := mealy.ClosureAlphabets([]string{"bind", "accept", "close"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sem := mealy.ClosureSemantics(in, out)
+	a, err := restrict.Compile(in, sem, []restrict.Rule{
+		{Kind: restrict.FollowedByWait, Symbols: []string{"bind"}, Text: "wait after bind"},
+		{Kind: restrict.AtMost, Count: 1, Symbols: []string{"accept"}, Text: "one accept"},
+		{Kind: restrict.FollowedByWait, Symbols: []string{"close"}, Text: "wait after close"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := a.Forcing()
+	var forced []string
+	for i := 0; i < in.Size(); i++ {
+		if f.Forced(i) {
+			forced = append(forced, in.Name(i))
+		}
+	}
+	if strings.Join(forced, " ") != "bind close" || f.Wait != sem.Wait {
+		t.Fatalf("forced %v, wait %d; want bind close, wait %d", forced, f.Wait, sem.Wait)
+	}
+	none, err := restrict.Compile(in, sem, []restrict.Rule{{Kind: restrict.AtMost, Count: 1, Symbols: []string{"accept"}, Text: "one accept"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !none.Forcing().None() {
+		t.Fatal("at_most forced a wait")
+	}
+}
