@@ -3,10 +3,12 @@ package dispatch_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -161,6 +163,132 @@ func TestSchedulerStop(t *testing.T) {
 			before := len(h.ran)
 			if _, err := s.Ask(context.Background(), qs); err != dispatch.ErrStopped || len(h.ran) != before {
 				t.Errorf("the next Ask: %v after running %d more; want %v and none", err, len(h.ran)-before, dispatch.ErrStopped)
+			}
+		})
+	}
+}
+
+// timed takes batches, each query costing a second of device time per
+// symbol, and records the size of each request. The call carrying its
+// hold-th query (0: none) says so on running and finishes once released.
+type timed struct {
+	hold     int
+	running  chan struct{}
+	release  chan struct{}
+	requests []int
+	ran      int
+}
+
+func (e *timed) Execute(context.Context, []string) (backend.Result, error) {
+	panic("timed takes batches")
+}
+
+func (e *timed) ExecuteBatch(ctx context.Context, qs [][]string) ([]backend.Result, error) {
+	e.requests = append(e.requests, len(qs))
+	first := e.ran + 1
+	e.ran += len(qs)
+	if e.hold >= first && e.hold <= e.ran {
+		e.running <- struct{}{}
+		<-e.release
+		if err := ctx.Err(); err != nil {
+			// The grace period ended: the harness's reply never came.
+			return nil, err
+		}
+	}
+	out := make([]backend.Result, len(qs))
+	for k, q := range qs {
+		out[k].Device = time.Duration(len(q)) * time.Second
+		for range q {
+			out[k].Outputs = append(out[k].Outputs, "ok")
+		}
+	}
+	return out, nil
+}
+
+func (e *timed) Describe() model.DeviceInfo { return model.DeviceInfo{Serial: "t"} }
+func (e *timed) Close() error               { return nil }
+
+// With RequestTime, an executor's share goes in requests of about that
+// much device time (one query first, to measure): a stop starts no
+// further request, and a grace period that ends during one (the context
+// cancelled) loses that request only; the answers of the earlier ones are
+// handed on.
+func TestSchedulerRequestTime(t *testing.T) {
+	in, out := alphabets(t)
+	var qs []mealy.Word
+	for range 10 {
+		qs = append(qs, in.MustWord("start", "wait")) // 2 s each
+	}
+	cases := []struct {
+		name        string
+		requestTime time.Duration
+		hold        int  // the query during whose request the stop comes (0: none)
+		cancel      bool // the grace period ends during that request
+		requests    string
+		answered    int
+		err         string
+	}{
+		{name: "whole share", requests: "[10]", answered: 10},
+		{name: "sized", requestTime: 7 * time.Second, requests: "[1 3 3 3]", answered: 10},
+		{name: "sized, shorter than a query", requestTime: time.Second, requests: "[1 1 1 1 1 1 1 1 1 1]", answered: 10},
+		{name: "a stop during the second request", requestTime: 7 * time.Second, hold: 3, requests: "[1 3]", answered: 4, err: "dispatching stopped"},
+		{name: "the grace period ends during the third request", requestTime: 7 * time.Second, hold: 5, cancel: true, requests: "[1 3 3]", answered: 4,
+			err: "t: 3 queries (start wait, start wait, start wait): context canceled"},
+		{name: "unsized, the grace period ends", hold: 5, cancel: true, requests: "[10]", answered: 0, err: "t: 10 queries (start wait, start wait, start wait and 7 more): context canceled"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := &timed{hold: c.hold, running: make(chan struct{}), release: make(chan struct{})}
+			stop := make(chan struct{})
+			s := &dispatch.Scheduler{Executors: []backend.Executor{e}, Inputs: in, Outputs: out,
+				Sem: mealy.ClosureSemantics(in, out), Recorder: &oracle.Recorder{}, Stop: stop, RequestTime: c.requestTime}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if c.hold > 0 {
+				go func() {
+					<-e.running
+					close(stop)
+					if c.cancel {
+						cancel()
+					}
+					e.release <- struct{}{}
+				}()
+			}
+			ans, err := s.Ask(ctx, qs)
+			if got := fmt.Sprint(e.requests); got != c.requests {
+				t.Errorf("requests %s, want %s", got, c.requests)
+			}
+			answered := make([]bool, len(qs))
+			switch {
+			case c.err == "":
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k := range answered {
+					answered[k] = true
+				}
+			case c.answered == 0:
+				if err == nil || err.Error() != c.err {
+					t.Fatalf("error %v, want %s", err, c.err)
+				}
+			default:
+				var pe *oracle.PartialError
+				if !errors.As(err, &pe) || err.Error() != c.err {
+					t.Fatalf("error %v (%T), want a partial error %s", err, err, c.err)
+				}
+				ans, answered = pe.Answers, pe.Answered
+			}
+			n := 0
+			for k, ok := range answered {
+				if ok {
+					n++
+					if got := out.Format(ans[k].Outputs); got != "ok ok" || ans[k].Device != "t" {
+						t.Errorf("answer %d: %q on %q", k, got, ans[k].Device)
+					}
+				}
+			}
+			if n != c.answered {
+				t.Errorf("%d answered, want %d", n, c.answered)
 			}
 		})
 	}
