@@ -112,9 +112,11 @@ func checkInterrupted(t *testing.T, sig syscall.Signal, code int, stderr, out, s
 // TestSignalSim stops a learning run on the simulated device (sleeping
 // for real, so the run is long enough to interrupt) with SIGINT and SIGTERM.
 func TestSignalSim(t *testing.T) {
+	t.Parallel()
 	bin := build(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			store := filepath.Join(t.TempDir(), "queries.db")
 			code, stderr := interruptRun(t, bin, []string{"DROIDSTAR_STORE=" + store}, sig, "--example", "mediaplayer", "--realtime", "-o", out)
@@ -130,9 +132,13 @@ func TestSignalJVM(t *testing.T) {
 	if _, err := exec.LookPath("java"); err != nil && os.Getenv("JAVA_HOME") == "" {
 		t.Skip("java is not on PATH and JAVA_HOME is unset: the jvm harness tests need Java 8 or later")
 	}
+	t.Parallel()
 	bin := build(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			// The runs mostly wait (each query for the purpose's 600 ms
+			// quiescence): the two signals' runs overlap well.
+			t.Parallel()
 			out, tmp, cache := t.TempDir(), t.TempDir(), t.TempDir()
 			env := []string{"TMPDIR=" + tmp, "XDG_CACHE_HOME=" + cache, "HOME=" + cache}
 			store := filepath.Join(cache, "droidstar", "queries.db")
@@ -147,8 +153,10 @@ func TestSignalJVM(t *testing.T) {
 			}
 			// The same command again resumes: what the stopped run
 			// executed is answered from the store, and nothing runs twice.
-			// (Without the final re-check, which only makes it longer.)
-			again := exec.Command(bin, "learn", "../../examples/jvm/timer.yaml", "-o", out, "--write", "json", "--verify-final=false")
+			// (Without the final re-check, which only makes it longer, and
+			// on four harness JVMs, which the store's fingerprint does not
+			// tell apart: the rest of the run takes 15 s instead of 43 s.)
+			again := exec.Command(bin, "learn", "../../examples/jvm/timer.yaml", "-o", out, "--write", "json", "--verify-final=false", "--lanes", "4")
 			again.Env = append(os.Environ(), env...)
 			said, err := again.CombinedOutput()
 			if err != nil {

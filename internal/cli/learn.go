@@ -85,7 +85,10 @@ ones get --grace to finish, NAME.partial.json gets the last hypothesis (or,
 before the first one, the statistics so far), harness JVMs are ended, their
 temporary folders and the run's folder on the device removed, and droidstar
 exits with 130 (SIGINT) or 143 (SIGTERM). A second Ctrl-C ends it at once
-(a second SIGTERM does not: timeout(1) sends it twice).`,
+(a second SIGTERM does not: timeout(1) sends it twice). Since a harness
+answers a request only once all of it has run, the queries go to devices and
+harness JVMs in requests of about half --grace of device time each, so that
+the one running at a stop finishes in time.`,
 		Example: `  droidstar learn --example asynctask
   droidstar learn examples/mediaplayer/purpose.yaml --backend sim -o out/ --write json,dot,legacy-dot
   droidstar learn --example asynctask -o out/ --svg --write json,mermaid,lifestate
@@ -241,6 +244,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet, Interval: f.progress})
 	var last engine.Snapshot
 	determinism := f.vote.apply(plan)
+	plan.SizeRequests(f.grace / 2)
 	release := e.stop.dispatching(plan.StopDispatching, f.grace)
 	opts := engine.Options{
 		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism,

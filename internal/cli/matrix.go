@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,7 +19,9 @@ import (
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/matrix"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/store"
 )
 
 type matrixFlags struct {
@@ -28,6 +32,7 @@ type matrixFlags struct {
 	lanes     int
 	vote      voteFlags
 	adb       adbFlags
+	store     storeFlags
 }
 
 func newMatrixCmd(e *env) *cobra.Command {
@@ -41,6 +46,11 @@ first one (the baseline) as 'droidstar diff' does, and writes matrix.md and
 matrix.json. A target that fails to learn leaves NAME.partial.json and the
 others still run.
 
+Every target keeps the queries it executes in the query store (see
+'droidstar store --help'), each under its own fingerprint, so running the
+same command again resumes each target where it stopped; --fresh ignores
+what is stored.
+
 Targets: with the sim backend, each --sim-model NAME=FILE (FILE relative to the
 current directory) replaces the purpose's sim model and stands in for one
 Android version; with the jvm backend, each --java NAME=PATH runs the harness
@@ -51,7 +61,10 @@ apiSDK after its Android SDK level unless named, and the devices learn in
 parallel. NAMEs use letters, digits, '_', '-' and '.'.
 
 Exit code: 0 when every target learned and all behave like the baseline, 1
-when one differs or failed, 2 on a usage error.`,
+when one differs or failed, 2 on a usage error, 4 when a target's answers
+contradicted each other and re-running could not settle them (see --repeat):
+the disagreeing traces are then shown side by side, and the other targets'
+results are written all the same.`,
 		Example: `  droidstar matrix examples/mediaplayer/purpose.yaml \
       --sim-model api23=models/mediaplayer-23.dot --sim-model api34=models/mediaplayer-34.dot -o out/
 
@@ -92,6 +105,7 @@ when one differs or failed, 2 on a usage error.`,
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
 	f.vote.add(fl)
+	f.store.add(fl)
 	return c
 }
 
@@ -139,8 +153,18 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 			return err
 		}
 	}
+	st, err := openStore(e, &f.store, false)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		defer st.Close()
+	}
+	// Device targets learn in parallel, and each says what it resumes.
+	log := &syncWriter{w: e.stderr}
+	flaky := &flakyTargets{errs: map[string]error{}}
 	rep, err := matrix.Run(c.Context(), matrix.Spec{
-		PurposeFile: file, Purpose: p, Targets: targets, Out: f.out, Learn: matrixLearn(e, f), Log: e.stderr,
+		PurposeFile: file, Purpose: p, Targets: targets, Out: f.out, Learn: matrixLearn(e, f, st, log, flaky), Log: log,
 	})
 	if err != nil {
 		return err
@@ -157,6 +181,9 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	}
 	fmt.Fprint(e.stdout, rep.Table())
 	fmt.Fprintf(e.stderr, "wrote %s and %s\n", filepath.Join(f.out, "matrix.md"), filepath.Join(f.out, "matrix.json"))
+	if err := flaky.report(targets); err != nil {
+		return err
+	}
 	switch rep.Outcome() {
 	case matrix.Failed:
 		return fmt.Errorf("not every target learned")
@@ -205,9 +232,53 @@ func deviceTargets(ctx context.Context, e *env, a *adbFlags, req *matrix.DeviceR
 	return targets, matrixUsage(err)
 }
 
+// flakyTargets are the targets whose answers a vote could not settle, by
+// name. Device targets learn in parallel.
+type flakyTargets struct {
+	mu   sync.Mutex
+	errs map[string]error
+}
+
+func (t *flakyTargets) add(name string, err error) {
+	var ve *oracle.VoteError
+	if errors.As(err, &ve) {
+		t.mu.Lock()
+		t.errs[name] = err
+		t.mu.Unlock()
+	}
+}
+
+// report is learn's exit 4 for the matrix: each unsettled target's
+// traces side by side, in target order; nil when every vote settled.
+func (t *flakyTargets) report(targets []matrix.Target) error {
+	var msgs []string
+	for _, tg := range targets {
+		if err := t.errs[tg.Name]; err != nil {
+			msgs = append(msgs, fmt.Sprintf("target %s: %v", tg.Name, flakyError(err)))
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return &exitError{code: ExitFlaky, err: errors.New(strings.Join(msgs, "\n"))}
+}
+
+// syncWriter serialises the writes of targets learning in parallel.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
+}
+
 // matrixLearn learns one target as learn does: the one place the matrix
-// meets the composition root and the engine.
-func matrixLearn(e *env, f *matrixFlags) matrix.LearnFunc {
+// meets the composition root and the engine. st (nil for none) keeps each
+// target's answers under its own fingerprint; log gets what each resumes.
+func matrixLearn(e *env, f *matrixFlags, st *store.Store, log io.Writer, flaky *flakyTargets) matrix.LearnFunc {
 	// One for all targets: two targets on one device share its setting.
 	awake := f.adb.awake(e)
 	return func(ctx context.Context, p *purpose.Purpose, t matrix.Target) (*model.Document, error) {
@@ -227,8 +298,16 @@ func matrixLearn(e *env, f *matrixFlags) matrix.LearnFunc {
 			return nil, err
 		}
 		defer plan.Close()
+		if st != nil {
+			// The other targets' answers are under the same name and
+			// another fingerprint by design: not worth a note each.
+			if err := storeBucket(log, st, f.store.fresh, plan, storeNotes{prefix: t.Name + ": "}); err != nil {
+				return nil, err
+			}
+		}
 		determinism := f.vote.apply(plan)
 		res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism})
+		flaky.add(t.Name, err)
 		if res == nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -76,6 +77,20 @@ func userCacheDir(getenv func(string) string) (string, error) {
 // (a damaged store set aside, answers under another fingerprint, a
 // resume) is said on stderr.
 func useStore(e *env, f *storeFlags, plan *compose.Plan, quiet bool) (*store.Store, error) {
+	st, err := openStore(e, f, quiet)
+	if st == nil || err != nil {
+		return nil, err
+	}
+	if err := storeBucket(e.stderr, st, f.fresh, plan, storeNotes{quiet: quiet, others: !quiet}); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// openStore opens the store the flags and the environment choose: nil
+// when the run has none.
+func openStore(e *env, f *storeFlags, quiet bool) (*store.Store, error) {
 	path, note, err := storePath(e, f.path)
 	if err != nil {
 		return nil, err
@@ -90,26 +105,37 @@ func useStore(e *env, f *storeFlags, plan *compose.Plan, quiet bool) (*store.Sto
 	for _, n := range notes {
 		fmt.Fprintf(e.stderr, "droidstar: %s\n", n)
 	}
-	if err != nil {
-		return nil, err
-	}
-	b, notes, err := st.Bucket(plan.StoreKey(), f.fresh, time.Now())
-	if !quiet {
-		for _, n := range notes {
-			fmt.Fprintf(e.stderr, "droidstar: %s\n", n)
+	return st, err
+}
+
+// storeNotes say what storeBucket tells on stderr.
+type storeNotes struct {
+	quiet bool
+	// others: the answers stored under the same name and another
+	// fingerprint (a matrix's targets are such by design).
+	others bool
+	// prefix starts each line (a matrix's target name).
+	prefix string
+}
+
+// storeBucket puts st's bucket for the plan's fingerprint under its cache.
+func storeBucket(w io.Writer, st *store.Store, fresh bool, plan *compose.Plan, n storeNotes) error {
+	b, notes, err := st.Bucket(plan.StoreKey(), fresh, time.Now())
+	if n.others {
+		for _, note := range notes {
+			fmt.Fprintf(w, "droidstar: %s%s\n", n.prefix, note)
 		}
 	}
 	if err == nil {
 		_, err = plan.UseStore(b)
 	}
 	if err != nil {
-		st.Close()
-		return nil, err
+		return err
 	}
-	if n := len(b.Prior()); n > 0 && !quiet {
-		fmt.Fprintf(e.stderr, "droidstar: resuming: %s stored in %s by earlier runs (--fresh ignores them)\n", plural(n, "answer"), st.Path())
+	if k := len(b.Prior()); k > 0 && !n.quiet {
+		fmt.Fprintf(w, "droidstar: %sresuming: %s stored in %s by earlier runs (--fresh ignores them)\n", n.prefix, plural(k, "answer"), st.Path())
 	}
-	return st, nil
+	return nil
 }
 
 func newStoreCmd(e *env) *cobra.Command {

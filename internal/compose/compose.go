@@ -95,6 +95,7 @@ type Plan struct {
 
 	stop     chan struct{} // the scheduler's Stop
 	stopOnce sync.Once
+	sched    *dispatch.Scheduler
 	// Cache is the pipeline's cache, whose vote settings (Repeat, Verify)
 	// a command may change before the run.
 	Cache *oracle.Cache
@@ -109,6 +110,12 @@ type Plan struct {
 func (p *Plan) StopDispatching() {
 	p.stopOnce.Do(func() { close(p.stop) })
 }
+
+// SizeRequests makes each request to a device or harness JVM carry about
+// d of device time (see dispatch.Scheduler.RequestTime), so that a stop's
+// grace period of twice d sees the running request finish and keeps its
+// answers.
+func (p *Plan) SizeRequests(d time.Duration) { p.sched.RequestTime = d }
 
 // StoreKey is what determines the answers of this plan's queries, for the
 // query store: the alphabet, the purpose's harness part, the timeouts,
@@ -201,7 +208,7 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	}
 	return &Plan{
 		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices},
-		Executors: execs, Rules: automaton, Map: m, stop: stop, Cache: cache,
+		Executors: execs, Rules: automaton, Map: m, stop: stop, Cache: cache, sched: sched,
 	}, nil
 }
 

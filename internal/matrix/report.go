@@ -85,6 +85,11 @@ func (r *Report) Outcome() Outcome {
 func compare(rep *Report) {
 	base := rep.Targets[0]
 	if base.doc == nil {
+		for _, t := range rep.Targets[1:] {
+			if t.doc != nil {
+				t.Error = fmt.Sprintf("the baseline %s did not learn", base.Name)
+			}
+		}
 		return
 	}
 	yes := true

@@ -172,7 +172,7 @@ func TestRunBaselineFails(t *testing.T) {
 	}
 	want := "target  states  transitions  vs gone\n" +
 		"gone         -            -  failed: backend.sim.model: open nothere.dot: no such file or directory\n" +
-		"a            3            5  not compared: \n"
+		"a            3            5  not compared: the baseline gone did not learn\n"
 	if rep.Outcome() != Failed || rep.Table() != want {
 		t.Errorf("outcome %v\n%s\nwant:\n%s", rep.Outcome(), rep.Table(), want)
 	}

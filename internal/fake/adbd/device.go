@@ -281,6 +281,15 @@ func (d *Device) Installed(pkg string) bool {
 	return ok
 }
 
+// Running says whether an app process of pkg (an instrumentation) runs:
+// none once am instrument has finished or the app was force-stopped.
+func (d *Device) Running(pkg string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.instrs[pkg]
+	return ok
+}
+
 // Granted lists the permissions pm grant gave a package for one user,
 // sorted: runtime permissions are granted per user.
 func (d *Device) Granted(pkg string, user int) []string {

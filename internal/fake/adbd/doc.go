@@ -19,6 +19,7 @@
 //	func (d *Device) WaitHandshake(ctx context.Context) error
 //	func (d *Device) Installed(pkg string) bool
 //	func (d *Device) Granted(pkg string, user int) []string
+//	func (d *Device) Running(pkg string) bool // an app process of pkg runs
 //	func (d *Device) SettingHistory(key string) []string // every value a global setting took
 //	func (d *Device) Unplug()              // drops off the network; keeps its port until Close
 //	func (d *Device) Close() error

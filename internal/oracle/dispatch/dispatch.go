@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -21,7 +22,8 @@ import (
 
 // Scheduler spreads batches over its executors. When every executor takes
 // batches (backend.BatchExecutor), each gets its share of a batch in one
-// call, so that a device costs one round trip per batch; otherwise the
+// call (or a few, see RequestTime), so that a device costs one round trip
+// per batch rather than one per query; otherwise the
 // queries go one at a time to whichever executor is free. It records, per
 // executor, what ran and the assumption violations the executors report.
 // Executors must answer in the output alphabet's names (a mapper in front
@@ -37,6 +39,15 @@ type Scheduler struct {
 	// cancelled), and Ask fails with ErrStopped. A stop on a signal uses
 	// it to keep what the device is doing instead of throwing it away.
 	Stop <-chan struct{}
+	// RequestTime, when positive, caps the device time of one
+	// ExecuteBatch call: a harness answers a run request only once all of
+	// it has run, so a stop whose grace period ends in the middle of a
+	// request loses the whole request, and a stop waits for it. An
+	// executor's share then goes in requests of as many queries as take
+	// about RequestTime at the executor's mean device time per query so
+	// far (one query alone while it has run none), and a stop starts no
+	// further request.
+	RequestTime time.Duration
 	// serials names the executors, described once.
 	serials []string
 	once    sync.Once
@@ -197,7 +208,42 @@ func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.Bat
 	wg.Wait()
 }
 
+// runShare runs an executor's share in requests of RequestTime's size.
 func (s *Scheduler) runShare(ctx context.Context, r *round, ex backend.BatchExecutor, serial string, share []int) {
+	for len(share) > 0 {
+		n := s.requestSize(serial, len(share))
+		if !s.runRequest(ctx, r, ex, serial, share[:n]) {
+			return
+		}
+		share = share[n:]
+		if len(share) > 0 && (s.stopped() || ctx.Err() != nil) {
+			return
+		}
+	}
+}
+
+// requestSize is how many of the left queries the next request to the
+// executor serial carries.
+func (s *Scheduler) requestSize(serial string, left int) int {
+	if s.RequestTime <= 0 {
+		return left
+	}
+	for _, d := range s.Recorder.Devices() {
+		if d.Serial != serial || d.Executed == 0 {
+			continue
+		}
+		if d.DeviceSecs <= 0 {
+			return left
+		}
+		n := s.RequestTime.Seconds() / (d.DeviceSecs / float64(d.Executed))
+		return max(1, min(left, int(n)))
+	}
+	return 1
+}
+
+// runRequest runs part of a share in one call, and says whether all of
+// it was answered.
+func (s *Scheduler) runRequest(ctx context.Context, r *round, ex backend.BatchExecutor, serial string, share []int) bool {
 	inputs := make([][]string, len(share))
 	for i, q := range share {
 		inputs[i] = s.Inputs.Strings(r.queries[q])
@@ -207,14 +253,14 @@ func (s *Scheduler) runShare(ctx context.Context, r *round, ex backend.BatchExec
 	s.Recorder.Busy(serial, false)
 	if len(results) > len(share) {
 		r.fail(fmt.Errorf("%s: backend answered %d results for a batch of %d queries", serial, len(results), len(share)))
-		return
+		return false
 	}
 	for i, res := range results {
 		q := r.queries[share[i]]
 		a, cerr := s.record(ctx, serial, q, res)
 		if cerr != nil {
 			r.fail(cerr)
-			return
+			return false
 		}
 		r.set(share[i], a)
 	}
@@ -223,7 +269,9 @@ func (s *Scheduler) runShare(ctx context.Context, r *round, ex backend.BatchExec
 	}
 	if err != nil {
 		r.fail(s.shareError(serial, r.queries, share[len(results):], err))
+		return false
 	}
+	return true
 }
 
 // shareError names what failed: the query a *backend.QueryError blames,
