@@ -502,7 +502,7 @@ func TestSVGRefusesLargePictures(t *testing.T) {
 	edges := strings.Count(string(dot), "->") - 1 // the start arrow is no edge of the graph
 	rendered := false
 	_, err = SVG(d, PictureOptions{Render: func([]byte) ([]byte, error) { rendered = true; return nil, nil }})
-	want := fmt.Sprintf("svg: the picture would have 40 states and %d edges, more than the 300 edges droidstar lays out (Graphviz takes minutes on graphs this size); "+
+	want := fmt.Sprintf("svg: the picture would have 40 states and %d edges, more than the 200 edges droidstar lays out (Graphviz takes minutes on graphs this size); "+
 		"draw it with 'droidstar export --format dot' and Graphviz's sfdp, or use --format mermaid", edges)
 	if err == nil || err.Error() != want || rendered {
 		t.Fatalf("error %v (rendered %v), want %s", err, rendered, want)

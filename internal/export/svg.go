@@ -41,10 +41,10 @@ func SVG(d *model.Document, opts PictureOptions) ([]byte, error) {
 
 // MaxDrawnEdges is the most edges (merged transitions) a picture may have
 // for SVG to draw it. Graphviz's layout grows much faster than the graph:
-// on random 10-input models it took 1.2 s for 172 edges and did not finish
-// in two minutes for 458 (each learned example has under 30). A graph
-// that large is unreadable as one picture anyway.
-const MaxDrawnEdges = 300
+// on random 10-input models it took 1.2 s for 172 edges, 47 s for 275 and
+// did not finish in 100 s for 367 (each learned example has under 30). A
+// graph that large is unreadable as one picture anyway.
+const MaxDrawnEdges = 200
 
 // drawable refuses a graph too large to lay out in reasonable time, saying
 // how large it is and what to do instead.
