@@ -10,7 +10,7 @@ RENDER  ?= $(dir $(BIN))droidstar-render
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
 LDFLAGS := -X github.com/droidstar/droidstar/internal/cli.Version=$(VERSION)
 
-.PHONY: all build demo test vet fmt-check check-examples check-device-purposes harness-test fuzz fuzz-ci bench bench-go bench-scaling clean
+.PHONY: all build demo test vet fmt-check check-examples check-device-purposes harness-test fuzz fuzz-ci bench bench-go bench-large bench-scaling clean
 
 all: build
 
@@ -94,7 +94,15 @@ bench:
 # Go benchmarks (speed and memory of the learner and the pipeline). The
 # scaling benchmark is left out: it runs in real time (bench-scaling).
 bench-go:
-	$(GO) test -run '^$$' -bench . -skip Scaling -benchmem ./...
+	$(GO) test -run '^$$' -bench . -skip 'Scaling|LargeModels' -benchmem ./...
+
+# Peak memory (peak-MB, the child's rusage) and time of the real binary's
+# export (every format), report and diff on seeded random models of
+# LARGE_STATES states (10 inputs each). The README's limits quote it, run as
+#   make bench-large LARGE_STATES=100000,150000,200000
+LARGE_STATES ?= 1000,10000
+bench-large:
+	$(GO) test -run '^$$' -bench LargeModels -benchtime 1x -timeout 60m ./cmd/droidstar -args -large-states $(LARGE_STATES)
 
 # Learning over 1, 2 and 4 fake devices through a real adb server, in real
 # time (about a minute; needs adb). Another example or other counts:

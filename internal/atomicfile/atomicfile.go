@@ -11,20 +11,27 @@
 package atomicfile
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// File is one file of a set: its path and its whole content.
+// File is one file of a set: its path and its whole content, or the
+// function that writes it.
 type File struct {
 	Path string
 	Data []byte
+	// Stream, when set, writes the content instead of Data, so that a
+	// large file need not be held whole in memory first. An error it
+	// returns fails the set like any other.
+	Stream func(w io.Writer) error
 }
 
 // newMode is the mode a new file is created with, before the umask, as
@@ -37,6 +44,11 @@ const newMode fs.FileMode = 0o644
 // umask. Errors name the path they failed on.
 func Write(file string, data []byte) error {
 	return WriteSet([]File{{Path: file, Data: data}})
+}
+
+// WriteStream is Write for content that write produces as it goes.
+func WriteStream(file string, write func(w io.Writer) error) error {
+	return WriteSet([]File{{Path: file, Stream: write}})
 }
 
 // WriteSet writes files as a set: all contents are written and synced to
@@ -105,7 +117,7 @@ func stage(f File) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := finish(tmp, f.Data, keep, replacing); err != nil {
+	if err := finish(tmp, f, keep, replacing); err != nil {
 		os.Remove(tmp.Name())
 		return "", err
 	}
@@ -128,11 +140,20 @@ func createTemp(dir, base string) (*os.File, error) {
 	}
 }
 
-// finish writes data to tmp, syncs and closes it, and gives it mode keep
+// finish writes f's content to tmp, syncs and closes it, and gives it mode keep
 // when it replaces a file (chmod ignores the umask, so the replaced file's mode
 // comes through exactly).
-func finish(tmp *os.File, data []byte, keep fs.FileMode, replacing bool) error {
-	if _, err := tmp.Write(data); err != nil {
+func finish(tmp *os.File, f File, keep fs.FileMode, replacing bool) error {
+	var err error
+	if f.Stream != nil {
+		bw := bufio.NewWriter(tmp)
+		if err = f.Stream(bw); err == nil {
+			err = bw.Flush()
+		}
+	} else {
+		_, err = tmp.Write(f.Data)
+	}
+	if err != nil {
 		tmp.Close()
 		return err
 	}

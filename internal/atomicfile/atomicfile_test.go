@@ -1,6 +1,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -97,7 +99,7 @@ func TestWriteSetFailureReplacesNone(t *testing.T) {
 	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := WriteSet([]File{{a, []byte("new a")}, {filepath.Join(blocker, "b.dot"), []byte("new b")}})
+	err := WriteSet([]File{{Path: a, Data: []byte("new a")}, {Path: filepath.Join(blocker, "b.dot"), Data: []byte("new b")}})
 	if err == nil || err.Error() != "mkdir "+blocker+": not a directory" {
 		t.Fatalf("error %v, want mkdir %s: not a directory", err, blocker)
 	}
@@ -118,7 +120,7 @@ func TestWriteSetRenameFailure(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(b, "inside"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	err := WriteSet([]File{{a, []byte("new a")}, {b, []byte("new b")}})
+	err := WriteSet([]File{{Path: a, Data: []byte("new a")}, {Path: b, Data: []byte("new b")}})
 	want := regexp.MustCompile(`^rename ` + regexp.QuoteMeta(dir+"/.b.dot.") + `[0-9a-f]{12} ` +
 		regexp.QuoteMeta(b) + `: file exists \(already replaced: ` + regexp.QuoteMeta(a) + `\)$`)
 	if err == nil || !want.MatchString(err.Error()) {
@@ -142,11 +144,40 @@ func TestWriteSetRenameFailure(t *testing.T) {
 func TestWriteSetSamePathTwice(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "m.json")
-	err := WriteSet([]File{{file, []byte("1")}, {dir + "/./m.json", []byte("2")}})
+	err := WriteSet([]File{{Path: file, Data: []byte("1")}, {Path: dir + "/./m.json", Data: []byte("2")}})
 	if err == nil || err.Error() != "write "+dir+"/./m.json: named twice in one set of files" {
 		t.Fatalf("error %v", err)
 	}
 	if got := names(t, dir); len(got) != 0 {
 		t.Errorf("the folder holds %q, want nothing", got)
+	}
+}
+
+// A streamed file is written like any other, and a stream that fails
+// leaves the old file and no temporary file behind.
+func TestWriteStream(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "model.dot")
+	if err := WriteStream(file, func(w io.Writer) error {
+		_, err := io.WriteString(w, "digraph g {}\n")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, file); got != "digraph g {}\n" {
+		t.Fatalf("read %q", got)
+	}
+	err := WriteStream(file, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return errors.New("model too big")
+	})
+	if err == nil || err.Error() != "model too big" {
+		t.Fatalf("error %v, want model too big", err)
+	}
+	if got := read(t, file); got != "digraph g {}\n" {
+		t.Errorf("a failed stream left %q, want the old content", got)
+	}
+	if got := names(t, dir); len(got) != 1 || got[0] != "model.dot" {
+		t.Errorf("the folder holds %q, want only model.dot", got)
 	}
 }

@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/droidstar/droidstar/internal/atomicfile"
 	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/render"
 )
@@ -34,7 +38,10 @@ The error sink and err transitions are hidden unless --show-errors.
 
 SVG needs no Graphviz: droidstar runs its helper droidstar-render (Graphviz
 compiled to WebAssembly), which 'make build' and 'go install ./cmd/...' put
-next to droidstar; $DROIDSTAR_RENDER can name it.`,
+next to droidstar; $DROIDSTAR_RENDER can name it. SVG refuses a picture of
+more than ` + strconv.Itoa(export.MaxDrawnEdges) + ` edges (merged transitions), which Graphviz would take
+minutes to lay out: export such a model as dot and lay it out with
+Graphviz's sfdp.`,
 		Example: `  droidstar export AsyncTask.json -o asynctask.svg
   droidstar export AsyncTask.json --format dot -o asynctask.dot
   droidstar export AsyncTask.json --format mermaid        # paste into Markdown as a mermaid block
@@ -60,11 +67,15 @@ next to droidstar; $DROIDSTAR_RENDER can name it.`,
 			if err != nil {
 				return err
 			}
-			data, err := export.Write(d, format, renderOptions(c.Context(), showErrors))
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
+			// The text goes straight to its destination as it is made: a
+			// large model's export is not held whole in memory as well.
+			write := func(w io.Writer) error {
+				if err := export.WriteTo(w, d, format, renderOptions(c.Context(), showErrors)); err != nil {
+					return fmt.Errorf("%s: %w", args[0], err)
+				}
+				return nil
 			}
-			return e.writeOut(out, data)
+			return e.writeOut(out, write)
 		},
 	}
 	c.Flags().StringVarP(&format, "format", "f", "dot", "output format: "+strings.Join(export.Formats(), ", "))
@@ -115,12 +126,15 @@ func formatOfFile(name string) string {
 
 // writeOut writes a command's --out: stdout for "" or "-", else the file
 // (atomically), saying so on stderr so that stdout stays the data alone.
-func (e *env) writeOut(out string, data []byte) error {
+func (e *env) writeOut(out string, write func(io.Writer) error) error {
 	if out == "" || out == "-" {
-		_, err := e.stdout.Write(data)
-		return err
+		bw := bufio.NewWriter(e.stdout)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
 	}
-	if err := writeFileAtomic(out, data); err != nil {
+	if err := atomicfile.WriteStream(out, write); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", out)

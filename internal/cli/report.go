@@ -2,9 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
+	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/render"
 	"github.com/droidstar/droidstar/internal/report"
 )
@@ -29,8 +32,11 @@ that loads nothing from elsewhere (its CSS and the SVG are inline):
 
 The picture needs the droidstar-render helper (see 'droidstar export
 --help'); without it the page says so in place of the picture, droidstar
-warns on stderr and still writes the report. Output goes to stdout unless
--o names a file. The same model always gives the same page.`,
+warns on stderr and still writes the report. A typestate of more than
+` + strconv.Itoa(export.MaxDrawnEdges) + ` edges (merged transitions) is not drawn: Graphviz would take
+minutes, and the picture could not be read; the page says so, and how to
+draw it ('droidstar export --format dot', then Graphviz's sfdp). Output goes
+to stdout unless -o names a file. The same model always gives the same page.`,
 		Example: `  droidstar learn --example mediaplayer -o out/
   droidstar report out/MediaPlayer.json -o mediaplayer.html
   droidstar report AsyncTask.json > asynctask.html`,
@@ -48,14 +54,17 @@ warns on stderr and still writes the report. Output goes to stdout unless
 				pictureErr = err
 				return svg, err
 			}}
-			data, err := report.HTML(d, opts)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
+			// The page goes straight to its destination as it is made.
+			write := func(w io.Writer) error {
+				if err := report.WriteHTML(w, d, opts); err != nil {
+					return fmt.Errorf("%s: %w", args[0], err)
+				}
+				if pictureErr != nil {
+					fmt.Fprintf(e.stderr, "droidstar: warning: the report has no typestate picture: %v\n", pictureErr)
+				}
+				return nil
 			}
-			if pictureErr != nil {
-				fmt.Fprintf(e.stderr, "droidstar: warning: the report has no typestate picture: %v\n", pictureErr)
-			}
-			return e.writeOut(out, data)
+			return e.writeOut(out, write)
 		},
 	}
 	c.Flags().StringVarP(&out, "out", "o", "", "output file (default stdout)")

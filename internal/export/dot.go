@@ -1,11 +1,13 @@
 package export
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"regexp"
+	"sort"
 	"strings"
-
-	"github.com/awalterschulze/gographviz"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
@@ -61,76 +63,98 @@ var edgeStyle = map[edgeKind]map[string]string{
 // and postexec was delivered. The graph label is the title and a one-line
 // legend of the edge kinds shown.
 func TypestateDOT(d *model.Document, opts PictureOptions) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := typestateDOT(&buf, d, opts); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// typestateDOT writes TypestateDOT's text to w as it is made.
+func typestateDOT(w io.Writer, d *model.Document, opts PictureOptions) error {
 	v, err := newView(d)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	gr, err := v.graph(opts)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	return v.writeDOT(w, gr)
+}
 
+// writeDOT writes the graph as DOT, statement by statement: the graph's
+// attributes, the edges in the graph's order, then the nodes sorted by
+// their DOT IDs, each statement's attributes sorted by name. That is the
+// layout gographviz writes (the golden files were made with it), but
+// gographviz builds its text by repeated string concatenation, quadratic
+// in the number of statements, which put a 10,000-state model out of
+// reach.
+func (v *view) writeDOT(w io.Writer, gr *graph) error {
+	bw := bufio.NewWriter(w)
 	nodeIDs := v.nodeIDs()
-	g := gographviz.NewGraph()
-	if err := g.SetDir(true); err != nil {
-		return nil, err
-	}
-	graphName := d.Name
+	graphName := v.d.Name
 	if graphName == "" {
 		graphName = "typestate"
 	}
-	if err := g.SetName(DOTID(graphName)); err != nil {
-		return nil, err
-	}
-	for _, a := range [][2]string{
-		{"rankdir", "LR"},
-		{"label", gr.dotTitle()},
-		{"labelloc", "t"},
-	} {
-		if err := g.AddAttr(g.Name, a[0], a[1]); err != nil {
-			return nil, err
+	bw.WriteString("digraph " + DOTID(graphName) + " {\n")
+	stmt := func(s string, attrs [][2]string) {
+		bw.WriteString("\t")
+		bw.WriteString(s)
+		if len(attrs) > 0 {
+			sort.Slice(attrs, func(a, b int) bool { return attrs[a][0] < attrs[b][0] })
+			bw.WriteString("[ ")
+			for k, a := range attrs {
+				if k > 0 {
+					bw.WriteString(", ")
+				}
+				bw.WriteString(a[0])
+				bw.WriteString("=")
+				bw.WriteString(a[1])
+			}
+			bw.WriteString(" ]")
 		}
+		bw.WriteString(";\n")
 	}
-	if err := g.AddNode(g.Name, startNode, map[string]string{"shape": "point"}); err != nil {
-		return nil, err
+	stmt("label="+gr.dotTitle(), nil)
+	stmt("labelloc=t", nil)
+	stmt("rankdir=LR", nil)
+	stmt(startNode+"->"+nodeIDs[gr.initial], nil)
+	for _, e := range gr.edges {
+		attrs := [][2]string{{"label", DOTLabel(e.labels)}}
+		for k, val := range edgeStyle[e.kind] {
+			attrs = append(attrs, [2]string{k, val})
+		}
+		stmt(nodeIDs[e.from]+"->"+nodeIDs[e.to], attrs)
 	}
+	// Nodes in the order of their DOT IDs, the start node among them.
+	type dotNode struct {
+		id    string
+		attrs [][2]string
+	}
+	nodes := make([]dotNode, 0, len(gr.nodes)+1)
+	nodes = append(nodes, dotNode{startNode, [][2]string{{"shape", "point"}}})
 	for _, n := range gr.nodes {
-		var attrs map[string]string
+		var attrs [][2]string
 		switch {
 		case n.sink:
-			attrs = map[string]string{"shape": "doublecircle", "color": "red", "fontcolor": "red", "label": DOTString(mealy.Err)}
+			attrs = [][2]string{{"shape", "doublecircle"}, {"color", "red"}, {"fontcolor", "red"}, {"label", DOTString(mealy.Err)}}
 		default:
-			attrs = map[string]string{"shape": "ellipse", "label": n.DOTLabel()}
+			attrs = [][2]string{{"shape", "ellipse"}, {"label", n.DOTLabel()}}
 			if n.q == gr.initial {
-				attrs["penwidth"] = "2"
+				attrs = append(attrs, [2]string{"penwidth", "2"})
 			}
 		}
-		if err := g.AddNode(g.Name, nodeIDs[n.q], attrs); err != nil {
-			return nil, err
-		}
+		nodes = append(nodes, dotNode{nodeIDs[n.q], attrs})
 	}
-	if err := g.AddEdge(startNode, nodeIDs[gr.initial], true, nil); err != nil {
-		return nil, err
+	sort.Slice(nodes, func(a, b int) bool { return nodes[a].id < nodes[b].id })
+	for _, n := range nodes {
+		// gographviz separated a node's ID from its attributes by a space,
+		// an edge's not.
+		stmt(n.id+" ", n.attrs)
 	}
-	for _, e := range gr.edges {
-		attrs := map[string]string{"label": DOTLabel(e.labels)}
-		for k, val := range edgeStyle[e.kind] {
-			attrs[k] = val
-		}
-		if err := g.AddEdge(nodeIDs[e.from], nodeIDs[e.to], true, attrs); err != nil {
-			return nil, err
-		}
-	}
-	ast, err := g.WriteAst()
-	if err != nil {
-		return nil, err
-	}
-	// gographviz ends the statement list with an empty line.
-	out := ast.String()
-	if trimmed, found := strings.CutSuffix(out, ";\n\n}\n"); found {
-		out = trimmed + ";\n}\n"
-	}
-	return []byte(out), nil
+	bw.WriteString("}\n")
+	return bw.Flush()
 }
 
 // dotTitle is the graph label: the title and, for a typestate, a one-line
@@ -235,5 +259,11 @@ func DOTLabel(labels []string) string {
 // escapeDOT escapes s for the inside of a quoted DOT string whose
 // backslashes Graphviz reads as label escapes.
 func escapeDOT(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "").Replace(s)
+	if !strings.ContainsAny(s, "\\\"\n\r") {
+		return s
+	}
+	return dotEscaper.Replace(s)
 }
+
+// dotEscaper is built once: building a Replacer costs more than using it.
+var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "")

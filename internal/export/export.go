@@ -11,7 +11,9 @@
 package export
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -80,33 +82,57 @@ func JSON(d *model.Document) ([]byte, error) { return d.Marshal() }
 // Write renders d in the named format. opts only matter to the pictures
 // (dot, svg, mermaid); svg needs opts.Render.
 func Write(d *model.Document, format string, opts PictureOptions) ([]byte, error) {
-	if !IsFormat(format) {
-		return nil, fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(formats, ", "))
-	}
-	// Every format refuses a model that describes no machine, the two that
-	// would not otherwise look at it (json, summary) included.
-	if _, err := newView(d); err != nil {
+	var buf bytes.Buffer
+	if err := WriteTo(&buf, d, format, opts); err != nil {
 		return nil, err
 	}
+	return buf.Bytes(), nil
+}
+
+// WriteTo renders d in the named format to w, as Write does. The formats
+// whose text grows with the model (json, dot, mermaid) are written as
+// they are made, so that a large model's text is never held whole as
+// well. On an error in the model nothing is written; on an error of w, part
+// of the text may have been.
+func WriteTo(w io.Writer, d *model.Document, format string, opts PictureOptions) error {
+	if !IsFormat(format) {
+		return fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(formats, ", "))
+	}
+	var data []byte
+	var err error
 	switch format {
 	case FormatJSON:
-		return JSON(d)
+		// Every format refuses a model that describes no machine, this
+		// one (which would not otherwise look at it) included.
+		if _, err := newView(d); err != nil {
+			return err
+		}
+		return d.Encode(w)
 	case FormatDOT:
-		return TypestateDOT(d, opts)
-	case FormatSVG:
-		return SVG(d, opts)
+		return typestateDOT(w, d, opts)
 	case FormatMermaid:
-		return Mermaid(d, opts)
+		return mermaid(w, d, opts)
+	case FormatSVG:
+		data, err = SVG(d, opts)
 	case FormatLegacyDOT:
-		return LegacyDOT(d)
+		data, err = LegacyDOT(d)
 	case FormatLifestate:
-		return LifestateText(d)
+		data, err = LifestateText(d)
 	case FormatLifestateJSON:
-		return LifestateJSON(d)
+		data, err = LifestateJSON(d)
 	case FormatSummary:
-		return []byte(Summary(d)), nil
+		// Summary never fails; the check makes this format refuse what
+		// the others refuse.
+		if _, err := newView(d); err != nil {
+			return err
+		}
+		data = []byte(Summary(d))
 	}
-	return nil, fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(formats, ", "))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
 }
 
 // view is a document together with the machine it describes.

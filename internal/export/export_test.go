@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	goldenfile "github.com/droidstar/droidstar/internal/golden"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/model/modeltest"
 )
 
 // golden compares got with testdata/export/name, or rewrites it with -update.
@@ -483,5 +485,29 @@ func TestSummaryDevices(t *testing.T) {
 	d.Backend.Devices = d.Backend.Devices[:1]
 	if s := Summary(d); !strings.Contains(s, "  backend adb, 1 device: emulator-5554 (Google sdk_gphone64, Android 14, API 34)\n") {
 		t.Errorf("one device:\n%s", s)
+	}
+}
+
+// SVG refuses a picture too large to lay out, saying how large, without
+// calling the renderer; a report leaves the picture out with the same words.
+func TestSVGRefusesLargePictures(t *testing.T) {
+	d, err := modeltest.Random(40, 10, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dot, err := TypestateDOT(d, PictureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := strings.Count(string(dot), "->") - 1 // the start arrow is no edge of the graph
+	rendered := false
+	_, err = SVG(d, PictureOptions{Render: func([]byte) ([]byte, error) { rendered = true; return nil, nil }})
+	want := fmt.Sprintf("svg: the picture would have 40 states and %d edges, more than the 200 edges droidstar lays out (Graphviz takes minutes on graphs this size); "+
+		"draw it with 'droidstar export --format dot' and Graphviz's sfdp, or use --format mermaid", edges)
+	if err == nil || err.Error() != want || rendered {
+		t.Fatalf("error %v (rendered %v), want %s", err, rendered, want)
+	}
+	if edges <= MaxDrawnEdges {
+		t.Fatalf("the model has only %d edges", edges)
 	}
 }

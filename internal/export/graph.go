@@ -16,7 +16,7 @@ type graph struct {
 	title   string
 	closure bool   // a callback typestate, not a plain Mealy machine
 	nodes   []node // in document order; a shown error sink last
-	edges   []*mergedEdge
+	edges   []mergedEdge
 	initial int // machine state
 	kinds   map[edgeKind]bool
 }
@@ -89,7 +89,7 @@ func (v *view) graph(opts PictureOptions) (*graph, error) {
 		return nil, fmt.Errorf("model %q: semantics %q cannot be drawn", v.d.Name, v.d.Semantics)
 	}
 
-	pos := make(map[int]int, len(states))
+	pos := make([]int, v.m.NumStates())
 	for k, q := range states {
 		pos[q] = k
 	}
@@ -100,17 +100,27 @@ func (v *view) graph(opts PictureOptions) (*graph, error) {
 		return raw[a].input < raw[b].input
 	})
 	g := &graph{title: title(v.d), closure: v.closure(), initial: v.m.Initial, kinds: map[edgeKind]bool{}}
-	byKey := map[[3]int]*mergedEdge{}
-	for _, e := range raw {
+	// The edges of one source state are adjacent now, so merging looks
+	// only among that state's edges (a few, one per input at most) rather
+	// than in a map of every edge of the model.
+	group := 0 // index in g.edges of the current source state's first edge
+	for k, e := range raw {
 		g.kinds[e.kind] = true
-		key := [3]int{e.from, e.to, int(e.kind)}
-		me := byKey[key]
-		if me == nil {
-			me = &mergedEdge{from: e.from, to: e.to, kind: e.kind}
-			byKey[key] = me
-			g.edges = append(g.edges, me)
+		if k == 0 || e.from != raw[k-1].from {
+			group = len(g.edges)
 		}
-		me.labels = append(me.labels, e.label)
+		me := -1
+		for c := group; c < len(g.edges); c++ {
+			if g.edges[c].to == e.to && g.edges[c].kind == e.kind {
+				me = c
+				break
+			}
+		}
+		if me < 0 {
+			me = len(g.edges)
+			g.edges = append(g.edges, mergedEdge{from: e.from, to: e.to, kind: e.kind})
+		}
+		g.edges[me].labels = append(g.edges[me].labels, e.label)
 	}
 
 	access, _ := v.m.AccessWords()
@@ -221,6 +231,15 @@ func (v *view) closureEdges(opts PictureOptions) (states []int, raw []rawEdge, s
 // mealyEdges is every transition of a plain Mealy machine's reachable states.
 func (v *view) mealyEdges() (states []int, raw []rawEdge) {
 	_, reachable := v.m.AccessWords()
+	// One label string per input and output, shared by every edge.
+	labels := make([][]string, v.m.Inputs.Size())
+	for i := range labels {
+		labels[i] = make([]string, v.m.Outputs.Size())
+		for o := range labels[i] {
+			labels[i][o] = v.m.Inputs.Name(i) + " / " + v.m.Outputs.Name(o)
+		}
+	}
+	raw = make([]rawEdge, 0, v.m.NumStates()*v.m.Inputs.Size())
 	for q := 0; q < v.m.NumStates(); q++ {
 		if !reachable[q] {
 			continue
@@ -229,7 +248,7 @@ func (v *view) mealyEdges() (states []int, raw []rawEdge) {
 		for i := 0; i < v.m.Inputs.Size(); i++ {
 			raw = append(raw, rawEdge{
 				from: q, to: v.m.Next[q][i], input: i, kind: kindMealy,
-				label: v.m.Inputs.Name(i) + " / " + v.m.Outputs.Name(v.m.Out[q][i]),
+				label: labels[i][v.m.Out[q][i]],
 			})
 		}
 	}

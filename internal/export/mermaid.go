@@ -1,7 +1,10 @@
 package export
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"unicode"
@@ -28,37 +31,46 @@ import (
 // transitions are written one per line. Labels are escaped with Mermaid's
 // #code; entities wherever Mermaid's grammar gives a character a meaning.
 func Mermaid(d *model.Document, opts PictureOptions) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := mermaid(&buf, d, opts); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// mermaid writes Mermaid's text to w as it is made.
+func mermaid(w io.Writer, d *model.Document, opts PictureOptions) error {
 	v, err := newView(d)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	gr, err := v.graph(opts)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ids := v.mermaidIDs()
-	var b strings.Builder
+	b := bufio.NewWriter(w)
 	kind := "Mealy machine"
 	if gr.closure {
 		kind = "callback typestate"
 	}
-	fmt.Fprintf(&b, "%%%% %s\n", mermaidComment(strings.TrimSpace(gr.title+" "+kind)+", drawn by droidstar"))
+	fmt.Fprintf(b, "%%%% %s\n", mermaidComment(strings.TrimSpace(gr.title+" "+kind)+", drawn by droidstar"))
 	if gr.closure {
 		b.WriteString("%% transitions: callin, ⇒ callback, (quiet) a wait that timed out and changed state, ✗ err\n")
 	}
 	b.WriteString("stateDiagram-v2\n    direction LR\n")
-	fmt.Fprintf(&b, "    [*] --> %s\n", ids[gr.initial])
+	fmt.Fprintf(b, "    [*] --> %s\n", ids[gr.initial])
 	hasSink := false
 	for _, n := range gr.nodes {
 		id := ids[n.q]
 		switch {
 		case n.sink:
 			hasSink = true
-			fmt.Fprintf(&b, "    state \"%s\" as %s\n", mermaidText("err"), id)
+			fmt.Fprintf(b, "    state \"%s\" as %s\n", mermaidText("err"), id)
 		case n.named || id != v.ids[n.q]:
-			fmt.Fprintf(&b, "    state \"%s\" as %s\n", mermaidText(n.name), id)
+			fmt.Fprintf(b, "    state \"%s\" as %s\n", mermaidText(n.name), id)
 		case len(n.path) > 0:
-			fmt.Fprintf(&b, "    %s: %s\n", id, mermaidText(pathText(n.path)))
+			fmt.Fprintf(b, "    %s: %s\n", id, mermaidText(pathText(n.path)))
 		}
 	}
 	for _, e := range gr.edges {
@@ -71,18 +83,18 @@ func Mermaid(d *model.Document, opts PictureOptions) ([]byte, error) {
 			case kindErr:
 				l = "✗ " + l
 			}
-			fmt.Fprintf(&b, "    %s --> %s: %s\n", ids[e.from], ids[e.to], mermaidText(l))
+			fmt.Fprintf(b, "    %s --> %s: %s\n", ids[e.from], ids[e.to], mermaidText(l))
 		}
 	}
 	if hasSink {
 		b.WriteString("    classDef err fill:#fee,stroke:#c00,color:#c00\n")
 		for _, n := range gr.nodes {
 			if n.sink {
-				fmt.Fprintf(&b, "    class %s err\n", ids[n.q])
+				fmt.Fprintf(b, "    class %s err\n", ids[n.q])
 			}
 		}
 	}
-	return []byte(b.String()), nil
+	return b.Flush()
 }
 
 var (

@@ -5,9 +5,11 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"time"
@@ -217,14 +219,98 @@ func (d *Document) Marshal() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// Encode writes the document to w exactly as Marshal encodes it, but the
+// states and transitions one at a time, so that a model of a million
+// transitions is never held twice in memory as its JSON text.
+func (d *Document) Encode(w io.Writer) error {
+	// The rest of the document is small: encode it whole with empty lists
+	// and splice the lists in where encoding/json put them.
+	head := *d
+	head.States, head.Transitions = nil, nil
+	data, err := head.Marshal()
+	if err != nil {
+		return err
+	}
+	// Top-level keys are the only ones at this indentation, and a string
+	// cannot hold a raw newline, so each marker occurs exactly once.
+	const statesKey, transitionsKey = "\n  \"states\": null,", "\n  \"transitions\": null,"
+	i := bytes.Index(data, []byte(statesKey))
+	j := bytes.Index(data, []byte(transitionsKey))
+	if i < 0 || j != i+len(statesKey) {
+		return fmt.Errorf("encoding the model: states and transitions are not where expected")
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(data[:i])
+	bw.WriteString("\n  \"states\": ")
+	if err := encodeList(bw, d.States == nil, len(d.States), func(k int) any { return &d.States[k] }); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"transitions\": ")
+	if err := encodeList(bw, d.Transitions == nil, len(d.Transitions), func(k int) any { return &d.Transitions[k] }); err != nil {
+		return err
+	}
+	bw.WriteString(",")
+	bw.Write(data[j+len(transitionsKey):])
+	return bw.Flush()
+}
+
+// encodeList writes a top-level list of the document as Marshal would
+// indent it, element by element.
+func encodeList(w *bufio.Writer, null bool, n int, elem func(k int) any) error {
+	switch {
+	case null:
+		_, err := w.WriteString("null")
+		return err
+	case n == 0:
+		_, err := w.WriteString("[]")
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("    ", "  ")
+	enc.SetEscapeHTML(false)
+	w.WriteString("[")
+	for k := 0; k < n; k++ {
+		buf.Reset()
+		if err := enc.Encode(elem(k)); err != nil {
+			return err
+		}
+		if k > 0 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n    ")
+		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	}
+	_, err := w.WriteString("\n  ]")
+	return err
+}
+
 // Unmarshal decodes and checks a document; unknown fields are errors, so a
 // typo in a hand-written model is not silently ignored.
 func Unmarshal(data []byte) (*Document, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	// encoding/json appends to a slice's spare capacity: sized from a count
+	// of their keys, the two long lists are allocated once instead of
+	// doubled (and copied) twenty times over.
+	nStates, nTransitions := bytes.Count(data, []byte(`"access"`)), bytes.Count(data, []byte(`"from"`))
 	var d Document
+	if nStates > 0 {
+		d.States = make([]State, 0, nStates)
+	}
+	if nTransitions > 0 {
+		d.Transitions = make([]Transition, 0, nTransitions)
+	}
 	if err := dec.Decode(&d); err != nil {
 		return nil, jsonError(data, err)
+	}
+	// A list the document leaves out stays nil, as without the sizing (an
+	// empty list in the document decodes to a new empty slice).
+	if len(d.States) == 0 && cap(d.States) == nStates {
+		d.States = nil
+	}
+	if len(d.Transitions) == 0 && cap(d.Transitions) == nTransitions {
+		d.Transitions = nil
 	}
 	if d.Format != Format {
 		return nil, fmt.Errorf("format is %q, want %q", d.Format, Format)
@@ -301,12 +387,12 @@ func (d *Document) Machine() (*mealy.Machine, []string, error) {
 	}
 	ids := make(map[string]int, len(d.States))
 	names := make([]string, 0, len(d.States)+1)
-	m := mealy.NewMachine(inputs, outputs, 0)
-	for _, s := range d.States {
+	m := mealy.NewMachine(inputs, outputs, len(d.States))
+	for q, s := range d.States {
 		if _, dup := ids[s.ID]; dup {
 			return nil, nil, fmt.Errorf("state %q listed twice", s.ID)
 		}
-		ids[s.ID] = m.AddState()
+		ids[s.ID] = q
 		names = append(names, s.ID)
 	}
 	init, ok := ids[d.Initial]

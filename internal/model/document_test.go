@@ -100,3 +100,57 @@ func TestDocumentErrors(t *testing.T) {
 		}
 	}
 }
+
+// Encode must give Marshal's bytes, whatever the lists hold.
+func TestEncodeIsMarshal(t *testing.T) {
+	full := FromMachine("T", SemanticsClosure, closureMachine(), func(q, i int) *ErrInfo {
+		return &ErrInfo{Kind: ErrThrown, Detail: "<IllegalState> & \"quoted\"\n"}
+	})
+	full.Warnings = []string{"a <warning>"}
+	full.Stats = &Stats{States: 3}
+	noLists := *full
+	noLists.States, noLists.Transitions = nil, nil
+	emptyLists := *full
+	emptyLists.States, emptyLists.Transitions = []State{}, []Transition{}
+	tricky := *full
+	tricky.Name = "states\n  \"states\": null,"
+	for name, d := range map[string]*Document{"full": full, "nil lists": &noLists, "empty lists": &emptyLists, "tricky name": &tricky} {
+		t.Run(name, func(t *testing.T) {
+			want, err := d.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got strings.Builder
+			if err := d.Encode(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != string(want) {
+				t.Fatalf("Encode:\n%s\nMarshal:\n%s", got.String(), want)
+			}
+		})
+	}
+}
+
+// Unmarshal sizes the lists ahead; a list the document leaves out must
+// still come back nil and an empty one empty, as encoding/json gives them.
+func TestUnmarshalKeepsMissingAndEmptyLists(t *testing.T) {
+	const head = `{"format": "droidstar-model", "version": 1, "name": "from", "semantics": "mealy", "inputs": ["access"], "outputs": ["from"], "initial": "s0"`
+	for _, c := range []struct {
+		name, doc        string
+		nilStates, nilTr bool
+	}{
+		{"missing", head + `}`, true, true},
+		{"null", head + `, "states": null, "transitions": null}`, true, true},
+		{"empty", head + `, "states": [], "transitions": []}`, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := Unmarshal([]byte(c.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (d.States == nil) != c.nilStates || (d.Transitions == nil) != c.nilTr || len(d.States)+len(d.Transitions) != 0 {
+				t.Fatalf("states %#v (nil %v), transitions %#v (nil %v); want nil %v, %v", d.States, d.States == nil, d.Transitions, d.Transitions == nil, c.nilStates, c.nilTr)
+			}
+		})
+	}
+}

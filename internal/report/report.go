@@ -8,10 +8,13 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"embed"
 	"fmt"
 	"html/template"
+	"io"
+	"iter"
 	"sort"
 	"strings"
 
@@ -36,12 +39,23 @@ type Options struct {
 // HTML renders the report page of d. It fails only when d does not
 // describe a machine.
 func HTML(d *model.Document, opts Options) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, d, opts); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteHTML writes HTML's page to w as it is made: the transitions table,
+// which grows with the model, is never held whole. It fails before
+// writing anything when d does not describe a machine.
+func WriteHTML(w io.Writer, d *model.Document, opts Options) error {
 	if d == nil {
-		return nil, fmt.Errorf("no model document")
+		return fmt.Errorf("no model document")
 	}
 	m, _, err := d.Machine()
 	if err != nil {
-		return nil, fmt.Errorf("model %q: %w", d.Name, err)
+		return fmt.Errorf("model %q: %w", d.Name, err)
 	}
 	p := pageData{
 		Title:    titleOf(d),
@@ -54,23 +68,25 @@ func HTML(d *model.Document, opts Options) ([]byte, error) {
 		p.Kind = "callback typestate (synchronous closure)"
 		ts, err := m.Typestate()
 		if err != nil {
-			return nil, fmt.Errorf("model %q: %w", d.Name, err)
+			return fmt.Errorf("model %q: %w", d.Name, err)
 		}
 		p.Shown = len(ts.States)
 	}
+	names := stateNames(d)
 	p.Header = header(d)
 	p.Picture, p.NoPicture = picture(d, opts)
 	if d.Stats != nil {
 		p.Stats = export.StatsColumns(d.Stats, d.Bound)
 		p.Phases = phases(d.Stats)
 	}
-	p.Warnings = warnings(d)
-	p.Transitions = transitions(d)
-	var buf bytes.Buffer
-	if err := page.Execute(&buf, p); err != nil {
-		return nil, err
+	p.Warnings = warnings(d, names)
+	p.NumTransitions = len(d.Transitions)
+	p.Transitions = transitions(d, names)
+	bw := bufio.NewWriter(w)
+	if err := page.Execute(bw, p); err != nil {
+		return err
 	}
-	return buf.Bytes(), nil
+	return bw.Flush()
 }
 
 // pageData is what the template shows.
@@ -79,13 +95,16 @@ type pageData struct {
 	Complete          bool
 	Header            []field
 	// Picture is the inline SVG; NoPicture says why there is none.
-	Picture     template.HTML
-	NoPicture   string
-	Shown       int // states the picture shows
-	Stats       []export.Column
-	Phases      []phase
-	Warnings    []string
-	Transitions []transition
+	Picture   template.HTML
+	NoPicture string
+	Shown     int // states the picture shows
+	Stats     []export.Column
+	Phases    []phase
+	Warnings  []string
+	// Transitions are made one row at a time as the template writes
+	// them: a model's table can run to millions of rows.
+	Transitions    iter.Seq[transition]
+	NumTransitions int
 }
 
 type field struct {
@@ -212,7 +231,7 @@ func phases(s *model.Stats) []phase {
 // non-determinism, a partial model), a bound that was too small, and the
 // err transitions that are not what the class does: queries the purpose
 // excluded and errors of unknown cause.
-func warnings(d *model.Document) []string {
+func warnings(d *model.Document, names map[string]string) []string {
 	w := append([]string(nil), d.Warnings...)
 	if b := d.Bound; b != nil && b.Needed > b.Used {
 		w = append(w, fmt.Sprintf("the model needs a distinguisher bound of %d, the run assumed %d: states are told apart by words longer than the bound", b.Needed, b.Used))
@@ -222,7 +241,7 @@ func warnings(d *model.Document) []string {
 		if t.Err == nil {
 			continue
 		}
-		what := stateName(d, t.From) + " · " + t.Input
+		what := stateName(names, t.From) + " · " + t.Input
 		if t.Err.Detail != "" {
 			what += ": " + t.Err.Detail
 		}
@@ -248,24 +267,39 @@ func warnings(d *model.Document) []string {
 	return append(w, other...)
 }
 
-func transitions(d *model.Document) []transition {
-	out := make([]transition, len(d.Transitions))
-	for k, t := range d.Transitions {
-		out[k] = transition{From: stateName(d, t.From), Input: t.Input, Output: t.Output, To: stateName(d, t.To),
-			Err: t.Output == mealy.Err}
-		if t.Err != nil {
-			out[k].ErrKind, out[k].ErrDetail = string(t.Err.Kind), t.Err.Detail
+func transitions(d *model.Document, names map[string]string) iter.Seq[transition] {
+	return func(yield func(transition) bool) {
+		for _, t := range d.Transitions {
+			row := transition{From: stateName(names, t.From), Input: t.Input, Output: t.Output, To: stateName(names, t.To),
+				Err: t.Output == mealy.Err}
+			if t.Err != nil {
+				row.ErrKind, row.ErrDetail = string(t.Err.Kind), t.Err.Detail
+			}
+			if !yield(row) {
+				return
+			}
 		}
 	}
-	return out
+}
+
+// stateNames maps the ID of each state that has a name of its own to how
+// the tables show it, the name with the ID. Looking each state up in the
+// document's list instead made the report quadratic in the states.
+func stateNames(d *model.Document) map[string]string {
+	names := map[string]string{}
+	for _, s := range d.States {
+		if _, dup := names[s.ID]; dup || s.Name == "" || s.Name == s.ID {
+			continue
+		}
+		names[s.ID] = s.Name + " (" + s.ID + ")"
+	}
+	return names
 }
 
 // stateName is a state's name, with its ID when they differ.
-func stateName(d *model.Document, id string) string {
-	for _, s := range d.States {
-		if s.ID == id && s.Name != "" && s.Name != id {
-			return s.Name + " (" + id + ")"
-		}
+func stateName(names map[string]string, id string) string {
+	if n, ok := names[id]; ok {
+		return n
 	}
 	return id
 }
