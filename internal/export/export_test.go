@@ -511,3 +511,28 @@ func TestSVGRefusesLargePictures(t *testing.T) {
 		t.Fatalf("the model has only %d edges", edges)
 	}
 }
+
+// A deep state's label shows the ends of its path around a count, so the
+// picture of a long chain stays linear in its size.
+func TestLongPathsAreElided(t *testing.T) {
+	const n = 20
+	m := mealy.NewMachine(mealy.MustAlphabet("a", "b"), mealy.MustAlphabet("x", "y"), n)
+	for q := 0; q < n; q++ {
+		m.SetTransition(q, 0, 0, (q+1)%n)
+		m.SetTransition(q, 1, 1, 0)
+	}
+	d := model.FromMachine("chain", model.SemanticsMealy, m, nil)
+	var b strings.Builder
+	if err := WriteTo(&b, d, "mermaid", PictureOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"    s13: a · a · a · a · a · a · a · a · a · a · a · a · a\n",
+		"    s14: a · a · a · a · a · a · … 2 more · a · a · a · a · a · a\n",
+		"    s19: a · a · a · a · a · a · … 7 more · a · a · a · a · a · a\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("mermaid lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -49,6 +49,7 @@ const (
 	kindQuiet
 	kindErr
 	kindMealy
+	kindElided // a stretch of a long path left out (steps only)
 )
 
 // rawEdge is one machine transition as drawn; input orders the edges.
@@ -123,40 +124,79 @@ func (v *view) graph(opts PictureOptions) (*graph, error) {
 		g.edges[me].labels = append(g.edges[me].labels, e.label)
 	}
 
-	access, _ := v.m.AccessWords()
+	paths := v.paths()
 	for _, q := range states {
 		n := node{q: q, name: v.names[q], named: v.named[q], sink: q == sink}
 		if !n.sink {
-			n.path = v.path(access[q])
+			n.path = paths(q)
 		}
 		g.nodes = append(g.nodes, n)
 	}
 	return g, nil
 }
 
-// path is an access word as the messages the picture shows: a callin by
-// its name, a wait by the callback it delivered (or quiet); in a plain
-// Mealy machine, the inputs.
-func (v *view) path(w mealy.Word) []step {
-	out, _ := v.m.Run(w)
-	wait, hasWait := v.m.Inputs.Index(mealy.Wait)
-	steps := make([]step, len(w))
-	for k, i := range w {
-		o := v.m.Outputs.Name(out[k])
-		switch {
-		case !v.closure():
-			steps[k] = step{v.m.Inputs.Name(i), kindMealy}
-		case o == mealy.Err:
-			steps[k] = step{v.m.Inputs.Name(i), kindErr}
-		case hasWait && i == wait && o == mealy.Quiet:
-			steps[k] = step{mealy.Quiet, kindQuiet}
-		case hasWait && i == wait:
-			steps[k] = step{o, kindCallback}
-		default:
-			steps[k] = step{v.m.Inputs.Name(i), kindCallin}
+// pathEnds is how many steps of a long access word a picture shows at
+// each end: a deep state (in a chain of thousands) would otherwise carry
+// its whole path as a label, making the picture quadratic in size.
+const pathEnds = 6
+
+// paths gives each reachable state's access word as the messages the
+// picture shows: a callin by its name, a wait by the callback it delivered
+// (or quiet); in a plain Mealy machine, the inputs. A word longer than
+// 2·pathEnds+1 shows its first and last pathEnds steps around one
+// "… N more" step. It works on the access tree, so the labels of all
+// states take time and memory linear in the machine.
+func (v *view) paths() func(q int) []step {
+	t := v.m.AccessTree()
+	// head[q] is q's ancestor at depth pathEnds (q itself when shallower):
+	// the first steps of q's word are that ancestor's word.
+	head := make([]int, len(t.Depth))
+	for _, q := range t.Order {
+		if t.Depth[q] <= pathEnds {
+			head[q] = q
+		} else {
+			head[q] = head[t.Parent[q]]
 		}
 	}
-	return steps
+	wait, hasWait := v.m.Inputs.Index(mealy.Wait)
+	// into is the step of the tree edge that enters q.
+	into := func(q int) step {
+		i := t.Via[q]
+		o := v.m.Outputs.Name(v.m.Out[t.Parent[q]][i])
+		switch {
+		case !v.closure():
+			return step{v.m.Inputs.Name(i), kindMealy}
+		case o == mealy.Err:
+			return step{v.m.Inputs.Name(i), kindErr}
+		case hasWait && i == wait && o == mealy.Quiet:
+			return step{mealy.Quiet, kindQuiet}
+		case hasWait && i == wait:
+			return step{o, kindCallback}
+		default:
+			return step{v.m.Inputs.Name(i), kindCallin}
+		}
+	}
+	// up lists the last n steps of q's word, in order.
+	up := func(q, n int) []step {
+		steps := make([]step, n)
+		for k := n - 1; k >= 0; k-- {
+			steps[k] = into(q)
+			q = t.Parent[q]
+		}
+		return steps
+	}
+	return func(q int) []step {
+		d := t.Depth[q]
+		if d < 0 {
+			return nil
+		}
+		if d <= 2*pathEnds+1 {
+			return up(q, d)
+		}
+		steps := up(head[q], pathEnds)
+		steps = append(steps, step{fmt.Sprintf("… %d more", d-2*pathEnds), kindElided})
+		return append(steps, up(q, pathEnds)...)
+	}
 }
 
 // pathText writes a path as the pictures show it: messages joined by
@@ -171,7 +211,7 @@ func pathText(path []step) string {
 			parts[k] = "(quiet)"
 		case kindErr:
 			parts[k] = "✗" + s.label
-		default:
+		default: // callins, Mealy inputs, and an elided stretch
 			parts[k] = s.label
 		}
 	}
@@ -230,7 +270,7 @@ func (v *view) closureEdges(opts PictureOptions) (states []int, raw []rawEdge, s
 
 // mealyEdges is every transition of a plain Mealy machine's reachable states.
 func (v *view) mealyEdges() (states []int, raw []rawEdge) {
-	_, reachable := v.m.AccessWords()
+	reachable := v.m.Reachable()
 	// One label string per input and output, shared by every edge.
 	labels := make([][]string, v.m.Inputs.Size())
 	for i := range labels {

@@ -155,7 +155,7 @@ func (m *Machine) Typestate() (*Typestate, error) {
 	if s, found := m.Sink(errOut); found {
 		ts.Sink = s
 	}
-	_, reachable := m.AccessWords()
+	reachable := m.Reachable()
 	for q := 0; q < m.NumStates(); q++ {
 		if !reachable[q] || q == ts.Sink {
 			continue

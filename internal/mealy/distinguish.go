@@ -14,7 +14,7 @@ type Distinguishers struct {
 // results are deterministic).
 func (m *Machine) Distinguishers() *Distinguishers {
 	n := m.NumStates()
-	_, reachable := m.AccessWords()
+	reachable := m.Reachable()
 	d := &Distinguishers{n: n, words: make([][]Word, n)}
 	for p := range d.words {
 		d.words[p] = make([]Word, n)

@@ -117,7 +117,7 @@ func (m *Machine) NeededFreeBound(f Forcing) int {
 	// The contexts each state is reached in, from the initial state with
 	// nothing due, following only what the restrictions let through after
 	// a forcing input (its wait).
-	_, reachable := m.AccessWords()
+	reachable := m.Reachable()
 	var seen [2][]bool
 	seen[0], seen[1] = make([]bool, n), make([]bool, n)
 	type node struct{ q, d int }

@@ -93,26 +93,79 @@ func (m *Machine) StateAfter(w Word) int {
 	return q
 }
 
+// AccessTree is the breadth-first spanning tree from the initial state:
+// each reachable state's parent and the input from it. It holds what the
+// shortest access words share once, so a deep machine (a chain of n
+// states) needs O(n) memory where its access words would need O(n²).
+type AccessTree struct {
+	Parent []int // -1 for the initial state and unreachable states
+	Via    []int // the input from Parent
+	Depth  []int // the access word's length; -1 when unreachable
+	Order  []int // the reachable states, breadth first (parents before children)
+}
+
+// AccessTree computes the breadth-first spanning tree (inputs tried in
+// alphabet order, so it is deterministic and agrees with AccessWords).
+func (m *Machine) AccessTree() *AccessTree {
+	n := m.NumStates()
+	t := &AccessTree{Parent: make([]int, n), Via: make([]int, n), Depth: make([]int, n)}
+	for q := range t.Depth {
+		t.Parent[q], t.Via[q], t.Depth[q] = -1, -1, -1
+	}
+	t.Depth[m.Initial] = 0
+	t.Order = append(make([]int, 0, n), m.Initial)
+	for k := 0; k < len(t.Order); k++ {
+		q := t.Order[k]
+		for i := 0; i < m.Inputs.Size(); i++ {
+			to := m.Next[q][i]
+			if t.Depth[to] < 0 {
+				t.Parent[to], t.Via[to], t.Depth[to] = q, i, t.Depth[q]+1
+				t.Order = append(t.Order, to)
+			}
+		}
+	}
+	return t
+}
+
+// Reachable says whether q is reachable from the initial state.
+func (t *AccessTree) Reachable(q int) bool { return t.Depth[q] >= 0 }
+
+// Word is q's access word (nil when q is unreachable).
+func (t *AccessTree) Word(q int) Word {
+	if t.Depth[q] < 0 {
+		return nil
+	}
+	w := make(Word, t.Depth[q])
+	for k := len(w) - 1; k >= 0; k-- {
+		w[k] = t.Via[q]
+		q = t.Parent[q]
+	}
+	return w
+}
+
+// Reachable marks the states reachable from the initial state, in time and
+// memory linear in the machine.
+func (m *Machine) Reachable() []bool {
+	t := m.AccessTree()
+	r := make([]bool, len(t.Depth))
+	for q, d := range t.Depth {
+		r[q] = d >= 0
+	}
+	return r
+}
+
 // AccessWords returns, for every reachable state, the shortest word reaching
 // it from the initial state, choosing the first input in alphabet order on
 // ties (breadth-first). Unreachable states get nil and reachable[q] false.
 func (m *Machine) AccessWords() (access []Word, reachable []bool) {
-	n := m.NumStates()
-	access = make([]Word, n)
-	reachable = make([]bool, n)
-	reachable[m.Initial] = true
-	access[m.Initial] = Word{}
-	queue := []int{m.Initial}
-	for len(queue) > 0 {
-		q := queue[0]
-		queue = queue[1:]
-		for i := 0; i < m.Inputs.Size(); i++ {
-			t := m.Next[q][i]
-			if !reachable[t] {
-				reachable[t] = true
-				access[t] = access[q].Concat(i)
-				queue = append(queue, t)
-			}
+	t := m.AccessTree()
+	access, reachable = make([]Word, len(t.Depth)), make([]bool, len(t.Depth))
+	for _, q := range t.Order {
+		reachable[q] = true
+		if p := t.Parent[q]; p >= 0 {
+			access[q] = access[p].Concat(t.Via[q])
+		} else {
+			access[q] = Word{}
 		}
 	}
 	return access, reachable
@@ -164,7 +217,7 @@ func (m *Machine) Canonical() (*Machine, []int) {
 // and loops to itself, if the machine has one (the error sink of a
 // synchronous-closure machine).
 func (m *Machine) Sink(out int) (int, bool) {
-	_, reachable := m.AccessWords()
+	reachable := m.Reachable()
 	for q := 0; q < m.NumStates(); q++ {
 		if !reachable[q] {
 			continue

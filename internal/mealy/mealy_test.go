@@ -227,3 +227,23 @@ func TestSemanticsForced(t *testing.T) {
 		t.Errorf("ErrFrom: %v", w)
 	}
 }
+
+func TestAccessTreeAgreesWithAccessWords(t *testing.T) {
+	m := timer()
+	access, reachable := m.AccessWords()
+	tree := m.AccessTree()
+	if want := []int{0, 1, 4, 3, 2}; !reflect.DeepEqual(tree.Order, want) {
+		t.Errorf("breadth-first order %v, want %v", tree.Order, want)
+	}
+	for q := 0; q < m.NumStates(); q++ {
+		if got := tree.Word(q); !reflect.DeepEqual(got, access[q]) {
+			t.Errorf("state %d: tree word %v, access word %v", q, got, access[q])
+		}
+		if tree.Reachable(q) != reachable[q] || m.Reachable()[q] != reachable[q] {
+			t.Errorf("state %d: reachable %v (tree) %v (Reachable), want %v", q, tree.Reachable(q), m.Reachable()[q], reachable[q])
+		}
+	}
+	if tree.Depth[5] != -1 || tree.Parent[5] != -1 || tree.Word(5) != nil {
+		t.Errorf("unreachable state 5: depth %d, parent %d, word %v", tree.Depth[5], tree.Parent[5], tree.Word(5))
+	}
+}

@@ -11,7 +11,7 @@ import (
 // number of blocks. Two states share a block exactly when no input word
 // tells them apart.
 func (m *Machine) Partition() (block []int, blocks int) {
-	_, reachable := m.AccessWords()
+	reachable := m.Reachable()
 	n := m.NumStates()
 	block = make([]int, n)
 	sig := make(map[string]int)
