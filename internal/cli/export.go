@@ -33,7 +33,8 @@ The pictures (dot, svg, mermaid) show the callback typestate: callins as
 plain black arrows, callbacks as blue double arrows (⇒ in Mermaid), a wait
 that timed out but changed state as a grey dashed "quiet" arrow, the initial
 state with a bold outline and an arrow from a dot. An unnamed state is
-labelled by its ID and the shortest way to reach it ("s5 / exec · ⇒postexec").
+labelled by its ID and the shortest way to reach it ("s5 / exec · ⇒postexec";
+a way longer than 13 steps shows its first and last 6 around "… N more").
 The error sink and err transitions are hidden unless --show-errors.
 
 SVG needs no Graphviz: droidstar runs its helper droidstar-render (Graphviz
