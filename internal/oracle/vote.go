@@ -243,11 +243,13 @@ func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (
 	}
 	c.Recorder.Voted(v)
 	win := tallies[0].answer
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// A majority saw every edge of p: none rests on one answer any more.
+	defer c.confirm(p)
 	if slices.Equal(win.Outputs, before.Outputs) {
 		return false, nil // the contradicting answer was the odd one out
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if err := c.replace(p, win); err != nil {
 		return false, errors.Join(nd, err)
 	}
@@ -319,48 +321,4 @@ func plural(n int, what string) string {
 		return fmt.Sprintf("1 %s", what)
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// VerifyAll runs once more every executed word not checked so far (the
-// leaves of the tree: running a leaf checks every answer on its path),
-// settling disagreements by vote. Before a model is declared final, this
-// catches a wrong answer no later query happened to contradict. It
-// reports whether a vote overturned an answer given before.
-func (c *Cache) VerifyAll(ctx context.Context) (revised bool, err error) {
-	c.mu.Lock()
-	var words []mealy.Word
-	var firsts []Answer
-	var walk func(n *node, w mealy.Word)
-	walk = func(n *node, w mealy.Word) {
-		leaf := true
-		for in, child := range n.children {
-			if child != nil {
-				leaf = false
-				walk(child, append(w[:len(w):len(w)], in))
-			}
-		}
-		if leaf && n != c.root && !n.verified {
-			n.verified = true
-			a, _ := c.lookup(w)
-			words, firsts = append(words, w), append(firsts, a)
-		}
-	}
-	walk(c.root, nil)
-	c.mu.Unlock()
-	if len(words) == 0 {
-		return false, nil
-	}
-	got, err := c.Next.Ask(ctx, words)
-	if err != nil {
-		return false, fmt.Errorf("re-running the executed queries to verify them: %w", err)
-	}
-	for k, w := range words {
-		c.Recorder.Rerun(slices.Equal(got[k].Outputs, firsts[k].Outputs))
-		r, err := c.add(ctx, w, got[k])
-		if err != nil {
-			return false, err
-		}
-		revised = revised || r
-	}
-	return revised, nil
 }
