@@ -39,6 +39,22 @@ func WithPhase(ctx context.Context, p Phase) context.Context {
 	return context.WithValue(ctx, phaseKey{}, p)
 }
 
+type deviceKey struct{}
+
+// OnDevice asks the scheduler to run the queries asked under ctx on the
+// executor named serial, when it has one. A vote uses it to hear again
+// from the devices that gave the disagreeing answers, so that one flaky
+// device is told apart from devices that disagree.
+func OnDevice(ctx context.Context, serial string) context.Context {
+	return context.WithValue(ctx, deviceKey{}, serial)
+}
+
+// PinnedDevice is the executor OnDevice asked for, if any.
+func PinnedDevice(ctx context.Context) (string, bool) {
+	s, ok := ctx.Value(deviceKey{}).(string)
+	return s, ok && s != ""
+}
+
 // phaseOf returns the phase of the queries asked under ctx (learning when
 // no Counter tagged it).
 func phaseOf(ctx context.Context) Phase {

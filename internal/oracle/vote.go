@@ -210,10 +210,26 @@ func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (
 	// A second round of re-runs settles the rare vote where a flaky
 	// device erred twice (3-2); a target flaky enough to need a third is
 	// reported instead.
+	// The first re-runs go to the device of the new answer, to that of the
+	// earlier one, and to the first again: a flaky device then answers
+	// again, differently, and devices that disagree each repeat
+	// themselves. The new answer's device gets two re-runs because a
+	// flaky device can repeat its wrong answer once (a one-symbol query
+	// has few wrong answers to choose from): on mediaplayer with one
+	// answer in 200 flipped on two lanes, one re-run each still read as
+	// "devices disagree" in about one run of 100.
+	var pins []string
+	if now.Device != "" && before.Device != "" && before.Device != now.Device {
+		pins = []string{now.Device, before.Device, now.Device}
+	}
 	clear := false
 	for round := 0; round < 2 && !clear; round++ {
-		for range c.Repeat {
-			got, err := c.Next.Ask(ctx, []mealy.Word{p})
+		for k := range c.Repeat {
+			rctx := ctx
+			if round == 0 && k < len(pins) {
+				rctx = OnDevice(ctx, pins[k])
+			}
+			got, err := c.Next.Ask(rctx, []mealy.Word{p})
 			if err != nil {
 				return false, fmt.Errorf("re-running %s to settle a contradiction: %w", c.Inputs.Format(p), err)
 			}
@@ -259,8 +275,8 @@ func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (
 // devicesDisagree tells several devices that each answer consistently,
 // but differently from each other, apart from one flaky device (one that
 // gave two answers): the first is a setup problem no vote should hide.
-// The re-runs go wherever the scheduler sends them, so a flaky device
-// whose only vote is its wrong answer reads as a disagreement too.
+// The vote's first re-runs go to the devices of the two disagreeing
+// answers (see vote), so each of them answers at least twice.
 func (c *Cache) devicesDisagree(p mealy.Word, tallies []*tally) *NondeterminismError {
 	answerOf := map[string]int{}
 	var devices []string
