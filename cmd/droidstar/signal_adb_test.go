@@ -154,7 +154,7 @@ func TestSignalADB(t *testing.T) {
 			}
 			out := t.TempDir()
 			db := filepath.Join(t.TempDir(), "queries.db")
-			args := []string{"learn", purposeFile, "-P", strconv.Itoa(s.Port()), "-o", out, "--verify-final=false"}
+			args := []string{"learn", purposeFile, "-P", strconv.Itoa(s.Port()), "-o", out, "--verify-final=off"}
 			// Nothing of the machine's adb setup: only the private server.
 			env := append(os.Environ(), "DROIDSTAR_STORE="+db, "ANDROID_SERIAL=", "ADB_SERVER_SOCKET=")
 			runDirs := filepath.Join(dev.Root(), adbbackend.DefaultDir)

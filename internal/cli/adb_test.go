@@ -259,7 +259,7 @@ func TestLearnThroughRealADB(t *testing.T) {
 		pixel8 = serials[1]
 	}
 	doc := learn(t, "--device", pixel8)
-	executed := doc.Stats.Learning.Executed + doc.Stats.Equivalence.Executed
+	executed := doc.Stats.Total().Executed
 	user := 0
 	want := []model.DeviceInfo{{Serial: pixel8, Platform: "android", Model: "Google Pixel 8", Release: "14", SDK: 34, User: &user, Queries: executed}}
 	if !reflect.DeepEqual(doc.Backend.Devices, want) {
@@ -289,7 +289,7 @@ func TestLearnThroughRealADB(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(wantAll, "\n") {
 		t.Errorf("devices:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantAll, "\n"))
 	}
-	if executed := doc.Stats.Learning.Executed + doc.Stats.Equivalence.Executed; sum != executed {
+	if executed := doc.Stats.Total().Executed; sum != executed {
 		t.Errorf("the devices ran %d queries, the run executed %d", sum, executed)
 	}
 }

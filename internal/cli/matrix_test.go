@@ -210,7 +210,7 @@ func TestMatrixResumesFromTheStore(t *testing.T) {
 		out = t.TempDir()
 		// Without the final re-check, which runs every query a second time
 		// on purpose: this counts that a resume runs nothing twice.
-		args := append([]string{"matrix", filepath.Join(dir, "purpose.yaml"), "-o", out, "--verify-final=false",
+		args := append([]string{"matrix", filepath.Join(dir, "purpose.yaml"), "-o", out, "--verify-final=off",
 			"--sim-model", "api23=" + filepath.Join(dir, "api23.dot"),
 			"--sim-model", "api34=" + filepath.Join(dir, "api34.dot"),
 			"--sim-model", "same=" + filepath.Join(dir, "api23.dot")}, extra...)

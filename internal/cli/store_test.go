@@ -55,7 +55,7 @@ func TestLearnResumesFromTheStore(t *testing.T) {
 		t.Helper()
 		// Without the final re-check, which runs every query a second time
 		// on purpose: these tests count that a resume runs nothing twice.
-		code, stdout, stderr := run(t, append([]string{"learn", "--example", "asynctask", "--store", db, "-o", out, "--verify-final=false"}, extra...)...)
+		code, stdout, stderr := run(t, append([]string{"learn", "--example", "asynctask", "--store", db, "-o", out, "--verify-final=off"}, extra...)...)
 		if code != ExitOK {
 			t.Fatalf("exit %d\n%s", code, stderr)
 		}
@@ -172,7 +172,7 @@ func TestDeviceVanishesAndTheRunResumes(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "queries.db")
 	file := repoPath("examples", "asynctask", "purpose.yaml")
-	if code, _, stderr := runEnv(t, nil, "learn", file, "-P", port(s), "-o", dir, "--store", db, "-q", "--verify-final=false"); code != ExitFail {
+	if code, _, stderr := runEnv(t, nil, "learn", file, "-P", port(s), "-o", dir, "--store", db, "-q", "--verify-final=off"); code != ExitFail {
 		t.Fatalf("first run: exit %d\n%s", code, stderr)
 	}
 	st, err := store.OpenExisting(db, store.Options{})
@@ -189,13 +189,13 @@ func TestDeviceVanishesAndTheRunResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := runEnv(t, nil, "learn", file, "-P", port(s), "--device", again.Addr(), "-o", dir, "--store", db, "-q", "--verify-final=false")
+	code, _, stderr := runEnv(t, nil, "learn", file, "-P", port(s), "--device", again.Addr(), "-o", dir, "--store", db, "-q", "--verify-final=off")
 	if code != ExitOK {
 		t.Fatalf("second run: exit %d\n%s", code, stderr)
 	}
 	resumed := readModel(t, filepath.Join(dir, "AsyncTask.json"))
 	ref := filepath.Join(dir, "ref")
-	if code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", ref, "-q", "--verify-final=false"); code != ExitOK {
+	if code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", ref, "-q", "--verify-final=off"); code != ExitOK {
 		t.Fatalf("reference: exit %d\n%s", code, stderr)
 	}
 	want := readModel(t, filepath.Join(ref, "AsyncTask.json"))

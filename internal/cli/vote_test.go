@@ -11,8 +11,11 @@ import (
 )
 
 // A simulated target that flips one answer of a query with probability 1
-// in 200 is learned exactly, with the default --repeat and final
-// verification, whatever the seed; the votes it took are in the model.
+// in 200 is learned exactly, with the default --repeat and final check
+// (--verify-final near), whatever the seed; the votes it took are in the
+// model, and the final check's queries are counted apart. Without the
+// final check the same seeds give wrong models: it is what makes them
+// exact.
 func TestFlakyTargetLearnedExactly(t *testing.T) {
 	ref := t.TempDir()
 	if code, _, stderr := run(t, "learn", "--example", "mediaplayer", "-q", "-o", ref, "--write", "dot"); code != 0 {
@@ -50,10 +53,38 @@ func TestFlakyTargetLearnedExactly(t *testing.T) {
 			t.Fatalf("seed %d: determinism %+v", seed, d)
 		}
 		votes += len(d.Votes)
+		// The final check re-ran answers in its own phase, and the
+		// re-runs are in the determinism counts.
+		v := doc.Stats.Verification
+		if v.Asked == 0 || v.Executed < v.Asked || d.Reruns < v.Asked {
+			t.Fatalf("seed %d: final check %+v, determinism %+v", seed, v, d)
+		}
+		if tot := doc.Stats.Total().Executed; tot != doc.Stats.Learning.Executed+doc.Stats.Equivalence.Executed+v.Executed {
+			t.Fatalf("seed %d: total executed %d", seed, tot)
+		}
 	}
 	// The flips happened and were voted away, not missed.
 	if votes < 20 {
 		t.Fatalf("only %d votes in 20 runs", votes)
+	}
+	wrong := 0
+	for seed := 1; seed <= 20; seed++ {
+		dir := t.TempDir()
+		code, _, stderr := run(t, "learn", "--example", "mediaplayer", "-q", "-o", dir, "--write", "dot",
+			"--sim-flaky", "0.005", "--seed", itoa(seed), "--verify-final", "off")
+		if code != 0 {
+			t.Fatalf("seed %d, --verify-final off: exit %d\n%s", seed, code, stderr)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, "MediaPlayer.dot"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			wrong++
+		}
+	}
+	if wrong == 0 {
+		t.Fatal("--verify-final off learned all 20 seeds exactly: the test no longer shows what the final check does")
 	}
 }
 
@@ -95,6 +126,7 @@ func TestVoteFlagsChecked(t *testing.T) {
 	for _, tc := range []struct{ flag, want string }{
 		{"--repeat=-1", "droidstar: --repeat must be 0 or more, got -1\n"},
 		{"--verify=1.5", "droidstar: --verify must be a fraction from 0 to 1, got 1.5\n"},
+		{"--verify-final=true", "droidstar: invalid argument \"true\" for \"--verify-final\" flag: want near, all or off\nRun 'droidstar learn --help' for usage.\n"},
 	} {
 		code, _, stderr := run(t, "learn", "--example", "asynctask", "-q", "-o", t.TempDir(), tc.flag)
 		if code != ExitUsage || stderr != tc.want {

@@ -62,9 +62,10 @@ type Job struct {
 	// Devices describes the executors at the bottom of MQ, in order.
 	Devices []model.DeviceInfo
 	// Verify, when set, runs before a model is declared final: it checks
-	// the answers learning used once more, and says whether it overturned
-	// one (learning then starts again).
-	Verify func(ctx context.Context) (revised bool, err error)
+	// once more answers the final table (obs) rests on, and says whether it
+	// overturned one (learning then starts again). Its queries are counted
+	// in the verification phase.
+	Verify func(ctx context.Context, obs oracle.Observations) (revised bool, err error)
 }
 
 // Options control one run.
@@ -168,7 +169,7 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		if learnErr != nil || job.Verify == nil {
 			break
 		}
-		revised, err := job.Verify(ctx)
+		revised, err := job.Verify(oracle.WithPhase(ctx, oracle.PhaseVerification), res.Observations)
 		if err != nil {
 			learnErr = err
 			break
@@ -275,8 +276,9 @@ func recorded(job Job, wall time.Duration, virtual bool) (*model.BackendInfo, *m
 		backendInfo.Devices = append(backendInfo.Devices, info)
 	}
 	learning, equiv := rec.Snapshot()
+	verification := rec.Verification()
 	return &backendInfo, &model.Stats{
-		Learning: learning, Equivalence: equiv, WallSecs: wall.Seconds(),
-		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs, VirtualClock: virtual,
+		Learning: learning, Equivalence: equiv, Verification: verification, WallSecs: wall.Seconds(),
+		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs + verification.DeviceSecs, VirtualClock: virtual,
 	}
 }

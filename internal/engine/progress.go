@@ -75,6 +75,7 @@ func (w *watcher) roundProgress(done, total int) {
 // Snapshot is the run as it stands.
 func (w *watcher) snapshot() Snapshot {
 	learning, equiv := w.rec.Snapshot()
+	verification := w.rec.Verification()
 	w.mu.Lock()
 	s := Snapshot{Round: w.round, States: w.states, Elapsed: time.Since(w.start)}
 	done, total := w.done, w.total
@@ -82,17 +83,19 @@ func (w *watcher) snapshot() Snapshot {
 	switch {
 	case s.Round == 0:
 		s.Phase = "table fill"
+	case w.rec.Current() == oracle.PhaseVerification:
+		s.Phase = "final check"
 	case w.rec.Current() == oracle.PhaseEquivalence:
 		s.Phase = fmt.Sprintf("equivalence round %d", s.Round)
 		s.Done, s.Total, s.Unit = done, total, "transitions"
 	default:
 		s.Phase = fmt.Sprintf("refining after round %d", s.Round)
 	}
-	s.Asked = learning.Asked + equiv.Asked
-	s.Executed = learning.Executed + equiv.Executed
-	s.CacheHits = learning.CacheHits + equiv.CacheHits
-	s.Excluded = learning.Excluded + equiv.Excluded
-	s.DeviceSecs = learning.DeviceSecs + equiv.DeviceSecs
+	s.Asked = learning.Asked + equiv.Asked + verification.Asked
+	s.Executed = learning.Executed + equiv.Executed + verification.Executed
+	s.CacheHits = learning.CacheHits + equiv.CacheHits + verification.CacheHits
+	s.Excluded = learning.Excluded + equiv.Excluded + verification.Excluded
+	s.DeviceSecs = learning.DeviceSecs + equiv.DeviceSecs + verification.DeviceSecs
 	for _, d := range w.rec.Devices() {
 		s.Devices = append(s.Devices, Device{Serial: d.Serial, Executed: d.Executed, Busy: d.Busy, DeviceSecs: d.DeviceSecs})
 	}

@@ -536,3 +536,18 @@ func TestLongPathsAreElided(t *testing.T) {
 		}
 	}
 }
+
+// The final check's re-runs are a line of their own, and in the totals.
+func TestSummaryFinalCheck(t *testing.T) {
+	d := asyncTask(t)
+	if s := Summary(d); strings.Contains(s, "final check:") {
+		t.Fatalf("a run without a final check shows one:\n%s", s)
+	}
+	d.Stats.Verification = model.PhaseStats{Asked: 9, Executed: 11, DeviceSecs: 4.5}
+	s := Summary(d)
+	for _, want := range []string{"final check: 9 asked again, 11 executed, device time 4.5 s", "381 (51)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+}

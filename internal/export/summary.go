@@ -206,6 +206,9 @@ func statsSummary(b *strings.Builder, s *model.Stats, bound *model.Bound) {
 	}
 	fmt.Fprintf(b, "  learning: %d asked, %d executed; equivalence: %d asked, %d executed\n",
 		s.Learning.Asked, s.Learning.Executed, s.Equivalence.Asked, s.Equivalence.Executed)
+	if v := s.Verification; v.Asked > 0 {
+		fmt.Fprintf(b, "  final check: %d asked again, %d executed, device time %s\n", v.Asked, v.Executed, longSeconds(v.DeviceSecs))
+	}
 	if d := s.Determinism; d != nil {
 		fmt.Fprintf(b, "  determinism: %d of %s agreed (repeat %d, verify %g, seed %d)\n",
 			d.Agreements, plural(d.Reruns, "re-run"), d.Repeat, d.Verify, d.Seed)

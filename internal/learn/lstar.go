@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,6 +57,10 @@ type Result struct {
 	EQs int
 	// Rows and Columns are the final observation table's size.
 	Rows, Columns int
+	// Observations are the final table's row and column words: the
+	// answers the hypothesis rests on, for a final check of the ones a
+	// single wrong answer could have changed.
+	Observations oracle.Observations
 }
 
 // ErrMaxRounds is returned (with the last hypothesis) when MaxRounds is hit.
@@ -100,6 +105,7 @@ func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet,
 		}
 		h := t.hypothesis(outputs)
 		res.Hypothesis, res.Rows, res.Columns = h, len(t.cells), len(t.e)
+		res.Observations = t.observations()
 		res.EQs++
 		if opts.OnHypothesis != nil {
 			opts.OnHypothesis(res.EQs, h)
@@ -262,6 +268,16 @@ func (t *table) close(ctx context.Context, mq oracle.Oracle) error {
 			return err
 		}
 	}
+}
+
+// observations copies the table out for a final check.
+func (t *table) observations() oracle.Observations {
+	rows := t.rows()
+	cells := make([][]mealy.Word, len(rows))
+	for k, r := range rows {
+		cells[k] = slices.Clone(t.cells[r.Key()])
+	}
+	return oracle.Observations{Rows: rows, States: len(t.s), Columns: slices.Clone(t.e), Cells: cells}
 }
 
 // hypothesis builds the conjecture of a closed table.

@@ -148,10 +148,13 @@ type PhaseStats struct {
 // Stats are the statistics of a learning run, in the columns of the
 // DroidStar paper's Table 1 and more.
 type Stats struct {
-	States       int        `json:"states"`
-	EQs          int        `json:"equivalence_queries"`
-	Learning     PhaseStats `json:"learning"`
-	Equivalence  PhaseStats `json:"equivalence"`
+	States      int        `json:"states"`
+	EQs         int        `json:"equivalence_queries"`
+	Learning    PhaseStats `json:"learning"`
+	Equivalence PhaseStats `json:"equivalence"`
+	// Verification is the final check: answers run once more before the
+	// model was declared final (absent when there was none).
+	Verification PhaseStats `json:"verification,omitzero"`
 	WallSecs     float64    `json:"wall_seconds"`
 	DeviceSecs   float64    `json:"device_seconds"`
 	VirtualClock bool       `json:"virtual_clock,omitempty"`
@@ -193,11 +196,12 @@ type VoteAnswer struct {
 
 // Total adds the two phases.
 func (s *Stats) Total() PhaseStats {
-	a, b := s.Learning, s.Equivalence
+	a, b, c := s.Learning, s.Equivalence, s.Verification
 	return PhaseStats{
-		Asked: a.Asked + b.Asked, CacheHits: a.CacheHits + b.CacheHits, Excluded: a.Excluded + b.Excluded,
-		Executed: a.Executed + b.Executed, Symbols: a.Symbols + b.Symbols, DeviceSecs: a.DeviceSecs + b.DeviceSecs,
-		Stored: a.Stored + b.Stored,
+		Asked: a.Asked + b.Asked + c.Asked, CacheHits: a.CacheHits + b.CacheHits + c.CacheHits,
+		Excluded: a.Excluded + b.Excluded + c.Excluded, Executed: a.Executed + b.Executed + c.Executed,
+		Symbols: a.Symbols + b.Symbols + c.Symbols, DeviceSecs: a.DeviceSecs + b.DeviceSecs + c.DeviceSecs,
+		Stored: a.Stored + b.Stored + c.Stored,
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"sort"
 	"sync"
 
@@ -42,6 +41,10 @@ type node struct {
 	err      *model.ErrInfo
 	device   string // who first answered the edge
 	verified bool   // VerifyAll ran this leaf again
+	// runs counts the executed answers that went through this edge and
+	// agreed on it: from two on, a single wrong answer cannot have put
+	// its output here.
+	runs int
 }
 
 // NondeterminismError reports two different answers to the same query:
@@ -148,6 +151,7 @@ func (c *Cache) insert(w mealy.Word, a Answer) error {
 		} else if child.out != out {
 			return c.conflict(w, k, child.out, child.device, a)
 		}
+		child.runs++
 		n = child
 	}
 	return nil
@@ -218,24 +222,32 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 
 // add inserts an executed answer, voting when it contradicts the tree.
 func (c *Cache) add(ctx context.Context, w mealy.Word, a Answer) (revised bool, err error) {
+	_, revised, err = c.addVoting(ctx, w, a)
+	return revised, err
+}
+
+// addVoting is add that also says whether a agreed with the tree all along
+// w. When it did not and the vote kept the tree's answer, the symbols of w
+// after the disagreement were compared with nothing: a check of w must
+// run it again.
+func (c *Cache) addVoting(ctx context.Context, w mealy.Word, a Answer) (agreed, revised bool, err error) {
 	c.mu.Lock()
 	err = c.insert(w, a)
 	c.mu.Unlock()
-	var nd *NondeterminismError
-	if err == nil || c.Repeat <= 0 || !errors.As(err, &nd) {
-		return false, err
+	if err == nil {
+		return true, false, nil
 	}
-	return c.vote(ctx, nd, a)
+	var nd *NondeterminismError
+	if c.Repeat <= 0 || !errors.As(err, &nd) {
+		return false, false, err
+	}
+	revised, err = c.vote(ctx, nd, a)
+	return false, revised, err
 }
 
 // check runs w once more and compares the answer with the tree's.
-func (c *Cache) check(ctx context.Context, w mealy.Word, first Answer) (revised bool, err error) {
-	got, err := c.Next.Ask(ctx, []mealy.Word{w})
-	if err != nil {
-		return false, fmt.Errorf("re-running %s to verify it: %w", c.Inputs.Format(w), err)
-	}
-	c.Recorder.Rerun(slices.Equal(got[0].Outputs, first.Outputs))
-	return c.add(ctx, w, got[0])
+func (c *Cache) check(ctx context.Context, w mealy.Word, _ Answer) (revised bool, err error) {
+	return c.recheck(ctx, []mealy.Word{w})
 }
 
 // keepPartial stores the answers a failed Ask still got, and returns the

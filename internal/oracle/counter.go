@@ -19,7 +19,7 @@ type Counter struct {
 
 // Ask implements Oracle.
 func (c *Counter) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error) {
-	ctx = withPhase(ctx, c.Phase)
+	ctx = WithPhase(ctx, c.Phase)
 	c.Recorder.Asked(ctx, len(queries))
 	return c.Next.Ask(ctx, queries)
 }

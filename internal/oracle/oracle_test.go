@@ -349,3 +349,87 @@ func TestCacheKeepsPartialAnswers(t *testing.T) {
 		t.Error("the unanswered query is in the cache")
 	}
 }
+
+// wrongOnce is a device that answers quiet for the fired callback on its
+// wrongAt-th run only.
+type wrongOnce struct {
+	*timerExec
+	wrongAt int
+}
+
+func (e *wrongOnce) Execute(ctx context.Context, in []string) (backend.Result, error) {
+	res, err := e.timerExec.Execute(ctx, in)
+	e.mu.Lock()
+	n := e.runs
+	e.mu.Unlock()
+	if n == e.wrongAt {
+		for k, o := range res.Outputs {
+			if o == "onFire" {
+				res.Outputs[k] = "quiet"
+			}
+		}
+	}
+	return res, err
+}
+
+// batched runs a device's batches one query at a time. Batch executors
+// get a batch of one on the first executor, so an unsteered re-run would
+// always go to the good device.
+type batched struct{ backend.Executor }
+
+func (b batched) ExecuteBatch(ctx context.Context, qs [][]string) ([]backend.Result, error) {
+	var out []backend.Result
+	for _, q := range qs {
+		r, err := b.Execute(ctx, q)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// A vote hears again from the devices that gave the two answers: one
+// device that erred once is outvoted, two devices that each repeat their
+// own answer are reported as devices that disagree.
+func TestVoteToldFlakyDeviceFromDisagreeingDevices(t *testing.T) {
+	in, out, _ := mealy.ClosureAlphabets([]string{"start", "cancel"}, []string{"onFire"})
+	sem := mealy.ClosureSemantics(in, out)
+	for _, tc := range []struct {
+		name string
+		odd  backend.Executor
+		want string // the error, "" when the vote settles
+	}{
+		{name: "one flaky device", odd: &wrongOnce{timerExec: &timerExec{serial: "emulator-5556"}, wrongAt: 1}},
+		{name: "devices that disagree", odd: &timerExec{serial: "emulator-5556", flipped: true, runs: 1},
+			want: "devices disagree on start wait: emulator-5554 answered ok onFire, emulator-5556 answered ok quiet (all devices must run the same Android build and behave alike)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &oracle.Recorder{}
+			good := &timerExec{serial: "emulator-5554"}
+			sched := &dispatch.Scheduler{Executors: []backend.Executor{batched{good}, batched{tc.odd}}, Inputs: in, Outputs: out, Sem: sem, Recorder: rec}
+			cache := oracle.NewCache(sched, in, out, sem, rec)
+			cache.Repeat = 3
+			ctx := context.Background()
+			// A batch of one goes to the first device, of two one each
+			// (the longer to the first).
+			if _, err := cache.Ask(ctx, []mealy.Word{in.MustWord("start", "wait")}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := cache.Ask(ctx, []mealy.Word{in.MustWord("start", "wait", "cancel", "start"), in.MustWord("start", "wait", "start")})
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("vote did not settle: %v", err)
+			case tc.want != "" && (err == nil || err.Error() != tc.want):
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if tc.want != "" {
+				return
+			}
+			_, _, votes := rec.Determinism()
+			if len(votes) != 1 || votes[0].Answers[0].Votes != 4 || !slices.Equal(votes[0].Answers[0].Outputs, []string{"ok", "onFire"}) {
+				t.Fatalf("votes %+v", votes)
+			}
+		})
+	}
+}

@@ -15,22 +15,44 @@ type Phase int
 const (
 	PhaseLearning Phase = iota
 	PhaseEquivalence
+	// PhaseVerification is the final check before a model is declared
+	// final: answers run once more, not new questions.
+	PhaseVerification
 )
 
 func (p Phase) String() string {
-	if p == PhaseEquivalence {
+	switch p {
+	case PhaseEquivalence:
 		return "equivalence"
+	case PhaseVerification:
+		return "verification"
 	}
 	return "learning"
 }
 
 type phaseKey struct{}
 
-// withPhase tags the queries asked under ctx with a phase. Only the
-// Counter at the top of a pipeline does this, so the stages below count
-// each query in the phase of whoever asked it.
-func withPhase(ctx context.Context, p Phase) context.Context {
+// WithPhase tags the queries asked under ctx with a phase. The Counter at
+// the top of a pipeline does this, and the engine for its final check, so
+// the stages below count each query in the phase of whoever asked it.
+func WithPhase(ctx context.Context, p Phase) context.Context {
 	return context.WithValue(ctx, phaseKey{}, p)
+}
+
+type deviceKey struct{}
+
+// OnDevice asks the scheduler to run the queries asked under ctx on the
+// executor named serial, when it has one. A vote uses it to hear again
+// from the devices that gave the disagreeing answers, so that one flaky
+// device is told apart from devices that disagree.
+func OnDevice(ctx context.Context, serial string) context.Context {
+	return context.WithValue(ctx, deviceKey{}, serial)
+}
+
+// PinnedDevice is the executor OnDevice asked for, if any.
+func PinnedDevice(ctx context.Context) (string, bool) {
+	s, ok := ctx.Value(deviceKey{}).(string)
+	return s, ok && s != ""
 }
 
 // phaseOf returns the phase of the queries asked under ctx (learning when
@@ -48,7 +70,7 @@ func phaseOf(ctx context.Context) Phase {
 // concurrent use, so a progress display may read it while learning.
 type Recorder struct {
 	mu       sync.Mutex
-	phases   [2]model.PhaseStats
+	phases   [3]model.PhaseStats
 	current  Phase
 	devices  []DeviceStats
 	warnings []string
@@ -153,6 +175,13 @@ func (r *Recorder) Snapshot() (learning, equivalence model.PhaseStats) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.phases[PhaseLearning], r.phases[PhaseEquivalence]
+}
+
+// Verification returns the counts of the final check so far.
+func (r *Recorder) Verification() model.PhaseStats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.phases[PhaseVerification]
 }
 
 func (r *Recorder) device(serial string, f func(*DeviceStats)) {

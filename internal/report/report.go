@@ -224,7 +224,11 @@ func phases(s *model.Stats) []phase {
 		return phase{Name: name, Asked: p.Asked, Executed: p.Executed, CacheHits: p.CacheHits,
 			Excluded: p.Excluded, Syms: p.Symbols, Device: export.Seconds(p.DeviceSecs)}
 	}
-	return []phase{row("learning", s.Learning), row("equivalence", s.Equivalence), row("total", s.Total())}
+	out := []phase{row("learning", s.Learning), row("equivalence", s.Equivalence)}
+	if s.Verification.Asked > 0 {
+		out = append(out, row("final check", s.Verification))
+	}
+	return append(out, row("total", s.Total()))
 }
 
 // warnings are the document's warnings (timing violations,

@@ -106,14 +106,22 @@ func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Ans
 	if s.stopped() {
 		return nil, ErrStopped
 	}
+	execs, serials := s.Executors, s.serials
+	if want, ok := oracle.PinnedDevice(ctx); ok {
+		// A device that is not one of ours (an earlier run's, from the
+		// store) pins nothing.
+		if k := slices.Index(s.serials, want); k >= 0 {
+			execs, serials = execs[k:k+1], serials[k:k+1]
+		}
+	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &round{queries: queries, answers: make([]oracle.Answer, len(queries)), answered: make([]bool, len(queries)), cancel: cancel}
-	if batchers := s.batchers(); batchers != nil {
-		s.askShares(ctx, r, batchers)
+	if batchers := batchers(execs); batchers != nil {
+		s.askShares(ctx, r, batchers, serials)
 	} else {
-		s.askEach(ctx, r)
+		s.askEach(ctx, r, execs, serials)
 	}
 	err := r.err
 	if err == nil {
@@ -134,9 +142,9 @@ func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Ans
 }
 
 // batchers returns the executors as batch executors when all of them are.
-func (s *Scheduler) batchers() []backend.BatchExecutor {
-	out := make([]backend.BatchExecutor, len(s.Executors))
-	for k, ex := range s.Executors {
+func batchers(execs []backend.Executor) []backend.BatchExecutor {
+	out := make([]backend.BatchExecutor, len(execs))
+	for k, ex := range execs {
 		b, ok := ex.(backend.BatchExecutor)
 		if !ok {
 			return nil
@@ -148,10 +156,10 @@ func (s *Scheduler) batchers() []backend.BatchExecutor {
 
 // askEach feeds the queries one at a time to whichever executor is free,
 // so a fast executor takes more of them.
-func (s *Scheduler) askEach(ctx context.Context, r *round) {
+func (s *Scheduler) askEach(ctx context.Context, r *round, execs []backend.Executor, serials []string) {
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for k, ex := range s.Executors {
+	for k, ex := range execs {
 		wg.Add(1)
 		go func(ex backend.Executor, serial string) {
 			defer wg.Done()
@@ -163,7 +171,7 @@ func (s *Scheduler) askEach(ctx context.Context, r *round) {
 				}
 				r.set(q, a)
 			}
-		}(ex, s.serials[k])
+		}(ex, serials[k])
 	}
 feed:
 	for k := range r.queries {
@@ -193,7 +201,7 @@ func (s *Scheduler) run(ctx context.Context, ex backend.Executor, serial string,
 }
 
 // askShares gives each executor its share of the batch in one call.
-func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.BatchExecutor) {
+func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.BatchExecutor, serials []string) {
 	var wg sync.WaitGroup
 	for k, share := range Split(r.queries, len(execs)) {
 		if len(share) == 0 || s.stopped() {
@@ -203,7 +211,7 @@ func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.Bat
 		go func(ex backend.BatchExecutor, serial string, share []int) {
 			defer wg.Done()
 			s.runShare(ctx, r, ex, serial, share)
-		}(execs[k], s.serials[k], share)
+		}(execs[k], serials[k], share)
 	}
 	wg.Wait()
 }

@@ -297,3 +297,38 @@ func TestSchedulerPartialAnswersOneByOne(t *testing.T) {
 		t.Fatalf("error %v (%+v)", err, pe)
 	}
 }
+
+// A batch asked under oracle.OnDevice runs on that executor alone; a
+// serial the scheduler does not have pins nothing.
+func TestSchedulerRunsPinnedBatchOnItsDevice(t *testing.T) {
+	in, out := alphabets(t)
+	for _, tc := range []struct {
+		pin          string
+		wantA, wantB int
+	}{
+		{pin: "b", wantA: 0, wantB: 4},
+		{pin: "a", wantA: 4, wantB: 0},
+		{pin: "gone", wantA: -1}, // either executor, as if unpinned
+	} {
+		a := &echo{serial: "a", answers: []string{"ok"}}
+		b := &echo{serial: "b", answers: []string{"ok"}}
+		s := &dispatch.Scheduler{Executors: []backend.Executor{a, b}, Inputs: in, Outputs: out, Sem: mealy.ClosureSemantics(in, out), Recorder: &oracle.Recorder{}}
+		w := in.MustWord("start")
+		answers, err := s.Ask(oracle.OnDevice(context.Background(), tc.pin), []mealy.Word{w, w, w, w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.wantA < 0 {
+			if len(a.ran)+len(b.ran) != 4 {
+				t.Errorf("pin %q: ran %d queries", tc.pin, len(a.ran)+len(b.ran))
+			}
+			continue
+		}
+		if len(a.ran) != tc.wantA || len(b.ran) != tc.wantB {
+			t.Errorf("pin %q: a ran %d, b ran %d; want %d, %d", tc.pin, len(a.ran), len(b.ran), tc.wantA, tc.wantB)
+		}
+		if tc.wantB == 4 && answers[0].Device != "b" {
+			t.Errorf("pin %q: answered by %q", tc.pin, answers[0].Device)
+		}
+	}
+}
