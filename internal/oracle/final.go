@@ -253,7 +253,7 @@ func (c *Cache) recheck(ctx context.Context, words []mealy.Word) (revised bool, 
 			firsts[k], _ = c.lookup(w)
 		}
 		c.mu.Unlock()
-		got, err := c.Next.Ask(ctx, words)
+		got, err := c.Next.Ask(AsRerun(ctx), words)
 		if err != nil {
 			return false, fmt.Errorf("re-running the executed queries to verify them: %w", err)
 		}

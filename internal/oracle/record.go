@@ -55,6 +55,22 @@ func PinnedDevice(ctx context.Context) (string, bool) {
 	return s, ok && s != ""
 }
 
+type rerunKey struct{}
+
+// AsRerun marks the queries asked under ctx as re-runs that check an
+// answer already given: a stage that keeps answers (the query store) must
+// execute them, not answer them from what it kept, or the check would
+// compare an answer with itself.
+func AsRerun(ctx context.Context) context.Context {
+	return context.WithValue(ctx, rerunKey{}, true)
+}
+
+// IsRerun says whether AsRerun marked ctx.
+func IsRerun(ctx context.Context) bool {
+	r, _ := ctx.Value(rerunKey{}).(bool)
+	return r
+}
+
 // phaseOf returns the phase of the queries asked under ctx (learning when
 // no Counter tagged it).
 func phaseOf(ctx context.Context) Phase {

@@ -225,9 +225,9 @@ func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (
 	clear := false
 	for round := 0; round < 2 && !clear; round++ {
 		for k := range c.Repeat {
-			rctx := ctx
+			rctx := AsRerun(ctx)
 			if round == 0 && k < len(pins) {
-				rctx = OnDevice(ctx, pins[k])
+				rctx = OnDevice(rctx, pins[k])
 			}
 			got, err := c.Next.Ask(rctx, []mealy.Word{p})
 			if err != nil {

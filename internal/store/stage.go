@@ -26,7 +26,8 @@ type Stage struct {
 	Now func() time.Time
 
 	// prior indexes the earlier runs' answers; it is never asked to run
-	// anything.
+	// anything, and never answers a re-run (oracle.AsRerun): a vote or a
+	// final check on a resumed run must hear the device again.
 	prior *oracle.Cache
 }
 
@@ -74,8 +75,9 @@ func (s *Stage) record(w mealy.Word, a oracle.Answer, at time.Time) Record {
 func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
 	answers := make([]oracle.Answer, len(queries))
 	var miss []int
+	rerun := oracle.IsRerun(ctx)
 	for k, q := range queries {
-		if a, ok := s.prior.Lookup(q); ok {
+		if a, ok := s.prior.Lookup(q); ok && !rerun {
 			answers[k] = a
 		} else {
 			miss = append(miss, k)
