@@ -210,8 +210,8 @@ func (r *Report) Text() string {
 			fmt.Fprintln(&b, " none")
 			return
 		}
-		if len(w.Traces) < w.Total {
-			fmt.Fprintf(&b, " %d shortest of %d", len(w.Traces), w.Total)
+		if len(w.Traces) < w.Total || w.StoppedAfter > 0 {
+			fmt.Fprintf(&b, " %d shortest of %s", len(w.Traces), w.total())
 		}
 		fmt.Fprintln(&b)
 		for k, t := range w.Traces {
@@ -310,8 +310,8 @@ func (r *Report) Markdown() string {
 			fmt.Fprintln(&b, "None.")
 			return
 		}
-		if len(w.Traces) < w.Total {
-			fmt.Fprintf(&b, "The %d shortest of %d:\n\n", len(w.Traces), w.Total)
+		if len(w.Traces) < w.Total || w.StoppedAfter > 0 {
+			fmt.Fprintf(&b, "The %d shortest of %s:\n\n", len(w.Traces), w.total())
 		}
 		for k, t := range w.Traces {
 			state := t.NewState
@@ -356,6 +356,15 @@ func (r *Report) Markdown() string {
 		row("added", c, false, true)
 	}
 	return b.String()
+}
+
+// total is how many witnesses there are, "at least" so many when the
+// search stopped early.
+func (w Witnesses) total() string {
+	if w.StoppedAfter > 0 {
+		return fmt.Sprintf("at least %d (the search stopped after %d pairs of states)", w.Total, w.StoppedAfter)
+	}
+	return fmt.Sprint(w.Total)
 }
 
 func sdk(n int) string {

@@ -23,8 +23,41 @@ type side struct {
 	states []int
 	edges  []edge
 	sink   int // the error sink, -1 if none
-	// access are the shortest access words over the machine's own inputs.
-	access []mealy.Word
+	// tree is the breadth-first tree of the reachable states that gives
+	// the shortest access words (inputs in order, as mealy's AccessWords),
+	// kept as parent pointers rather than words so that it stays linear in
+	// the states however deep the model is.
+	tree accessTree
+}
+
+// accessTree is a breadth-first tree over a machine's reachable states:
+// order lists them as the search met them, parent and input say how each
+// was first reached (-1 for the initial state and unreachable ones).
+type accessTree struct {
+	order         []int32
+	parent, input []int32
+	reachable     []bool
+}
+
+func newAccessTree(m *mealy.Machine) accessTree {
+	n := m.NumStates()
+	t := accessTree{parent: make([]int32, n), input: make([]int32, n), reachable: make([]bool, n)}
+	for q := range t.parent {
+		t.parent[q], t.input[q] = -1, -1
+	}
+	t.reachable[m.Initial] = true
+	t.order = append(t.order, int32(m.Initial))
+	for k := 0; k < len(t.order); k++ {
+		q := int(t.order[k])
+		for i, to := range m.Next[q] {
+			if !t.reachable[to] {
+				t.reachable[to] = true
+				t.parent[to], t.input[to] = int32(q), int32(i)
+				t.order = append(t.order, int32(to))
+			}
+		}
+	}
+	return t
 }
 
 // edge is one typestate edge (closure) or one transition (plain Mealy).
@@ -63,7 +96,7 @@ func newSide(which, file string, d *model.Document) (*side, error) {
 			s.errs[[2]int{q, i}] = t.Err
 		}
 	}
-	s.access, _ = m.AccessWords()
+	s.tree = newAccessTree(m)
 	if s.closure() {
 		ts, err := m.Typestate()
 		if err != nil {
@@ -75,9 +108,8 @@ func newSide(which, file string, d *model.Document) (*side, error) {
 		}
 		return s, nil
 	}
-	_, reachable := m.AccessWords()
 	for q := 0; q < m.NumStates(); q++ {
-		if !reachable[q] {
+		if !s.tree.reachable[q] {
 			continue
 		}
 		s.states = append(s.states, q)

@@ -1,0 +1,158 @@
+package diff
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// behaviourOf is the behaviour comparison of two machines as Compare
+// builds it.
+func behaviourOf(t *testing.T, semantics string, a, b *mealy.Machine) (*side, *side, *behaviour) {
+	t.Helper()
+	o, err := newSide("old", "", model.FromMachine("old", semantics, a, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := newSide("new", "", model.FromMachine("new", semantics, b, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, n, newBehaviour(o, n)
+}
+
+// The matching of large models weighs single pairs (agreementOf) and
+// groups states by their answers (jointBlocks) instead of filling the
+// grid; both must say what the grid says.
+func TestAgreementOfOnePairIsTheGrids(t *testing.T) {
+	cases := []struct {
+		name      string
+		semantics string
+		a, b      *mealy.Machine
+	}{
+		{"random", model.SemanticsMealy, randomMealy(12, 1), randomMealy(9, 2)},
+		{"mutated", model.SemanticsMealy, randomMealy(12, 1), mutate(randomMealy(12, 1), 5, 3)},
+		{"mediaplayer", model.SemanticsClosure, machine(t, exampleDoc(t, "mediaplayer")), machine(t, exampleDoc(t, "countdowntimer"))},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, b := behaviourOf(t, c.semantics, c.a, c.b)
+			grid := b.agreement(agreementDepth)
+			oldBlock, newBlock := b.jointBlocks(agreementDepth)
+			ni := b.inputs.Size()
+			top := agreementDepth * ni * ni * ni // every word of length 1..3 alike
+			for p := range grid {
+				for q := range grid[p] {
+					if got := b.agreementOf(p, q, agreementDepth); got != grid[p][q] {
+						t.Fatalf("agreementOf(%d, %d) = %d, grid says %d", p, q, got, grid[p][q])
+					}
+					if same := oldBlock[p] == newBlock[q]; same != (grid[p][q] == top) {
+						t.Fatalf("(%d, %d): same block %v, agreement %d of %d", p, q, same, grid[p][q], top)
+					}
+				}
+			}
+		})
+	}
+}
+
+// Above exactMatchPairs the matching is greedy. A large model against a
+// copy with some outputs changed is matched state for state, and exactly
+// the changed transitions are listed.
+func TestGreedyMatchingOfLargeModels(t *testing.T) {
+	const n = 200
+	if n*n <= exactMatchPairs {
+		t.Fatalf("%d states are matched exactly; the test wants the greedy matching", n)
+	}
+	old := randomMealy(n, 7)
+	changed := old.Clone()
+	var want []string
+	for _, q := range []int{5, 77, 150} {
+		changed.SetTransition(q, 3, (old.Out[q][3]+1)%old.Outputs.Size(), old.Next[q][3])
+		want = append(want, fmt.Sprintf("s%d --d/%s--> s%d  now  s%d --d/%s--> s%d", q, old.Outputs.Name(old.Out[q][3]), old.Next[q][3],
+			q, changed.Outputs.Name(changed.Out[q][3]), changed.Next[q][3]))
+	}
+	// FromMachine numbers states canonically (breadth-first), which
+	// randomMealy's states already are.
+	r, err := Compare(model.FromMachine("old", model.SemanticsMealy, old, nil), model.FromMachine("new", model.SemanticsMealy, changed, nil), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.States.Pairs) != n || len(r.States.OnlyOld)+len(r.States.OnlyNew) != 0 {
+		t.Fatalf("%d pairs, only old %v, only new %v", len(r.States.Pairs), r.States.OnlyOld, r.States.OnlyNew)
+	}
+	for _, p := range r.States.Pairs {
+		if p.Old != p.New {
+			t.Fatalf("matched %s with %s", p.Old, p.New)
+		}
+	}
+	var got []string
+	for _, line := range strings.Split(r.Text(), "\n") {
+		if s, ok := strings.CutPrefix(line, "  changed: "); ok {
+			got = append(got, s)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("changed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	td := r.Transitions
+	if td.Unchanged != n*10-3 || len(td.Removed)+len(td.Added) != 0 {
+		t.Fatalf("%d unchanged, %d removed, %d added", td.Unchanged, len(td.Removed), len(td.Added))
+	}
+
+	self, err := Compare(model.FromMachine("old", model.SemanticsMealy, old, nil), model.FromMachine("old", model.SemanticsMealy, old, nil), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !self.Same || self.Transitions.Unchanged != n*10 || len(self.Transitions.Changed) != 0 {
+		t.Fatalf("a large model against itself: %s, %+v", self.Verdict(), self.Transitions)
+	}
+}
+
+// When the product is larger than the search's budget, the search stops
+// once it has every witness it shows: the witnesses are those of the full
+// search, and the counts say "at least".
+func TestSearchStopsAfterItsBudget(t *testing.T) {
+	oldDoc := model.FromMachine("old", model.SemanticsMealy, randomMealy(60, 1), nil)
+	newDoc := model.FromMachine("new", model.SemanticsMealy, randomMealy(60, 2), nil)
+	full, err := Compare(oldDoc, newDoc, Options{OldFile: "a.json", NewFile: "b.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := Compare(oldDoc, newDoc, Options{OldFile: "a.json", NewFile: "b.json", budget: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.OldOnly.StoppedAfter != 0 || full.OldOnly.Total <= cut.OldOnly.Total {
+		t.Fatalf("full search: stopped after %d, %d witnesses; cut: %d", full.OldOnly.StoppedAfter, full.OldOnly.Total, cut.OldOnly.Total)
+	}
+	for _, w := range []*Witnesses{&cut.OldOnly, &cut.NewOnly} {
+		if w.StoppedAfter != 100 {
+			t.Fatalf("stopped after %d, want 100", w.StoppedAfter)
+		}
+	}
+	if !reflect.DeepEqual(cut.OldOnly.Traces, full.OldOnly.Traces) || !reflect.DeepEqual(cut.NewOnly.Traces, full.NewOnly.Traces) {
+		t.Fatal("the search that stopped early gives other witnesses")
+	}
+	if cut.Same || cut.SameBehaviour {
+		t.Fatalf("verdict: %s", cut.Verdict())
+	}
+	want := fmt.Sprintf("traces accepted by old, rejected by new: 3 shortest of at least %d (the search stopped after 100 pairs of states)\n", cut.OldOnly.Total)
+	if text := cut.Text(); !strings.Contains(text, want) {
+		t.Fatalf("text:\n%s\nwant a line:\n%s", text, want)
+	}
+	want = fmt.Sprintf("The 3 shortest of at least %d (the search stopped after 100 pairs of states):\n", cut.NewOnly.Total)
+	if md := cut.Markdown(); !strings.Contains(md, want) {
+		t.Fatalf("markdown:\n%s\nwant a line:\n%s", md, want)
+	}
+	js, err := cut.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(js), `"stopped_after": 100`) {
+		t.Fatalf("JSON without stopped_after:\n%.2000s", js)
+	}
+}
