@@ -208,12 +208,6 @@ type Change struct {
 
 // Compare compares two model documents.
 func Compare(oldDoc, newDoc *model.Document, opts Options) (*Report, error) {
-	if opts.MaxTraces <= 0 {
-		opts.MaxTraces = DefaultMaxTraces
-	}
-	if opts.budget <= 0 {
-		opts.budget = productBudget
-	}
 	o, err := newSide("old", opts.OldFile, oldDoc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name(opts.OldFile, "old model"), err)
@@ -222,12 +216,45 @@ func Compare(oldDoc, newDoc *model.Document, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name(opts.NewFile, "new model"), err)
 	}
-	if oldDoc.Semantics != newDoc.Semantics {
-		return nil, fmt.Errorf("incompatible semantics: %s is %s, %s is %s; both must be closure models or both plain Mealy models",
-			name(opts.OldFile, "the old model"), describeSemantics(oldDoc.Semantics),
-			name(opts.NewFile, "the new model"), describeSemantics(newDoc.Semantics))
+	return compareSides(o, n, opts)
+}
+
+// Model is a model document read for a comparison: what the comparison
+// needs of it, without the document, which for a large model takes
+// several times the memory. A caller that loads each model as it reads it
+// never holds both documents at once.
+type Model struct{ s *side }
+
+// Load reads a model document for CompareModels; file names the model in
+// errors and in the report.
+func Load(d *model.Document, file string) (*Model, error) {
+	s, err := newSide("model", file, d)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name(file, "model"), err)
 	}
-	r := &Report{Format: Format, Version: Version, Old: info(o), New: info(n), Semantics: oldDoc.Semantics, old: o, new: n}
+	return &Model{s: s}, nil
+}
+
+// CompareModels compares two loaded models as Compare compares their
+// documents; the files named when loading name them (opts.OldFile and
+// NewFile are not used).
+func CompareModels(oldModel, newModel *Model, opts Options) (*Report, error) {
+	return compareSides(oldModel.s, newModel.s, opts)
+}
+
+func compareSides(o, n *side, opts Options) (*Report, error) {
+	if opts.MaxTraces <= 0 {
+		opts.MaxTraces = DefaultMaxTraces
+	}
+	if opts.budget <= 0 {
+		opts.budget = productBudget
+	}
+	if o.semantics != n.semantics {
+		return nil, fmt.Errorf("incompatible semantics: %s is %s, %s is %s; both must be closure models or both plain Mealy models",
+			name(o.file, "the old model"), describeSemantics(o.semantics),
+			name(n.file, "the new model"), describeSemantics(n.semantics))
+	}
+	r := &Report{Format: Format, Version: Version, Old: info(o), New: info(n), Semantics: o.semantics, old: o, new: n}
 	r.Alphabet = AlphabetDiff{
 		InputsOnlyOld: minus(o.callins(), n.callins()), InputsOnlyNew: minus(n.callins(), o.callins()),
 		OutputsOnlyOld: minus(o.callbacks(), n.callbacks()), OutputsOnlyNew: minus(n.callbacks(), o.callbacks()),
@@ -289,13 +316,8 @@ func witnesses(o, n *side, b *behaviour, max, budget int) (oldOnly, newOnly Witn
 }
 
 func info(s *side) ModelInfo {
-	mi := ModelInfo{File: s.file, Name: s.doc.Name, States: len(s.states), Transitions: len(s.edges)}
-	if s.doc.Purpose != nil {
-		mi.Class = s.doc.Purpose.Class
-	}
-	if s.doc.Backend != nil && len(s.doc.Backend.Devices) > 0 {
-		mi.SDK = s.doc.Backend.Devices[0].SDK
-	}
+	mi := s.info
+	mi.States, mi.Transitions = len(s.states), len(s.edges)
 	return mi
 }
 

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -154,5 +155,90 @@ func TestSearchStopsAfterItsBudget(t *testing.T) {
 	}
 	if !strings.Contains(string(js), `"stopped_after": 100`) {
 		t.Fatalf("JSON without stopped_after:\n%.2000s", js)
+	}
+}
+
+// The text and Markdown reports list listLimit transitions of each kind
+// and count the rest; the JSON lists them all.
+func TestReportsListAtMostTheLimit(t *testing.T) {
+	r, err := Compare(model.FromMachine("old", model.SemanticsMealy, randomMealy(200, 1), nil),
+		model.FromMachine("new", model.SemanticsMealy, randomMealy(200, 2), nil), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := len(r.Transitions.Changed)
+	if changed <= listLimit {
+		t.Fatalf("%d changed transitions; the test wants more than %d", changed, listLimit)
+	}
+	count := func(text, prefix string) int {
+		n := 0
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, prefix) {
+				n++
+			}
+		}
+		return n
+	}
+	text := r.Text()
+	if n := count(text, "  changed: "); n != listLimit {
+		t.Fatalf("text lists %d changed transitions, want %d", n, listLimit)
+	}
+	if want := fmt.Sprintf("\n  ... and %d more changed\n", changed-listLimit); !strings.Contains(text, want) {
+		t.Fatalf("text has no line %q", want)
+	}
+	md := r.Markdown()
+	if n := count(md, "| changed | `"); n != listLimit {
+		t.Fatalf("markdown lists %d changed transitions, want %d", n, listLimit)
+	}
+	if want := fmt.Sprintf("\n| changed | ... and %d more | |\n", changed-listLimit); !strings.Contains(md, want) {
+		t.Fatalf("markdown has no row %q", want)
+	}
+	js, err := r.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Transitions.Changed) != changed {
+		t.Fatalf("JSON lists %d changed transitions, want %d", len(back.Transitions.Changed), changed)
+	}
+}
+
+// WriteJSON streams the long lists into the encoding of the rest; the
+// bytes must be those of encoding the report whole.
+func TestWriteJSONIsTheWholeEncoding(t *testing.T) {
+	mp := machine(t, exampleDoc(t, "mediaplayer"))
+	mu := mutations(mp)[3]
+	mp.SetTransition(mu.q, mu.i, mu.out, mu.to)
+	cases := []struct {
+		name     string
+		old, new *model.Document
+	}{
+		{"same", exampleDoc(t, "mediaplayer"), exampleDoc(t, "mediaplayer")},
+		{"examples", exampleDoc(t, "mediaplayer"), exampleDoc(t, "countdowntimer")},
+		{"mutated", exampleDoc(t, "mediaplayer"), model.FromMachine("MediaPlayer", model.SemanticsClosure, mp, nil)},
+		{"files", readDoc(t, repoPath("testdata", "diff", "mediaplayer.json")), readDoc(t, repoPath("testdata", "diff", "mediaplayer-pause-error.json"))},
+		{"large", model.FromMachine("old", model.SemanticsMealy, randomMealy(120, 1), nil), model.FromMachine("new", model.SemanticsMealy, randomMealy(110, 2), nil)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := Compare(c.old, c.new, Options{OldFile: "old <&>.json", NewFile: "new.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, err := encodeJSON(r, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			streamed, err := r.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(streamed) != string(whole) {
+				t.Fatalf("streamed JSON differs from the whole encoding:\n%s\nwant:\n%s", streamed, whole)
+			}
+		})
 	}
 }

@@ -10,10 +10,10 @@ import (
 // side is one of the two models: the document, the machine it describes
 // and the typestate edges the structural view and the picture use.
 type side struct {
-	which string // "old" or "new"
-	file  string
-	doc   *model.Document
-	m     *mealy.Machine
+	file      string
+	semantics string
+	info      ModelInfo // without the counts
+	m         *mealy.Machine
 	ids   []string // machine state -> document state ID
 	names []string // machine state -> display name (State.Name, else the ID)
 	errs  map[[2]int]*model.ErrInfo
@@ -75,8 +75,14 @@ func newSide(which, file string, d *model.Document) (*side, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &side{which: which, file: file, doc: d, m: m, ids: ids, names: append([]string(nil), ids...),
-		errs: map[[2]int]*model.ErrInfo{}, sink: -1}
+	s := &side{file: file, semantics: d.Semantics, info: ModelInfo{File: file, Name: d.Name}, m: m, ids: ids,
+		names: append([]string(nil), ids...), errs: map[[2]int]*model.ErrInfo{}, sink: -1}
+	if d.Purpose != nil {
+		s.info.Class = d.Purpose.Class
+	}
+	if d.Backend != nil && len(d.Backend.Devices) > 0 {
+		s.info.SDK = d.Backend.Devices[0].SDK
+	}
 	for q, st := range d.States {
 		if st.Name != "" {
 			s.names[q] = st.Name
@@ -103,11 +109,13 @@ func newSide(which, file string, d *model.Document) (*side, error) {
 			return nil, err
 		}
 		s.states, s.sink = ts.States, ts.Sink
+		s.edges = make([]edge, 0, len(ts.Edges))
 		for _, e := range ts.Edges {
 			s.edges = append(s.edges, edge{from: e.From, to: e.To, input: e.Input, output: m.Out[e.From][e.Input]})
 		}
 		return s, nil
 	}
+	s.edges = make([]edge, 0, len(s.tree.order)*m.Inputs.Size())
 	for q := 0; q < m.NumStates(); q++ {
 		if !s.tree.reachable[q] {
 			continue
@@ -120,7 +128,7 @@ func newSide(which, file string, d *model.Document) (*side, error) {
 	return s, nil
 }
 
-func (s *side) closure() bool { return s.doc.Semantics == model.SemanticsClosure }
+func (s *side) closure() bool { return s.semantics == model.SemanticsClosure }
 
 // answer is the side's transition from state q on the input named in,
 // with the recorded reason for an err; ok is false when the input is not
