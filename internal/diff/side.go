@@ -14,9 +14,9 @@ type side struct {
 	semantics string
 	info      ModelInfo // without the counts
 	m         *mealy.Machine
-	ids   []string // machine state -> document state ID
-	names []string // machine state -> display name (State.Name, else the ID)
-	errs  map[[2]int]*model.ErrInfo
+	ids       []string // machine state -> document state ID
+	names     []string // machine state -> display name (State.Name, else the ID)
+	errs      map[[2]int]*model.ErrInfo
 	// states are the states of the typestate view (reachable, the error
 	// sink left out), in machine order; edges are its edges, by source
 	// state in that order, then input.
