@@ -10,7 +10,6 @@ import (
 
 	"github.com/droidstar/droidstar/internal/atomicfile"
 	"github.com/droidstar/droidstar/internal/diff"
-	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/render"
 )
 
@@ -45,6 +44,15 @@ added or changed under a best matching of the two models' states.
 When the alphabets differ (a callin added in a newer Android, a callback
 gone), diff says so and compares the behaviour on the shared callins.
 
+Large models: states are matched by a heaviest matching up to 10000 pairs
+of states (100 a side), greedily beyond (each state with the state its
+access trace leads to, or one that answers every word of up to 3 inputs
+alike). The text and markdown reports list at most 1000 state pairs and
+1000 transitions of each kind, then say "... and N more"; the JSON lists
+them all. When the two models' product has more than 1048576 pairs of
+states, the search stops there once it has the traces it shows, and the
+counts read "at least N".
+
 Exit status: 0 when the models have the same alphabets and behaviour, 1 when
 they differ, 2 when a model cannot be read or the two cannot be compared.`,
 		Example: `  # a nightly job: fail when the typestates learned on two Android versions differ
@@ -68,23 +76,26 @@ they differ, 2 when a model cannot be read or the two cannot be compared.`,
 			if maxTraces < 1 {
 				return usageError("--max-traces must be at least 1, got %d", maxTraces)
 			}
-			docs := make([]*model.Document, 2)
+			// Each document is dropped once loaded: two large documents
+			// at once take more memory than the whole comparison.
+			models := make([]*diff.Model, 2)
 			for k, file := range args {
 				d, err := e.readModel(file)
 				if err != nil {
 					return diffTrouble(err)
 				}
-				docs[k] = d
+				if models[k], err = diff.Load(d, file); err != nil {
+					return diffTrouble(err)
+				}
 			}
-			rep, err := diff.Compare(docs[0], docs[1], diff.Options{OldFile: args[0], NewFile: args[1], MaxTraces: maxTraces})
+			rep, err := diff.CompareModels(models[0], models[1], diff.Options{MaxTraces: maxTraces})
 			if err != nil {
 				return diffTrouble(err)
 			}
-			data, err := rep.Write(format)
-			if err != nil {
-				return diffTrouble(err)
-			}
-			// The report and its pictures are written as a set.
+			toStdout := out == "" || out == "-"
+			// The report and its pictures are written as a set; a report
+			// to stdout is streamed after them (the JSON of two large
+			// models runs to hundreds of MB).
 			var files []atomicfile.File
 			if dotFile != "" || svgFile != "" {
 				dot, err := rep.DOT()
@@ -102,7 +113,11 @@ they differ, 2 when a model cannot be read or the two cannot be compared.`,
 					files = append(files, atomicfile.File{Path: svgFile, Data: svg})
 				}
 			}
-			if out != "" && out != "-" {
+			if !toStdout {
+				data, err := rep.Write(format)
+				if err != nil {
+					return diffTrouble(err)
+				}
 				files = append(files, atomicfile.File{Path: out, Data: data})
 			}
 			if err := atomicfile.WriteSet(files); err != nil {
@@ -111,8 +126,8 @@ they differ, 2 when a model cannot be read or the two cannot be compared.`,
 			for _, f := range files {
 				fmt.Fprintf(e.stderr, "wrote %s\n", f.Path)
 			}
-			if out == "" || out == "-" {
-				if _, err := e.stdout.Write(data); err != nil {
+			if toStdout {
+				if err := rep.WriteTo(e.stdout, format); err != nil {
 					return diffTrouble(err)
 				}
 			}

@@ -155,7 +155,7 @@ func TestDiffFixturesAreLearned(t *testing.T) {
 
 func TestDiffHelp(t *testing.T) {
 	code, stdout, _ := run(t, "diff", "--help")
-	for _, s := range []string{"Examples:\n", "Exit status: 0 when", "--max-traces int", "--svg string"} {
+	for _, s := range []string{"Examples:\n", "Exit status: 0 when", "then say \"... and N more\"", "counts read \"at least N\"", "--max-traces int", "--svg string"} {
 		if code != ExitOK || !strings.Contains(stdout, s) {
 			t.Errorf("diff --help lacks %q (exit %d):\n%s", s, code, stdout)
 		}

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"encoding/binary"
+
 	"github.com/droidstar/droidstar/internal/mealy"
 )
 
@@ -95,55 +97,129 @@ func (b *behaviour) event(m *mealy.Machine, block []int, q, k int) bool {
 type pair struct{ old, new int }
 
 // divergence is a reachable product state and an input on which the two
-// machines answer differently; prefix is the shortest word reaching it.
+// machines answer differently.
 type divergence struct {
-	at     pair
-	input  int
-	prefix mealy.Word
+	at    pair
+	input int
+	// id is the product state's number in the order of the search, for
+	// prefix.
+	id int32
 }
 
+// search is the breadth-first search of the product. It holds what the
+// search must: the pairs seen, as a bit per pair while the product is
+// small enough (one bit for each of the states' pairs) and as a set of the
+// reachable pairs beyond, and the frontier. The search tree (each pair's
+// parent and input, 8 bytes a pair) is kept only while a caller still
+// wants prefixes: witnesses are wanted for the first divergences only, and
+// the search meets those first.
+type search struct {
+	b        *behaviour
+	bits     []uint64
+	set      map[uint64]struct{}
+	tree     []treeNode
+	keepTree bool
+}
+
+type treeNode struct{ parent, input int32 }
+
+// bitsetPairs is the largest product (states × states) the search marks in
+// a bitset (32 MiB); a larger one keeps the pairs it reaches in a set,
+// at most about productBudget of them.
+const bitsetPairs = 1 << 28
+
+// productBudget is how many product states the search explores before it
+// may stop: once it has, and the caller has all the witnesses it wants,
+// the rest of the product is left unexplored and the counts of
+// divergences are lower bounds. Two unrelated models reach most of their
+// states × states pairs (over 80% for random Mealy machines), which is
+// quadratic; a model of 1000 states against one of 1000 stays within the
+// budget.
+const productBudget = 1 << 20
+
 // divergences explores the product breadth-first from the initial states
-// (inputs in order) and returns every divergence, each with the shortest
-// word reaching its product state: shortest first, then in the order the
-// search meets them. The product never continues past a divergence, so no
-// proper prefix of a divergence's word diverges.
-func (b *behaviour) divergences() []divergence {
-	start := pair{b.old.Initial, b.new.Initial}
-	type visit struct {
-		from pair
-		in   int
+// (inputs in order) and calls yield with every divergence: shortest first,
+// then in the order the search meets them. The product never continues
+// past a divergence, so no proper prefix of a divergence's word diverges.
+// yield returns whether it still wants prefixes (see prefix); once it says
+// no, the search tree is no longer kept, and the search stops after budget
+// product states (productBudget unless a test says otherwise). divergences
+// returns how many product states it had met when it stopped so, with
+// divergences maybe left unseen, and 0 when it searched to the end.
+func (b *behaviour) divergences(budget int, yield func(s *search, d divergence) (wantPrefixes bool)) (stoppedAfter int) {
+	no, nn := b.old.NumStates(), b.new.NumStates()
+	s := &search{b: b, keepTree: true}
+	if uint64(no)*uint64(nn) <= bitsetPairs {
+		s.bits = make([]uint64, (no*nn+63)/64)
+	} else {
+		s.set = map[uint64]struct{}{}
 	}
-	seen := map[pair]visit{start: {in: -1}}
-	access := func(p pair) mealy.Word {
-		var rev mealy.Word
-		for v := seen[p]; v.in >= 0; v = seen[p] {
-			rev = append(rev, v.in)
-			p = v.from
-		}
-		w := make(mealy.Word, len(rev))
-		for k := range rev {
-			w[k] = rev[len(rev)-1-k]
-		}
-		return w
+	type node struct {
+		old, new, id int32
 	}
-	var out []divergence
-	queue := []pair{start}
+	start := node{int32(b.old.Initial), int32(b.new.Initial), 0}
+	s.mark(int(start.old), int(start.new))
+	s.tree = append(s.tree, treeNode{parent: -1, input: -1})
+	queue := []node{start}
+	ids := int32(1)
+	ni := b.inputs.Size()
 	for len(queue) > 0 {
+		if !s.keepTree && int(ids) >= budget {
+			return int(ids)
+		}
 		p := queue[0]
 		queue = queue[1:]
-		for k := 0; k < b.inputs.Size(); k++ {
-			if b.old.Out[p.old][k] != b.new.Out[p.new][k] {
-				out = append(out, divergence{at: p, input: k, prefix: access(p)})
+		oldOut, newOut := b.old.Out[p.old], b.new.Out[p.new]
+		oldNext, newNext := b.old.Next[p.old], b.new.Next[p.new]
+		for k := 0; k < ni; k++ {
+			if oldOut[k] != newOut[k] {
+				if !yield(s, divergence{at: pair{int(p.old), int(p.new)}, input: k, id: p.id}) && s.keepTree {
+					s.keepTree, s.tree = false, nil
+				}
 				continue
 			}
-			next := pair{b.old.Next[p.old][k], b.new.Next[p.new][k]}
-			if _, dup := seen[next]; !dup {
-				seen[next] = visit{from: p, in: k}
-				queue = append(queue, next)
+			o, n := oldNext[k], newNext[k]
+			if s.mark(o, n) {
+				queue = append(queue, node{int32(o), int32(n), ids})
+				if s.keepTree {
+					s.tree = append(s.tree, treeNode{parent: p.id, input: int32(k)})
+				}
+				ids++
 			}
 		}
 	}
-	return out
+	return 0
+}
+
+// mark marks the pair (o, n) seen and reports whether it was new.
+func (s *search) mark(o, n int) bool {
+	if s.bits != nil {
+		k := o*s.b.new.NumStates() + n
+		if s.bits[k/64]&(1<<(k%64)) != 0 {
+			return false
+		}
+		s.bits[k/64] |= 1 << (k % 64)
+		return true
+	}
+	key := uint64(o)<<32 | uint64(n)
+	if _, dup := s.set[key]; dup {
+		return false
+	}
+	s.set[key] = struct{}{}
+	return true
+}
+
+// prefix is the shortest word reaching the divergence's product state.
+func (s *search) prefix(d divergence) mealy.Word {
+	var rev mealy.Word
+	for v := s.tree[d.id]; v.input >= 0; v = s.tree[v.parent] {
+		rev = append(rev, int(v.input))
+	}
+	w := make(mealy.Word, len(rev))
+	for k := range rev {
+		w[k] = rev[len(rev)-1-k]
+	}
+	return w
 }
 
 // agreement counts, for every pair of states (old, new) of the normalised
@@ -190,4 +266,69 @@ func (b *behaviour) agreement(depth int) [][]int {
 		}
 	}
 	return score
+}
+
+// agreementOf is agreement(depth)[p][q] for one pair, without the grid:
+// it walks the words of length up to depth on which the two answer alike.
+func (b *behaviour) agreementOf(p, q, depth int) int {
+	ni := b.inputs.Size()
+	weight := make([]int, depth+1) // weight[l] = ni^(depth-l)
+	weight[depth] = 1
+	for l := depth - 1; l >= 1; l-- {
+		weight[l] = weight[l+1] * ni
+	}
+	var walk func(p, q, l int) int
+	walk = func(p, q, l int) int {
+		score := 0
+		for k := 0; k < ni; k++ {
+			if b.old.Out[p][k] != b.new.Out[q][k] {
+				continue
+			}
+			score += weight[l]
+			if l < depth {
+				score += walk(b.old.Next[p][k], b.new.Next[q][k], l+1)
+			}
+		}
+		return score
+	}
+	return walk(p, q, 1)
+}
+
+// jointBlocks splits the states of both normalised machines into blocks
+// of states that answer every word of length 1..depth alike (Moore's
+// refinement, depth rounds, over the two machines at once): oldBlock and
+// newBlock give each state's block.
+func (b *behaviour) jointBlocks(depth int) (oldBlock, newBlock []int32) {
+	ni := b.inputs.Size()
+	machines := []*mealy.Machine{b.old, b.new}
+	blocks := [][]int32{make([]int32, b.old.NumStates()), make([]int32, b.new.NumStates())}
+	key := make([]byte, 0, 4*(ni+1))
+	put := func(x int) { key = binary.LittleEndian.AppendUint32(key, uint32(x)) }
+	for l := 1; l <= depth; l++ {
+		ids := map[string]int32{}
+		next := [][]int32{make([]int32, len(blocks[0])), make([]int32, len(blocks[1]))}
+		for s, m := range machines {
+			for q := range next[s] {
+				key = key[:0]
+				if l == 1 {
+					for k := 0; k < ni; k++ {
+						put(m.Out[q][k])
+					}
+				} else {
+					put(int(blocks[s][q]))
+					for k := 0; k < ni; k++ {
+						put(int(blocks[s][m.Next[q][k]]))
+					}
+				}
+				id, ok := ids[string(key)]
+				if !ok {
+					id = int32(len(ids))
+					ids[string(key)] = id
+				}
+				next[s][q] = id
+			}
+		}
+		blocks = next
+	}
+	return blocks[0], blocks[1]
 }

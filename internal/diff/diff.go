@@ -66,6 +66,9 @@ type Options struct {
 	// MaxTraces is how many witnesses per direction the report keeps
 	// (DefaultMaxTraces when 0).
 	MaxTraces int
+	// budget is the product search's budget (productBudget when 0), for
+	// tests of the search that stops early.
+	budget int
 }
 
 // Report is the result of a comparison. Its JSON encoding is the documented
@@ -134,6 +137,11 @@ func (a AlphabetDiff) Same() bool {
 type Witnesses struct {
 	Total  int       `json:"total"`
 	Traces []Witness `json:"traces"`
+	// StoppedAfter is set when the product of two large models was too
+	// big to search to the end: the search stopped after this many
+	// product states (see productBudget). Traces are still the first
+	// witnesses, but Total is a lower bound: it counts those met before.
+	StoppedAfter int `json:"stopped_after,omitempty"`
 }
 
 // Witness is one trace accepted by one model and rejected by the other.
@@ -200,9 +208,6 @@ type Change struct {
 
 // Compare compares two model documents.
 func Compare(oldDoc, newDoc *model.Document, opts Options) (*Report, error) {
-	if opts.MaxTraces <= 0 {
-		opts.MaxTraces = DefaultMaxTraces
-	}
 	o, err := newSide("old", opts.OldFile, oldDoc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name(opts.OldFile, "old model"), err)
@@ -211,12 +216,45 @@ func Compare(oldDoc, newDoc *model.Document, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name(opts.NewFile, "new model"), err)
 	}
-	if oldDoc.Semantics != newDoc.Semantics {
-		return nil, fmt.Errorf("incompatible semantics: %s is %s, %s is %s; both must be closure models or both plain Mealy models",
-			name(opts.OldFile, "the old model"), describeSemantics(oldDoc.Semantics),
-			name(opts.NewFile, "the new model"), describeSemantics(newDoc.Semantics))
+	return compareSides(o, n, opts)
+}
+
+// Model is a model document read for a comparison: what the comparison
+// needs of it, without the document, which for a large model takes
+// several times the memory. A caller that loads each model as it reads it
+// never holds both documents at once.
+type Model struct{ s *side }
+
+// Load reads a model document for CompareModels; file names the model in
+// errors and in the report.
+func Load(d *model.Document, file string) (*Model, error) {
+	s, err := newSide("model", file, d)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name(file, "model"), err)
 	}
-	r := &Report{Format: Format, Version: Version, Old: info(o), New: info(n), Semantics: oldDoc.Semantics, old: o, new: n}
+	return &Model{s: s}, nil
+}
+
+// CompareModels compares two loaded models as Compare compares their
+// documents; the files named when loading name them (opts.OldFile and
+// NewFile are not used).
+func CompareModels(oldModel, newModel *Model, opts Options) (*Report, error) {
+	return compareSides(oldModel.s, newModel.s, opts)
+}
+
+func compareSides(o, n *side, opts Options) (*Report, error) {
+	if opts.MaxTraces <= 0 {
+		opts.MaxTraces = DefaultMaxTraces
+	}
+	if opts.budget <= 0 {
+		opts.budget = productBudget
+	}
+	if o.semantics != n.semantics {
+		return nil, fmt.Errorf("incompatible semantics: %s is %s, %s is %s; both must be closure models or both plain Mealy models",
+			name(o.file, "the old model"), describeSemantics(o.semantics),
+			name(n.file, "the new model"), describeSemantics(n.semantics))
+	}
+	r := &Report{Format: Format, Version: Version, Old: info(o), New: info(n), Semantics: o.semantics, old: o, new: n}
 	r.Alphabet = AlphabetDiff{
 		InputsOnlyOld: minus(o.callins(), n.callins()), InputsOnlyNew: minus(n.callins(), o.callins()),
 		OutputsOnlyOld: minus(o.callbacks(), n.callbacks()), OutputsOnlyNew: minus(n.callbacks(), o.callbacks()),
@@ -224,7 +262,7 @@ func Compare(oldDoc, newDoc *model.Document, opts Options) (*Report, error) {
 	b := newBehaviour(o, n)
 	r.Alphabet.SharedInputs = b.inputs.Names()
 	r.Alphabet.Restricted = len(r.Alphabet.InputsOnlyOld)+len(r.Alphabet.InputsOnlyNew) > 0
-	r.OldOnly, r.NewOnly = witnesses(o, n, b, opts.MaxTraces)
+	r.OldOnly, r.NewOnly = witnesses(o, n, b, opts.MaxTraces, opts.budget)
 	r.SameBehaviour = r.OldOnly.Total+r.NewOnly.Total == 0
 	r.Same = r.SameBehaviour && r.Alphabet.Same()
 	toNew, err := matchStates(o, n, b)
@@ -236,46 +274,50 @@ func Compare(oldDoc, newDoc *model.Document, opts Options) (*Report, error) {
 	return r, nil
 }
 
-// witnesses turns the divergences into witnesses per direction.
-func witnesses(o, n *side, b *behaviour, max int) (oldOnly, newOnly Witnesses) {
+// witnesses turns the divergences into witnesses per direction. Only the
+// first max of each direction are spelt out; the others are counted.
+func witnesses(o, n *side, b *behaviour, max, budget int) (oldOnly, newOnly Witnesses) {
 	oldOnly.Traces, newOnly.Traces = []Witness{}, []Witness{}
-	for _, d := range b.divergences() {
-		prefix := make([]Step, len(d.prefix))
-		p := pair{b.old.Initial, b.new.Initial}
-		for k, i := range d.prefix {
-			prefix[k] = Step{Input: b.inputs.Name(i), Output: b.outputs.Name(b.old.Out[p.old][i])}
-			p = pair{b.old.Next[p.old][i], b.new.Next[p.new][i]}
-		}
-		in := b.inputs.Name(d.input)
-		mk := func(accepting *mealy.Machine, q int, other *side, otherState int) Witness {
-			t, _ := other.answer(otherState, in)
-			trace := append(append([]Step{}, prefix...), Step{Input: in, Output: b.outputs.Name(accepting.Out[q][d.input])})
-			return Witness{Trace: trace, OldState: o.ids[d.at.old], NewState: n.ids[d.at.new], Other: t}
-		}
-		if b.event(b.old, b.oldBlock, d.at.old, d.input) {
+	stopped := b.divergences(budget, func(s *search, d divergence) bool {
+		oldEvent := b.event(b.old, b.oldBlock, d.at.old, d.input)
+		newEvent := b.event(b.new, b.newBlock, d.at.new, d.input)
+		if oldEvent {
 			oldOnly.Total++
-			if len(oldOnly.Traces) < max {
+		}
+		if newEvent {
+			newOnly.Total++
+		}
+		wantOld, wantNew := oldEvent && len(oldOnly.Traces) < max, newEvent && len(newOnly.Traces) < max
+		if wantOld || wantNew {
+			word := s.prefix(d)
+			prefix := make([]Step, len(word))
+			p := pair{b.old.Initial, b.new.Initial}
+			for k, i := range word {
+				prefix[k] = Step{Input: b.inputs.Name(i), Output: b.outputs.Name(b.old.Out[p.old][i])}
+				p = pair{b.old.Next[p.old][i], b.new.Next[p.new][i]}
+			}
+			in := b.inputs.Name(d.input)
+			mk := func(accepting *mealy.Machine, q int, other *side, otherState int) Witness {
+				t, _ := other.answer(otherState, in)
+				trace := append(append([]Step{}, prefix...), Step{Input: in, Output: b.outputs.Name(accepting.Out[q][d.input])})
+				return Witness{Trace: trace, OldState: o.ids[d.at.old], NewState: n.ids[d.at.new], Other: t}
+			}
+			if wantOld {
 				oldOnly.Traces = append(oldOnly.Traces, mk(b.old, d.at.old, n, d.at.new))
 			}
-		}
-		if b.event(b.new, b.newBlock, d.at.new, d.input) {
-			newOnly.Total++
-			if len(newOnly.Traces) < max {
+			if wantNew {
 				newOnly.Traces = append(newOnly.Traces, mk(b.new, d.at.new, o, d.at.old))
 			}
 		}
-	}
+		return len(oldOnly.Traces) < max || len(newOnly.Traces) < max
+	})
+	oldOnly.StoppedAfter, newOnly.StoppedAfter = stopped, stopped
 	return oldOnly, newOnly
 }
 
 func info(s *side) ModelInfo {
-	mi := ModelInfo{File: s.file, Name: s.doc.Name, States: len(s.states), Transitions: len(s.edges)}
-	if s.doc.Purpose != nil {
-		mi.Class = s.doc.Purpose.Class
-	}
-	if s.doc.Backend != nil && len(s.doc.Backend.Devices) > 0 {
-		mi.SDK = s.doc.Backend.Devices[0].SDK
-	}
+	mi := s.info
+	mi.States, mi.Transitions = len(s.states), len(s.edges)
 	return mi
 }
 

@@ -8,6 +8,17 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 )
 
+// Fuzz inputs larger than these are skipped: the exact state matching
+// (up to 100×100 states) takes time cubic in the states and more, and a few
+// large inputs would take the fuzzer's whole time instead of it exploring
+// many small ones. Large models are covered by large_test.go and
+// BenchmarkCompareLarge.
+const (
+	fuzzMaxBytes       = 64 << 10 // each document's JSON
+	fuzzMaxStates      = 40       // each model's states
+	fuzzMaxTransitions = 800      // each model's transitions
+)
+
 // FuzzCompare decodes two model documents and compares them, as `droidstar
 // diff` does. A comparison either fails with an error or gives a report
 // every format renders; a model compared with itself is the same; and the
@@ -20,6 +31,9 @@ func FuzzCompare(f *testing.F) {
 		f.Add(a, a)
 	}
 	f.Fuzz(func(t *testing.T, oldData, newData []byte) {
+		if len(oldData) > fuzzMaxBytes || len(newData) > fuzzMaxBytes {
+			t.Skip("input too large to fuzz")
+		}
 		oldDoc, err := model.Unmarshal(oldData)
 		if err != nil {
 			return
@@ -27,6 +41,11 @@ func FuzzCompare(f *testing.F) {
 		newDoc, err := model.Unmarshal(newData)
 		if err != nil {
 			return
+		}
+		for _, d := range []*model.Document{oldDoc, newDoc} {
+			if len(d.States) > fuzzMaxStates || len(d.Transitions) > fuzzMaxTransitions {
+				t.Skip("model too large to fuzz")
+			}
 		}
 		r := compare(t, oldDoc, newDoc)
 		if r == nil {

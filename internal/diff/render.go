@@ -1,9 +1,11 @@
 package diff
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -22,24 +24,107 @@ func Formats() []string { return []string{FormatText, FormatMarkdown, FormatJSON
 
 // Write renders the report in a format.
 func (r *Report) Write(format string) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := r.WriteTo(&buf, format); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteTo writes the report in a format to w; the JSON of large models is
+// written list element by list element, not built whole first.
+func (r *Report) WriteTo(w io.Writer, format string) error {
 	switch format {
 	case FormatText:
-		return []byte(r.Text()), nil
+		_, err := io.WriteString(w, r.Text())
+		return err
 	case FormatMarkdown:
-		return []byte(r.Markdown()), nil
+		_, err := io.WriteString(w, r.Markdown())
+		return err
 	case FormatJSON:
-		return r.JSON()
+		return r.WriteJSON(w)
 	}
-	return nil, fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(Formats(), ", "))
+	return fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(Formats(), ", "))
 }
 
 // JSON is the report as indented JSON with a trailing newline.
 func (r *Report) JSON() ([]byte, error) {
 	var buf bytes.Buffer
+	if err := r.WriteJSON(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteJSON writes the report as indented JSON with a trailing newline.
+// The lists that grow with the models (state pairs, unmatched states,
+// transitions) are encoded one element at a time into the encoding of the
+// rest, so the bytes are those of encoding the whole report at once
+// without the whole encoding (twice over: encoding/json indents a copy) in
+// memory.
+func (r *Report) WriteJSON(w io.Writer) error {
+	rest := *r
+	rest.States.Pairs, rest.States.OnlyOld, rest.States.OnlyNew = []StatePair{}, []string{}, []string{}
+	rest.Transitions.Removed, rest.Transitions.Added, rest.Transitions.Changed = []Change{}, []Change{}, []Change{}
+	head, err := encodeJSON(&rest, "")
+	if err != nil {
+		return err
+	}
+	lists := []struct {
+		key  string
+		n    int
+		elem func(k int) any
+	}{
+		{"pairs", len(r.States.Pairs), func(k int) any { return r.States.Pairs[k] }},
+		{"only_old", len(r.States.OnlyOld), func(k int) any { return r.States.OnlyOld[k] }},
+		{"only_new", len(r.States.OnlyNew), func(k int) any { return r.States.OnlyNew[k] }},
+		{"removed", len(r.Transitions.Removed), func(k int) any { return r.Transitions.Removed[k] }},
+		{"added", len(r.Transitions.Added), func(k int) any { return r.Transitions.Added[k] }},
+		{"changed", len(r.Transitions.Changed), func(k int) any { return r.Transitions.Changed[k] }},
+	}
+	// The lists are fields of the report's fields: two levels deep, on
+	// lines of their own (a newline inside a string is escaped).
+	const indent = "    "
+	bw := bufio.NewWriter(w)
+	for _, l := range lists {
+		marker := "\n" + indent + `"` + l.key + `": []`
+		at := bytes.Index(head, []byte(marker))
+		if at < 0 {
+			return fmt.Errorf("JSON report: no %q list", l.key)
+		}
+		bw.Write(head[:at+len(marker)-2])
+		head = head[at+len(marker):]
+		if l.n == 0 {
+			bw.WriteString("[]")
+			continue
+		}
+		bw.WriteString("[\n")
+		for k := 0; k < l.n; k++ {
+			e, err := encodeJSON(l.elem(k), indent+"  ")
+			if err != nil {
+				return err
+			}
+			bw.WriteString(indent + "  ")
+			bw.Write(e[:len(e)-1])
+			if k+1 < l.n {
+				bw.WriteByte(',')
+			}
+			bw.WriteByte('\n')
+		}
+		bw.WriteString(indent + "]")
+	}
+	bw.Write(head)
+	return bw.Flush()
+}
+
+// encodeJSON is v encoded as the report is: indented by two spaces after
+// prefix, HTML characters as they are, with a trailing newline.
+func encodeJSON(v any, prefix string) ([]byte, error) {
+	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
+	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -156,22 +241,37 @@ func (r *Report) edgeString(input string, t *Transition) string {
 	return t.From + ": " + answerString(input, t)
 }
 
+// listLimit is how many state pairs, and transitions of each kind, the
+// text and Markdown reports list; the rest are counted ("... and 12 more").
+// Only models of hundreds of states reach it; the JSON lists everything.
+const listLimit = 1000
+
+func listed[T any](xs []T) []T { return xs[:min(len(xs), listLimit)] }
+
 func (r *Report) matchingLine() string {
 	var parts []string
-	for _, p := range r.States.Pairs {
+	for _, p := range listed(r.States.Pairs) {
 		parts = append(parts, p.Old+"="+p.New)
 	}
-	line := "states (old=new): " + strings.Join(parts, " ")
+	line := "states (old=new): " + strings.Join(parts, " ") + andMore(r.States.Pairs)
 	if len(parts) == 0 {
 		line = "states: none matched"
 	}
 	if len(r.States.OnlyOld) > 0 {
-		line += "; only in old: " + strings.Join(r.States.OnlyOld, " ")
+		line += "; only in old: " + strings.Join(listed(r.States.OnlyOld), " ") + andMore(r.States.OnlyOld)
 	}
 	if len(r.States.OnlyNew) > 0 {
-		line += "; only in new: " + strings.Join(r.States.OnlyNew, " ")
+		line += "; only in new: " + strings.Join(listed(r.States.OnlyNew), " ") + andMore(r.States.OnlyNew)
 	}
 	return line
+}
+
+// andMore counts what listed left out: " ... and 12 more", or "".
+func andMore[T any](xs []T) string {
+	if len(xs) <= listLimit {
+		return ""
+	}
+	return fmt.Sprintf(" ... and %d more", len(xs)-listLimit)
 }
 
 func modelLine(which string, mi ModelInfo) string {
@@ -210,8 +310,8 @@ func (r *Report) Text() string {
 			fmt.Fprintln(&b, " none")
 			return
 		}
-		if len(w.Traces) < w.Total {
-			fmt.Fprintf(&b, " %d shortest of %d", len(w.Traces), w.Total)
+		if len(w.Traces) < w.Total || w.StoppedAfter > 0 {
+			fmt.Fprintf(&b, " %d shortest of %s", len(w.Traces), w.total())
 		}
 		fmt.Fprintln(&b)
 		for k, t := range w.Traces {
@@ -230,15 +330,23 @@ func (r *Report) Text() string {
 	fmt.Fprintf(&b, "\ntransitions under the best state matching: %d unchanged, %d changed, %d removed, %d added\n",
 		td.Unchanged, len(td.Changed), len(td.Removed), len(td.Added))
 	fmt.Fprintln(&b, "  "+r.matchingLine())
-	for _, c := range td.Changed {
+	more := func(kind string, changes []Change) {
+		if len(changes) > listLimit {
+			fmt.Fprintf(&b, "  ... and %d more %s\n", len(changes)-listLimit, kind)
+		}
+	}
+	for _, c := range listed(td.Changed) {
 		fmt.Fprintf(&b, "  changed: %s  now  %s\n", r.edgeString(c.Input, c.Old), r.edgeString(c.Input, c.New))
 	}
-	for _, c := range td.Removed {
+	more("changed", td.Changed)
+	for _, c := range listed(td.Removed) {
 		fmt.Fprintf(&b, "  removed: %s%s\n", r.edgeString(c.Input, c.Old), parenthesise(r.otherNote(c.Input, c.New, "new")))
 	}
-	for _, c := range td.Added {
+	more("removed", td.Removed)
+	for _, c := range listed(td.Added) {
 		fmt.Fprintf(&b, "  added:   %s%s\n", r.edgeString(c.Input, c.New), parenthesise(r.otherNote(c.Input, c.Old, "old")))
 	}
+	more("added", td.Added)
 	return b.String()
 }
 
@@ -310,8 +418,8 @@ func (r *Report) Markdown() string {
 			fmt.Fprintln(&b, "None.")
 			return
 		}
-		if len(w.Traces) < w.Total {
-			fmt.Fprintf(&b, "The %d shortest of %d:\n\n", len(w.Traces), w.Total)
+		if len(w.Traces) < w.Total || w.StoppedAfter > 0 {
+			fmt.Fprintf(&b, "The %d shortest of %s:\n\n", len(w.Traces), w.total())
 		}
 		for k, t := range w.Traces {
 			state := t.NewState
@@ -346,16 +454,27 @@ func (r *Report) Markdown() string {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", kind, cell(c.Old, edgeOld), cell(c.New, edgeNew))
 	}
-	for _, c := range td.Changed {
-		row("changed", c, true, true)
+	rows := func(kind string, changes []Change, edgeOld, edgeNew bool) {
+		for _, c := range listed(changes) {
+			row(kind, c, edgeOld, edgeNew)
+		}
+		if len(changes) > listLimit {
+			fmt.Fprintf(&b, "| %s | ... and %d more | |\n", kind, len(changes)-listLimit)
+		}
 	}
-	for _, c := range td.Removed {
-		row("removed", c, true, false)
-	}
-	for _, c := range td.Added {
-		row("added", c, false, true)
-	}
+	rows("changed", td.Changed, true, true)
+	rows("removed", td.Removed, true, false)
+	rows("added", td.Added, false, true)
 	return b.String()
+}
+
+// total is how many witnesses there are, "at least" so many when the
+// search stopped early.
+func (w Witnesses) total() string {
+	if w.StoppedAfter > 0 {
+		return fmt.Sprintf("at least %d (the search stopped after %d pairs of states)", w.Total, w.StoppedAfter)
+	}
+	return fmt.Sprint(w.Total)
 }
 
 func sdk(n int) string {

@@ -10,21 +10,54 @@ import (
 // side is one of the two models: the document, the machine it describes
 // and the typestate edges the structural view and the picture use.
 type side struct {
-	which string // "old" or "new"
-	file  string
-	doc   *model.Document
-	m     *mealy.Machine
-	ids   []string // machine state -> document state ID
-	names []string // machine state -> display name (State.Name, else the ID)
-	errs  map[[2]int]*model.ErrInfo
+	file      string
+	semantics string
+	info      ModelInfo // without the counts
+	m         *mealy.Machine
+	ids       []string // machine state -> document state ID
+	names     []string // machine state -> display name (State.Name, else the ID)
+	errs      map[[2]int]*model.ErrInfo
 	// states are the states of the typestate view (reachable, the error
 	// sink left out), in machine order; edges are its edges, by source
 	// state in that order, then input.
 	states []int
 	edges  []edge
 	sink   int // the error sink, -1 if none
-	// access are the shortest access words over the machine's own inputs.
-	access []mealy.Word
+	// tree is the breadth-first tree of the reachable states that gives
+	// the shortest access words (inputs in order, as mealy's AccessWords),
+	// kept as parent pointers rather than words so that it stays linear in
+	// the states however deep the model is.
+	tree accessTree
+}
+
+// accessTree is a breadth-first tree over a machine's reachable states:
+// order lists them as the search met them, parent and input say how each
+// was first reached (-1 for the initial state and unreachable ones).
+type accessTree struct {
+	order         []int32
+	parent, input []int32
+	reachable     []bool
+}
+
+func newAccessTree(m *mealy.Machine) accessTree {
+	n := m.NumStates()
+	t := accessTree{parent: make([]int32, n), input: make([]int32, n), reachable: make([]bool, n)}
+	for q := range t.parent {
+		t.parent[q], t.input[q] = -1, -1
+	}
+	t.reachable[m.Initial] = true
+	t.order = append(t.order, int32(m.Initial))
+	for k := 0; k < len(t.order); k++ {
+		q := int(t.order[k])
+		for i, to := range m.Next[q] {
+			if !t.reachable[to] {
+				t.reachable[to] = true
+				t.parent[to], t.input[to] = int32(q), int32(i)
+				t.order = append(t.order, int32(to))
+			}
+		}
+	}
+	return t
 }
 
 // edge is one typestate edge (closure) or one transition (plain Mealy).
@@ -42,8 +75,14 @@ func newSide(which, file string, d *model.Document) (*side, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &side{which: which, file: file, doc: d, m: m, ids: ids, names: append([]string(nil), ids...),
-		errs: map[[2]int]*model.ErrInfo{}, sink: -1}
+	s := &side{file: file, semantics: d.Semantics, info: ModelInfo{File: file, Name: d.Name}, m: m, ids: ids,
+		names: append([]string(nil), ids...), errs: map[[2]int]*model.ErrInfo{}, sink: -1}
+	if d.Purpose != nil {
+		s.info.Class = d.Purpose.Class
+	}
+	if d.Backend != nil && len(d.Backend.Devices) > 0 {
+		s.info.SDK = d.Backend.Devices[0].SDK
+	}
 	for q, st := range d.States {
 		if st.Name != "" {
 			s.names[q] = st.Name
@@ -63,21 +102,22 @@ func newSide(which, file string, d *model.Document) (*side, error) {
 			s.errs[[2]int{q, i}] = t.Err
 		}
 	}
-	s.access, _ = m.AccessWords()
+	s.tree = newAccessTree(m)
 	if s.closure() {
 		ts, err := m.Typestate()
 		if err != nil {
 			return nil, err
 		}
 		s.states, s.sink = ts.States, ts.Sink
+		s.edges = make([]edge, 0, len(ts.Edges))
 		for _, e := range ts.Edges {
 			s.edges = append(s.edges, edge{from: e.From, to: e.To, input: e.Input, output: m.Out[e.From][e.Input]})
 		}
 		return s, nil
 	}
-	_, reachable := m.AccessWords()
+	s.edges = make([]edge, 0, len(s.tree.order)*m.Inputs.Size())
 	for q := 0; q < m.NumStates(); q++ {
-		if !reachable[q] {
+		if !s.tree.reachable[q] {
 			continue
 		}
 		s.states = append(s.states, q)
@@ -88,7 +128,7 @@ func newSide(which, file string, d *model.Document) (*side, error) {
 	return s, nil
 }
 
-func (s *side) closure() bool { return s.doc.Semantics == model.SemanticsClosure }
+func (s *side) closure() bool { return s.semantics == model.SemanticsClosure }
 
 // answer is the side's transition from state q on the input named in,
 // with the recorded reason for an err; ok is false when the input is not

@@ -1,6 +1,9 @@
 package diff
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/droidstar/droidstar/internal/mealy"
 )
 
@@ -20,42 +23,56 @@ type structure struct {
 	removed, added []edge
 }
 
+// exactMatchPairs is the largest number of state pairs (old typestate
+// states × new ones) for which the matching is a heaviest one: its weights
+// alone take memory quadratic in the states, and the assignment problem
+// more than cubic time. Larger models are matched greedily (see
+// greedyMatching), in memory linear in the states.
+const exactMatchPairs = 100 * 100
+
 // matchStates pairs the typestate states of the two models so that the
 // pairs agree as much as possible: the weight of a pair is how many words
 // of length 1..agreementDepth (over the shared inputs, read as the
 // behaviour comparison reads them) the two states answer alike, each length
 // weighing the same; ties are broken by the shortest access traces (the
 // old state's access trace leads to the new state in the new model, and
-// vice versa). A heaviest matching is computed as an assignment problem
-// (maxWeightMatching); pairs that agree on no word are never matched.
+// vice versa). Up to exactMatchPairs pairs, a heaviest matching is computed
+// as an assignment problem (maxWeightMatching); beyond, a greedy one.
+// Pairs that agree on no word are never matched.
 func matchStates(o, n *side, b *behaviour) (toNew map[int]int, err error) {
-	agree := b.agreement(agreementDepth)
 	scale := int64(2*min(len(o.states), len(n.states)) + 1) // lexicographic: agreement first
-	weight := make([][]int64, len(o.states))
-	oldAfter := make([]int, len(n.states)) // old state after each new state's access trace
-	for c, q := range n.states {
-		oldAfter[c] = after(o, n.m.Inputs.Strings(n.access[q]))
-	}
-	for r, p := range o.states {
-		weight[r] = make([]int64, len(n.states))
-		newAfter := after(n, o.m.Inputs.Strings(o.access[p]))
-		for c, q := range n.states {
-			if agree[p][q] == 0 {
-				continue
-			}
-			w := int64(agree[p][q]) * scale
-			if newAfter == q {
-				w++
-			}
-			if oldAfter[c] == p {
-				w++
-			}
-			weight[r][c] = w
+	// The old state each new state's access trace leads to, and back.
+	oldAfter, newAfter := after(o, n), after(n, o)
+	weigh := func(p, q, agree int) int64 {
+		if agree == 0 {
+			return 0
 		}
+		w := int64(agree) * scale
+		if newAfter[p] == int32(q) {
+			w++
+		}
+		if oldAfter[q] == int32(p) {
+			w++
+		}
+		return w
 	}
-	m, err := maxWeightMatching(weight)
-	if err != nil {
-		return nil, err
+	var m []int
+	if len(o.states)*len(n.states) <= exactMatchPairs {
+		agree := b.agreement(agreementDepth)
+		weight := make([][]int64, len(o.states))
+		for r, p := range o.states {
+			weight[r] = make([]int64, len(n.states))
+			for c, q := range n.states {
+				weight[r][c] = weigh(p, q, agree[p][q])
+			}
+		}
+		if m, err = maxWeightMatching(weight); err != nil {
+			return nil, err
+		}
+	} else {
+		m = greedyMatching(o, n, b, oldAfter, newAfter, func(p, q int) int64 {
+			return weigh(p, q, b.agreementOf(p, q, agreementDepth))
+		})
 	}
 	toNew = map[int]int{}
 	for r, c := range m {
@@ -69,19 +86,109 @@ func matchStates(o, n *side, b *behaviour) (toNew map[int]int, err error) {
 	return toNew, nil
 }
 
-// after runs a trace of input names on s's machine and returns the state
-// reached, or -1 when an input is not in s's alphabet or answers err.
-func after(s *side, trace []string) int {
-	q := s.m.Initial
-	errOut, hasErr := s.m.Outputs.Index(mealy.Err)
-	for _, in := range trace {
-		i, ok := s.m.Inputs.Index(in)
-		if !ok || (hasErr && s.closure() && s.m.Out[q][i] == errOut) {
-			return -1
-		}
-		q = s.m.Next[q][i]
+// greedyMatching matches the typestate states of large models (rows are
+// o.states, columns n.states, as maxWeightMatching's) without weighing
+// every pair: it weighs a few candidate pairs per state, each state with
+// the state its access trace leads to in the other model and, for states
+// that answer every word of length 1..agreementDepth alike (the heaviest
+// agreement), the k-th such old state with the k-th such new state; then
+// takes them heaviest first (ties in the order of the old, then the new
+// states) while both are free.
+func greedyMatching(o, n *side, b *behaviour, oldAfter, newAfter []int32, weight func(p, q int) int64) []int {
+	row := index(o.states, o.m.NumStates())
+	col := index(n.states, n.m.NumStates())
+	type cand struct {
+		r, c int32
+		w    int64
 	}
-	return q
+	var cands []cand
+	add := func(p, q int) {
+		if p < 0 || q < 0 || row[p] < 0 || col[q] < 0 {
+			return
+		}
+		if w := weight(p, q); w > 0 {
+			cands = append(cands, cand{row[p], col[q], w})
+		}
+	}
+	for _, p := range o.states {
+		add(p, int(newAfter[p]))
+	}
+	for _, q := range n.states {
+		add(int(oldAfter[q]), q)
+	}
+	oldBlock, newBlock := b.jointBlocks(agreementDepth)
+	byBlock := map[int32][]int{}
+	for _, p := range o.states {
+		byBlock[oldBlock[p]] = append(byBlock[oldBlock[p]], p)
+	}
+	next := map[int32]int{}
+	for _, q := range n.states {
+		bl := newBlock[q]
+		if k := next[bl]; k < len(byBlock[bl]) {
+			add(byBlock[bl][k], q)
+			next[bl] = k + 1
+		}
+	}
+	slices.SortFunc(cands, func(x, y cand) int {
+		return cmp.Or(cmp.Compare(y.w, x.w), cmp.Compare(x.r, y.r), cmp.Compare(x.c, y.c))
+	})
+	match := make([]int, len(o.states))
+	for r := range match {
+		match[r] = -1
+	}
+	taken := make([]bool, len(n.states))
+	for _, x := range cands {
+		if match[x.r] < 0 && !taken[x.c] {
+			match[x.r], taken[x.c] = int(x.c), true
+		}
+	}
+	return match
+}
+
+// index maps machine states to their position in states, -1 elsewhere.
+func index(states []int, n int) []int32 {
+	at := make([]int32, n)
+	for q := range at {
+		at[q] = -1
+	}
+	for k, q := range states {
+		at[q] = int32(k)
+	}
+	return at
+}
+
+// after runs the access trace of every state of from's machine on s's
+// machine, along from's breadth-first tree, and returns the state each
+// reaches, or -1 when an input is not in s's alphabet or answers err (or
+// the state is unreachable).
+func after(s, from *side) []int32 {
+	input := make([]int, from.m.Inputs.Size()) // from's input -> s's, -1 if none
+	for i := range input {
+		j, ok := s.m.Inputs.Index(from.m.Inputs.Name(i))
+		if !ok {
+			j = -1
+		}
+		input[i] = j
+	}
+	errOut, hasErr := s.m.Outputs.Index(mealy.Err)
+	checkErr := hasErr && s.closure()
+	at := make([]int32, from.m.NumStates())
+	for q := range at {
+		at[q] = -1
+	}
+	t := from.tree
+	for k, q := range t.order {
+		if k == 0 {
+			at[q] = int32(s.m.Initial)
+			continue
+		}
+		r, i := at[t.parent[q]], input[t.input[q]]
+		if r < 0 || i < 0 || (checkErr && s.m.Out[r][i] == errOut) {
+			continue
+		}
+		at[q] = int32(s.m.Next[r][i])
+	}
+	return at
 }
 
 // compareStructure lists the transitions removed, added and changed under
@@ -112,13 +219,15 @@ func compareStructure(o, n *side, toNew map[int]int) *structure {
 			names = append(names, name)
 		}
 	}
-	edgeAt := func(s *side, index map[[2]int]edge, q int, name string) (edge, bool) {
+	edgeAt := func(s *side, index []int32, q int, name string) (edge, bool) {
 		i, ok := s.m.Inputs.Index(name)
 		if !ok || q < 0 {
 			return edge{}, false
 		}
-		e, ok := index[[2]int{q, i}]
-		return e, ok
+		if k := index[q*s.m.Inputs.Size()+i]; k >= 0 {
+			return s.edges[k], true
+		}
+		return edge{}, false
 	}
 	answer := func(s *side, q int, name string) *Transition {
 		if q < 0 {
@@ -178,11 +287,15 @@ func mapped(m map[int]int, q int) int {
 	return -1
 }
 
-// edgeIndex indexes a side's edges by source state and input.
-func edgeIndex(s *side) map[[2]int]edge {
-	idx := make(map[[2]int]edge, len(s.edges))
-	for _, e := range s.edges {
-		idx[[2]int{e.from, e.input}] = e
+// edgeIndex indexes a side's edges by source state and input: the edge
+// from q on input i is s.edges[index[q*inputs+i]], none where that is -1.
+func edgeIndex(s *side) []int32 {
+	idx := make([]int32, s.m.NumStates()*s.m.Inputs.Size())
+	for k := range idx {
+		idx[k] = -1
+	}
+	for k, e := range s.edges {
+		idx[e.from*s.m.Inputs.Size()+e.input] = int32(k)
 	}
 	return idx
 }
