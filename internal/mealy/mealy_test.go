@@ -1,7 +1,9 @@
 package mealy
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -245,5 +247,80 @@ func TestAccessTreeAgreesWithAccessWords(t *testing.T) {
 	}
 	if tree.Depth[5] != -1 || tree.Parent[5] != -1 || tree.Word(5) != nil {
 		t.Errorf("unreachable state 5: depth %d, parent %d, word %v", tree.Depth[5], tree.Parent[5], tree.Word(5))
+	}
+}
+
+// moorePartition is Moore's refinement, the obvious (quadratic) reference
+// that Partition must agree with.
+func moorePartition(m *Machine) []int {
+	reachable := m.Reachable()
+	n := m.NumStates()
+	block := make([]int, n)
+	key := func(row []int) string { return intsKey(row) }
+	assign := func(rowOf func(q int) []int) int {
+		sig := map[string]int{}
+		next := make([]int, n)
+		for q := 0; q < n; q++ {
+			if !reachable[q] {
+				next[q] = -1
+				continue
+			}
+			k := key(rowOf(q))
+			b, ok := sig[k]
+			if !ok {
+				b = len(sig)
+				sig[k] = b
+			}
+			next[q] = b
+		}
+		block = next
+		return len(sig)
+	}
+	blocks := assign(func(q int) []int { return m.Out[q] })
+	for {
+		count := assign(func(q int) []int {
+			row := []int{block[q]}
+			for i := range m.Next[q] {
+				row = append(row, block[m.Next[q][i]])
+			}
+			return row
+		})
+		if count == blocks {
+			return block
+		}
+		blocks = count
+	}
+}
+
+func TestPartitionAgreesWithMoore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	in, out := MustAlphabet("a", "b", "c"), MustAlphabet("x", "y")
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + rng.IntN(40)
+		m := NewMachine(in, out, n)
+		chain := trial%3 == 0 // long distinguishing words
+		for q := 0; q < n; q++ {
+			for i := 0; i < in.Size(); i++ {
+				to, o := rng.IntN(n), rng.IntN(2)
+				if chain {
+					to, o = min(q+1, n-1), 0
+					if i > 0 {
+						to = rng.IntN(n)
+					}
+					if q == n-1 && i == 0 {
+						o = 1
+					}
+				}
+				m.SetTransition(q, i, o, to)
+			}
+		}
+		want := moorePartition(m)
+		got, blocks := m.Partition()
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("trial %d (%d states): Partition %v, Moore %v", trial, n, got, want)
+		}
+		if max := slices.Max(want); blocks != max+1 {
+			t.Fatalf("trial %d: %d blocks, want %d", trial, blocks, max+1)
+		}
 	}
 }
