@@ -22,6 +22,10 @@ type Result struct {
 	Err *model.ErrInfo
 	// Device is the device time the query took (virtual for the simulator).
 	Device time.Duration
+	// Steps is the time each answered input took, in order, when the
+	// executor measures it (the harness does; nil otherwise). Device
+	// time beyond their sum is the reset and the harness's own work.
+	Steps []time.Duration
 	// Warnings are assumption violations seen while running (e.g. a callback
 	// between two callins with no wait between them).
 	Warnings []string

@@ -44,6 +44,9 @@ func ToResult(query []string, r QueryResult) (backend.Result, error) {
 		// Rounded: a float product like 1.001*1e6 lands a nanosecond short.
 		Device: time.Duration(math.Round(r.DeviceMs*1e3)) * time.Microsecond,
 	}
+	for _, ms := range r.Ms {
+		res.Steps = append(res.Steps, time.Duration(math.Round(ms*1e3))*time.Microsecond)
+	}
 	if e := r.Err; e != nil {
 		switch e.Kind {
 		case "reset":

@@ -16,6 +16,7 @@ package oracle
 
 import (
 	"context"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
@@ -33,6 +34,9 @@ type Answer struct {
 	// Device names the executor that ran the query (empty when it came
 	// from the cache), so a disagreement can say which devices differ.
 	Device string
+	// Steps is the time each input took on the device, when the executor
+	// measured it; the query store keeps it.
+	Steps []time.Duration
 }
 
 // Oracle answers membership queries in batches. Answers are in query order.

@@ -64,11 +64,16 @@ func (s *Stage) decode(r Record) (mealy.Word, oracle.Answer, error) {
 	if err != nil {
 		return nil, oracle.Answer{}, err
 	}
+	// The step times stay in the record: the prior cache keeps outputs only.
 	return w, oracle.Answer{Outputs: outs, ErrAt: r.ErrAt, Err: r.Err, Device: r.Device}, nil
 }
 
 func (s *Stage) record(w mealy.Word, a oracle.Answer, at time.Time) Record {
-	return Record{Query: s.Inputs.Strings(w), Outputs: s.Outputs.Strings(a.Outputs), ErrAt: a.ErrAt, Err: a.Err, Device: a.Device, At: at.UTC()}
+	r := Record{Query: s.Inputs.Strings(w), Outputs: s.Outputs.Strings(a.Outputs), ErrAt: a.ErrAt, Err: a.Err, Device: a.Device, At: at.UTC()}
+	for _, d := range a.Steps {
+		r.MS = append(r.MS, float64(d.Microseconds())/1e3)
+	}
+	return r
 }
 
 // Ask implements oracle.Oracle.

@@ -20,6 +20,9 @@ func (d *devices) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, erro
 	for k, q := range qs {
 		d.ran = append(d.ran, q)
 		out[k] = oracle.Answer{Outputs: append(mealy.Word(nil), q...), ErrAt: -1, Device: "sim-0"}
+		for j := range q {
+			out[k].Steps = append(out[k].Steps, time.Duration(j+1)*1500*time.Microsecond)
+		}
 	}
 	return out, nil
 }
@@ -55,5 +58,50 @@ func TestStageRunsRerunsAgain(t *testing.T) {
 	}
 	if _, err := stage.Ask(oracle.AsRerun(context.Background()), q); err != nil || !reflect.DeepEqual(next.ran, q) {
 		t.Fatalf("a re-run of a stored query ran %v, want %v (%v)", next.ran, q, err)
+	}
+}
+
+// What each input took is stored with the answer (for `store export`; a
+// resumed run answers from the store and needs no timings).
+func TestStageKeepsStepTimes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "queries.db")
+	ab := mealy.MustAlphabet("a", "b")
+	q := []mealy.Word{{0, 1, 1}}
+	run := func() (*devices, []oracle.Answer, []Record) {
+		st, _, err := Open(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		b, _, err := st.Bucket(key, false, time.Unix(0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := &devices{}
+		stage, err := NewStage(next, b, ab, ab, mealy.Semantics{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := stage.Ask(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var recs []Record
+		if err := st.Each(b.Fingerprint(), func(_ Summary, r Record) error { recs = append(recs, r); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return next, got, recs
+	}
+	want := []time.Duration{1500 * time.Microsecond, 3 * time.Millisecond, 4500 * time.Microsecond}
+	next, got, recs := run()
+	if len(next.ran) != 1 || !reflect.DeepEqual(got[0].Steps, want) {
+		t.Fatalf("first run: ran %v, steps %v", next.ran, got[0].Steps)
+	}
+	if len(recs) != 1 || !reflect.DeepEqual(recs[0].MS, []float64{1.5, 3, 4.5}) {
+		t.Fatalf("stored %+v, want ms [1.5 3 4.5]", recs)
+	}
+	next, _, recs = run()
+	if len(next.ran) != 0 || len(recs) != 1 || !reflect.DeepEqual(recs[0].MS, []float64{1.5, 3, 4.5}) {
+		t.Fatalf("resumed run: ran %v, stored %+v", next.ran, recs)
 	}
 }

@@ -133,8 +133,11 @@ type Record struct {
 	ErrAt   int            `json:"err_at"`
 	Err     *model.ErrInfo `json:"err,omitempty"`
 	// Device is the serial of the executor that ran the query.
-	Device string    `json:"device,omitempty"`
-	At     time.Time `json:"at"`
+	Device string `json:"device,omitempty"`
+	// MS is the milliseconds each input took, as the executor measured
+	// them (the simulator's are virtual); absent when it measured none.
+	MS []float64 `json:"ms,omitempty"`
+	At time.Time `json:"at"`
 }
 
 type meta struct {

@@ -55,7 +55,8 @@ func NewExecutor(m *Model, timing Timing, serial string) *Executor {
 
 // Execute implements backend.Executor.
 func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
-	res, _, err := e.Run(ctx, inputs)
+	res, costs, err := e.Run(ctx, inputs)
+	res.Steps = costs
 	return res, err
 }
 

@@ -313,6 +313,9 @@ func (s *Scheduler) record(ctx context.Context, serial string, q mealy.Word, res
 		return oracle.Answer{}, fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(q), err)
 	}
 	a.Device = serial
+	if len(res.Steps) <= len(q) {
+		a.Steps = res.Steps
+	}
 	return a, nil
 }
 

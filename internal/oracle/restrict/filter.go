@@ -47,7 +47,7 @@ func (f *Filter) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer
 			continue
 		}
 		a := answers[k]
-		full := oracle.Answer{Outputs: make(mealy.Word, len(q)), ErrAt: a.ErrAt, Err: a.Err}
+		full := oracle.Answer{Outputs: make(mealy.Word, len(q)), ErrAt: a.ErrAt, Err: a.Err, Device: a.Device, Steps: a.Steps}
 		copy(full.Outputs, a.Outputs)
 		f.Sem.ErrFrom(full.Outputs, cut[k])
 		if full.ErrAt < 0 {
