@@ -29,13 +29,16 @@ type Stage struct {
 	// anything, and never answers a re-run (oracle.AsRerun): a vote or a
 	// final check on a resumed run must hear the device again.
 	prior *oracle.Cache
+	// disputed are the words on which stored answers disagree.
+	disputed []mealy.Word
 }
 
 // NewStage indexes what the bucket holds from earlier runs. Records whose
 // symbols are not in the alphabets cannot be there (the alphabet is part
-// of the fingerprint) and are reported as a damaged store. Of two
-// disagreeing stored answers the first is used (a later re-run that voted
-// is the vote's business, above the cache).
+// of the fingerprint) and are reported as a damaged store. Where stored
+// answers disagree (a flaky answer and the re-runs that outvoted it), no
+// stored answer is trusted: a query through the disputed word runs again,
+// and the cache above votes on it afresh if it disagrees once more.
 func NewStage(next oracle.Oracle, b *Bucket, inputs, outputs *mealy.Alphabet, sem mealy.Semantics, rec *oracle.Recorder) (*Stage, error) {
 	s := &Stage{Next: next, Bucket: b, Inputs: inputs, Outputs: outputs, Recorder: rec,
 		prior: oracle.NewCache(nil, inputs, outputs, sem, nil)}
@@ -45,7 +48,9 @@ func NewStage(next oracle.Oracle, b *Bucket, inputs, outputs *mealy.Alphabet, se
 			return nil, &DamagedError{Path: b.s.path, Reason: fmt.Sprintf("record %d of %s: %v", k+1, b.fp, err)}
 		}
 		var nd *oracle.NondeterminismError
-		if err := s.prior.Add(w, a); err != nil && !errors.As(err, &nd) {
+		if err := s.prior.Add(w, a); errors.As(err, &nd) {
+			s.disputed = append(s.disputed, nd.Query)
+		} else if err != nil {
 			return nil, err
 		}
 	}
@@ -76,13 +81,24 @@ func (s *Stage) record(w mealy.Word, a oracle.Answer, at time.Time) Record {
 	return r
 }
 
+// isDisputed says whether stored answers disagree somewhere along q.
+// Disputes are few (one per vote of an earlier run), so a scan does.
+func (s *Stage) isDisputed(q mealy.Word) bool {
+	for _, d := range s.disputed {
+		if len(d) <= len(q) && q[:len(d)].Equal(d) {
+			return true
+		}
+	}
+	return false
+}
+
 // Ask implements oracle.Oracle.
 func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
 	answers := make([]oracle.Answer, len(queries))
 	var miss []int
 	rerun := oracle.IsRerun(ctx)
 	for k, q := range queries {
-		if a, ok := s.prior.Lookup(q); ok && !rerun {
+		if a, ok := s.prior.Lookup(q); ok && !rerun && !s.isDisputed(q) {
 			answers[k] = a
 		} else {
 			miss = append(miss, k)

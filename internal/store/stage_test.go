@@ -105,3 +105,45 @@ func TestStageKeepsStepTimes(t *testing.T) {
 		t.Fatalf("resumed run: ran %v, stored %+v", next.ran, recs)
 	}
 }
+
+// A stored answer that later stored answers contradict (a flaky answer
+// and the re-runs that outvoted it) is not trusted: the query runs again.
+func TestStageRunsDisputedQueriesAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "queries.db")
+	st, _, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	b, _, err := st.Bucket(key, false, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Append([]Record{
+		{Query: []string{"a", "b"}, Outputs: []string{"a", "a"}, ErrAt: -1, Device: "sim-0"}, // the flaky answer
+		{Query: []string{"a", "b"}, Outputs: []string{"a", "b"}, ErrAt: -1, Device: "sim-0"},
+		{Query: []string{"a", "b"}, Outputs: []string{"a", "b"}, ErrAt: -1, Device: "sim-0"},
+		{Query: []string{"b"}, Outputs: []string{"b"}, ErrAt: -1, Device: "sim-0"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _, err = st.Bucket(key, false, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	ab := mealy.MustAlphabet("a", "b")
+	next := &devices{}
+	stage, err := NewStage(next, b, ab, ab, mealy.Semantics{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := stage.Ask(context.Background(), []mealy.Word{{0, 1, 0}, {1}, {0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []mealy.Word{{0, 1, 0}}; !reflect.DeepEqual(next.ran, want) {
+		t.Errorf("ran %v, want %v (only the query through the disputed a·b)", next.ran, want)
+	}
+	if want := (mealy.Word{0, 1, 0}); !reflect.DeepEqual(got[0].Outputs, want) {
+		t.Errorf("answer %v, want the device's %v", got[0].Outputs, want)
+	}
+}
