@@ -79,7 +79,7 @@ func TestContent(t *testing.T) {
 	}
 	s := string(page)
 	for _, want := range []string{
-		"<svg", `id="stats"`, "MQ asked (executed)", "bound used (needed)", "cache hits", "excluded",
+		"<svg", `id="stats"`, "MQ asked (executed)", "bound used (learned needs)", "cache hits", "excluded",
 		"android.os.AsyncTask", "learned at", "2024-05-01 12:00:00 UTC", "droidstar test",
 		`id="transitions"`, "Per-query logs are not recorded yet", `id="phases"`, "equivalence",
 		"document.body.dataset.rendered",
