@@ -2,9 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/droidstar/droidstar/internal/backend/sim"
 )
 
 // tailFrom is summary from the first line starting with prefix on.
@@ -138,5 +142,103 @@ func TestLearnPurposeComparesWithTheTarget(t *testing.T) {
 		if !strings.Contains(stdout, "\n"+want) || strings.Contains(stdout, "warnings:") {
 			t.Errorf("%s: summary lacks %q (or warns):\n%s", oracle, want, stdout)
 		}
+	}
+}
+
+// sharedMealy is the folder of the public Mealy benchmark models, beside
+// the repository (they are not part of it).
+func sharedMealy(t *testing.T) []string {
+	t.Helper()
+	dir := repoPath("..", "shared", "benchmarks", "mealy")
+	files, err := filepath.Glob(filepath.Join(dir, "*.dot"))
+	if err != nil || len(files) == 0 {
+		t.Skipf("no public Mealy models in %s (%v): they live beside the repository, not in it", dir, err)
+	}
+	return files
+}
+
+// Every public Mealy model learned with the default settings is exact, or
+// says it is not with a word on which it is wrong and the bound the target
+// needs; the perfect oracle learns every one exactly. The bounds the
+// targets need are what mealy.NeededBound says of the files (measured
+// once; a change is a change in the target comparison). The default bound
+// 2 is exact on every target that needs at most 2, as the bound oracle
+// guarantees, and on these models wrong on every other.
+func TestLearnPublicMealyModels(t *testing.T) {
+	needs := map[string]int{
+		"4_learnresult_MAESTRO_fix": 1, "ASN_learnresult_SecureCode_Aut_fix": 1, "BitVise": 7, "CYW43455": 1,
+		"DropBear": 2, "GnuTLS_3.3.8_server_full": 3, "OpenSSH": 3, "OpenSSL_1.0.2_server_regular": 1,
+		"TCP_Linux_Client": 3, "TCP_Linux_Server": 6, "TCP_Windows8_Server": 4, "emqtt__two_client_will_retain": 4,
+		"learnresult_fix": 1,
+	}
+	files := sharedMealy(t)
+	if len(files) != len(needs) {
+		t.Errorf("%d models, want the %d of the brief", len(files), len(needs))
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".dot")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := sim.ParseModel(file, data, "auto")
+			if err != nil {
+				t.Fatal(err)
+			}
+			target := m.Machine
+			for _, oracle := range []string{"bound", "perfect"} {
+				dir := t.TempDir()
+				code, stdout, stderr := run(t, "learn", "--model", file, "--oracle", oracle, "-o", dir, "--write", "json")
+				if code != ExitOK {
+					t.Fatalf("%s: exit %d: %s", oracle, code, stderr)
+				}
+				doc := readModel(t, filepath.Join(dir, name+".json"))
+				tc := doc.Target
+				if tc == nil {
+					t.Fatalf("%s: no target comparison", oracle)
+				}
+				if tc.NeededBound != needs[name] {
+					t.Errorf("%s: target needs bound %d, want %d", oracle, tc.NeededBound, needs[name])
+				}
+				wantEqual := oracle == "perfect" || tc.NeededBound <= 2
+				if tc.Equal != wantEqual {
+					t.Errorf("%s: equal %v, want %v", oracle, tc.Equal, wantEqual)
+				}
+				learned, _, err := doc.Machine()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ok, err := learned.Equivalent(target); ok != tc.Equal || err != nil {
+					t.Errorf("%s: the learned machine equal to the file: %v (%v), the document says %v", oracle, ok, err, tc.Equal)
+				}
+				cx := tc.Counterexample
+				if tc.Equal {
+					if cx != nil || strings.Contains(stdout, "warnings:") {
+						t.Errorf("%s: exact, yet a counterexample %+v or a warning:\n%s", oracle, cx, stdout)
+					}
+					continue
+				}
+				if cx == nil {
+					t.Fatalf("%s: wrong, yet no counterexample", oracle)
+				}
+				// The word is one on which the two machines answer as
+				// the document says.
+				w, err := target.Inputs.Word(cx.Input...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := target.Run(w)
+				got, _ := learned.Run(w)
+				if e, l := strings.Join(target.Outputs.Strings(want), " "), strings.Join(learned.Outputs.Strings(got), " "); e != strings.Join(cx.Expected, " ") || l != strings.Join(cx.Learned, " ") || e == l {
+					t.Errorf("%s: on %v the target answers %s and the learned model %s; the document says %v, %v", oracle, cx.Input, e, l, cx.Expected, cx.Learned)
+				}
+				warning := fmt.Sprintf("\n  - the learned model is wrong: on %s the target answers %s, the learned model %s; the target needs bound %d, this run used 2 (learn again with --bound %d or --oracle perfect)\n",
+					strings.Join(cx.Input, " "), strings.Join(cx.Expected, " "), strings.Join(cx.Learned, " "), needs[name], needs[name])
+				if !strings.Contains(stdout, warning) {
+					t.Errorf("%s: summary lacks the warning %q:\n%s", oracle, warning, stdout)
+				}
+			}
+		})
 	}
 }
