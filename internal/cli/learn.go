@@ -61,6 +61,17 @@ typestate (DOT) to the output directory. --write picks other formats (see
 --model it learns a model file directly, deriving the alphabet from the
 model, as AALpy and LearnLib users learn a DOT file.
 
+The bound oracle is exact when the target tells its states apart by words of
+at most --bound free symbols, and only then; the summary says so ("exact if
+the target needs bound <= B") and gives the bound the learned model needs,
+which is not the target's: a bound too small for the target yields a smaller,
+wrong model that needs no more. When the target is known in full (--model, or
+backend sim) the result is compared with it: the summary's target line and
+the JSON's target object say whether they are equal and the bound the target
+needs, and a warning names the shortest word on which the result is wrong.
+--oracle perfect compares every hypothesis with the target instead (backend
+sim only), so the result is exact.
+
 On devices (backend: adb) the harness app is installed when missing or
 different, the purpose's files are pushed and its runtime permissions granted
 for the user in the foreground, whom the harness runs as. The screen stays on
@@ -96,6 +107,7 @@ the one running at a stop finishes in time.`,
   droidstar learn --example asynctask -o out/ --svg --write json,mermaid,lifestate
   droidstar learn --model typestate.gv --bound 2 --quiescence 2s
   droidstar learn --model server.dot --lanes 4
+  droidstar learn --model server.dot --oracle perfect   # exact, whatever bound it needs
   droidstar learn examples/jvm/timer.yaml --store team.db   # a store shared with a team
   droidstar learn examples/jvm/timer.yaml --fresh           # run every query again
   droidstar learn examples/jvm/timer.yaml            # the real harness on the host JVM
@@ -127,7 +139,7 @@ the one running at a stop finishes in time.`,
 	fl.StringVar(&f.example, "example", "", "learn an embedded example (see 'droidstar examples')")
 	fl.StringVar(&f.modelFile, "model", "", "learn a model file directly (DroidStar DOT, Mealy DOT or droidstar JSON)")
 	fl.StringVar(&f.format, "model-format", "auto", "format of --model: auto, droidstar-dot, mealy-dot, json")
-	fl.IntVar(&f.bound, "bound", purpose.DefaultBound, "distinguisher bound (overrides the purpose's), in free symbols: the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted")
+	fl.IntVar(&f.bound, "bound", purpose.DefaultBound, "distinguisher bound (overrides the purpose's), in free symbols: the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted; the model is exact if the target needs no more")
 	fl.StringVar(&f.oracle, "oracle", oracleBound, "equivalence oracle: bound (the distinguisher-bound oracle) or perfect (compare hypotheses with the target's model; backend sim only)")
 	fl.DurationVar(&f.quiescence, "quiescence", purpose.DefaultQuiescence, "quiescence timeout for --model")
 	fl.DurationVar(&f.reset, "reset", purpose.DefaultSettle+purpose.DefaultPostReset, "device time per query for --model (settle + post-reset)")
