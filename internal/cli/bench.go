@@ -106,7 +106,7 @@ func benchDroidStar(c *cobra.Command, out io.Writer, shared string, lanes int) (
 	fmt.Fprintln(out, "DroidStar's typestates (simulated device, distinguisher-bound oracle, same quiescence timeouts)")
 	fmt.Fprintln(out, "DroidStar's columns are its own real-device runs (Oct 2016): executed queries and wall time.")
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "class\tstates\tequal\tEQ\texecuted\tDroidStar\tratio\texcluded\tdevice-s\tDroidStar s\tspeed-up\tbound needed\t")
+	fmt.Fprintln(w, "class\tstates\tequal\tEQ\texecuted\tDroidStar\tratio\texcluded\tdevice-s\tDroidStar s\tspeed-up\tlearned needs bound\t")
 	bad := 0
 	var sumOurs, sumTheirs int
 	for _, cs := range bench.DroidStarCases {
@@ -167,7 +167,7 @@ func benchMealy(c *cobra.Command, out io.Writer, shared string) (int, error) {
 func benchExamples(c *cobra.Command, out io.Writer) (int, error) {
 	fmt.Fprintln(out, "Bundled examples (simulated device, models written from the Android reference)")
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "example\tstates\tmatches model\tEQ\texecuted\tdevice-s\tbound needed\t")
+	fmt.Fprintln(w, "example\tstates\tmatches model\tEQ\texecuted\tdevice-s\tlearned needs bound\t")
 	bad := 0
 	for _, name := range examples.Names() {
 		row, err := bench.RunExample(c.Context(), name)

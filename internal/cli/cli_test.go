@@ -209,7 +209,8 @@ func TestLearnEmbeddedExample(t *testing.T) {
 	}
 	for _, line := range []string{
 		"  s0 --start-->    s1\n", "  s1 ==finished==> s3\n",
-		"bound: 2 used, 1 needed (a bound of 1 would have been enough)\n",
+		"bound: 2 used, the learned model needs 1\n",
+		"target: the learned model equals the target, which needs bound 1\n",
 	} {
 		if !strings.Contains(stdout, line) {
 			t.Errorf("summary lacks %q:\n%s", line, stdout)

@@ -17,6 +17,7 @@ import (
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/export"
+	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/progress"
 	"github.com/droidstar/droidstar/internal/purpose"
@@ -30,6 +31,7 @@ type learnFlags struct {
 	modelFile  string
 	format     string
 	bound      int
+	oracle     string
 	quiescence time.Duration
 	reset      time.Duration
 	latency    time.Duration
@@ -58,6 +60,17 @@ typestate (DOT) to the output directory. --write picks other formats (see
 'droidstar export --help'); --svg adds the typestate picture NAME.svg. With
 --model it learns a model file directly, deriving the alphabet from the
 model, as AALpy and LearnLib users learn a DOT file.
+
+The bound oracle is exact when the target tells its states apart by words of
+at most --bound free symbols, and only then; the summary says so ("exact if
+the target needs bound <= B") and gives the bound the learned model needs,
+which is not the target's: a bound too small for the target yields a smaller,
+wrong model that needs no more. When the target is known in full (--model, or
+backend sim) the result is compared with it: the summary's target line and
+the JSON's target object say whether they are equal and the bound the target
+needs, and a warning names the shortest word on which the result is wrong.
+--oracle perfect compares every hypothesis with the target instead (backend
+sim only), so the result is exact.
 
 On devices (backend: adb) the harness app is installed when missing or
 different, the purpose's files are pushed and its runtime permissions granted
@@ -94,6 +107,7 @@ the one running at a stop finishes in time.`,
   droidstar learn --example asynctask -o out/ --svg --write json,mermaid,lifestate
   droidstar learn --model typestate.gv --bound 2 --quiescence 2s
   droidstar learn --model server.dot --lanes 4
+  droidstar learn --model server.dot --oracle perfect   # exact, whatever bound it needs
   droidstar learn examples/jvm/timer.yaml --store team.db   # a store shared with a team
   droidstar learn examples/jvm/timer.yaml --fresh           # run every query again
   droidstar learn examples/jvm/timer.yaml            # the real harness on the host JVM
@@ -125,7 +139,8 @@ the one running at a stop finishes in time.`,
 	fl.StringVar(&f.example, "example", "", "learn an embedded example (see 'droidstar examples')")
 	fl.StringVar(&f.modelFile, "model", "", "learn a model file directly (DroidStar DOT, Mealy DOT or droidstar JSON)")
 	fl.StringVar(&f.format, "model-format", "auto", "format of --model: auto, droidstar-dot, mealy-dot, json")
-	fl.IntVar(&f.bound, "bound", purpose.DefaultBound, "distinguisher bound (overrides the purpose's), in free symbols: the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted")
+	fl.IntVar(&f.bound, "bound", purpose.DefaultBound, "distinguisher bound (overrides the purpose's), in free symbols: the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted; the model is exact if the target needs no more")
+	fl.StringVar(&f.oracle, "oracle", oracleBound, "equivalence oracle: bound (the distinguisher-bound oracle) or perfect (compare hypotheses with the target's model; backend sim only)")
 	fl.DurationVar(&f.quiescence, "quiescence", purpose.DefaultQuiescence, "quiescence timeout for --model")
 	fl.DurationVar(&f.reset, "reset", purpose.DefaultSettle+purpose.DefaultPostReset, "device time per query for --model (settle + post-reset)")
 	fl.DurationVar(&f.latency, "latency", purpose.DefaultLatency, "callback latency for --model")
@@ -225,6 +240,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 				return usageError("--backend: %v", err)
 			}
 		}
+		if f.oracle == oraclePerfect && p.Backend.Kind != purpose.BackendSim {
+			return usageError("--oracle perfect compares hypotheses with the target's model, which only backend sim has; this run uses backend %s", p.Backend.Kind)
+		}
 		if err := f.adbOptions(c, e, p.Backend.Kind, &simOpts); err != nil {
 			return err
 		}
@@ -234,6 +252,19 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return err
 	}
 	defer plan.Close()
+	// A simulated target is known in full: the result is compared with it
+	// (and with --oracle perfect so is every hypothesis).
+	var target *mealy.Machine
+	var targetErr error
+	if plan.Model != nil {
+		// A model the purpose cannot read in full (it emits an undeclared
+		// or environment callback) stops learning where a query meets it,
+		// which says more than failing here would.
+		target, targetErr = compose.TargetMachine(plan)
+		if targetErr != nil && f.oracle == oraclePerfect {
+			return fmt.Errorf("--oracle perfect: the target's model as the purpose sees it: %w", targetErr)
+		}
+	}
 	st, err := useStore(e, &f.store, plan, f.quiet)
 	if err != nil {
 		return err
@@ -246,8 +277,13 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	determinism := f.vote.apply(plan)
 	plan.SizeRequests(f.grace / 2)
 	release := e.stop.dispatching(plan.StopDispatching, f.grace)
+	var perfect *mealy.Machine
+	if f.oracle == oraclePerfect {
+		perfect = target
+	}
 	opts := engine.Options{
 		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism,
+		Perfect: perfect,
 		Progress: func(s engine.Snapshot) {
 			last = s
 			display.Update(s)
@@ -283,6 +319,14 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return flakyError(learnErr)
 	}
 	doc := res.Document
+	if targetErr != nil {
+		doc.Warnings = append(doc.Warnings, "the learned model was not compared with the target's model: "+targetErr.Error())
+	}
+	if target != nil {
+		if err := checkTarget(doc, res.Machine, target, plan, perfect != nil); err != nil {
+			return err
+		}
+	}
 	if !f.quiet {
 		fmt.Fprint(e.stdout, export.Summary(doc))
 	}
@@ -305,6 +349,32 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	return nil
 }
 
+// The equivalence oracles --oracle picks.
+const (
+	oracleBound   = "bound"
+	oraclePerfect = "perfect"
+)
+
+// checkTarget records in doc how the learned machine compares with the
+// target known in full, and warns when they differ: the bound oracle is
+// exact only when the target needs no more than its bound, which nothing
+// else checks.
+func checkTarget(doc *model.Document, learned, target *mealy.Machine, plan *compose.Plan, perfect bool) error {
+	tc, err := compose.CheckTarget(learned, target, plan.Job.Target.Forcing)
+	if err != nil {
+		return fmt.Errorf("comparing the learned model with the target: %w", err)
+	}
+	tc.Perfect = perfect
+	doc.Target = tc
+	if cx := tc.Counterexample; cx != nil {
+		used := plan.Job.Target.Bound
+		doc.Warnings = append(doc.Warnings, fmt.Sprintf(
+			"the learned model is wrong: on %s the target answers %s, the learned model %s; the target needs bound %d, this run used %d (learn again with --bound %d or --oracle perfect)",
+			strings.Join(cx.Input, " "), strings.Join(cx.Expected, " "), strings.Join(cx.Learned, " "), tc.NeededBound, used, max(tc.NeededBound, used+1)))
+	}
+	return nil
+}
+
 // interruptedRun writes what a run stopped by sig has: the last
 // hypothesis, or before the first one the statistics (unfinished).
 func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfinished *model.Document, sig os.Signal, store string) error {
@@ -323,6 +393,8 @@ func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfin
 // (a bound of 0 used to fail only after the table fill).
 func (f *learnFlags) checkNumbers() error {
 	switch {
+	case f.oracle != oracleBound && f.oracle != oraclePerfect:
+		return usageError("--oracle must be %s or %s, got %q", oracleBound, oraclePerfect, f.oracle)
 	case f.bound < 1:
 		return usageError("--bound must be at least 1, got %d", f.bound)
 	case f.quiescence <= 0:

@@ -71,7 +71,8 @@ type Job struct {
 // Options control one run.
 type Options struct {
 	// Perfect, when set, replaces the distinguisher-bound oracle by a
-	// comparison with this machine (benchmarks of the learner alone).
+	// comparison with this machine (benchmarks of the learner alone, and
+	// learn --oracle perfect); the document then records no bound.
 	Perfect *mealy.Machine
 	Learner learn.Options
 	// PerBatch is the number of transitions the bound oracle checks per

@@ -338,13 +338,13 @@ func TestSummaryContent(t *testing.T) {
 		"running    ==postexec==>  done",
 		"372 (40)",                 // MQ asked (executed), both phases
 		"324 (16)",                 // MQ per EQ
-		"2 (1)",                    // bound used (needed)
+		"2 (1)",                    // bound used (learned needs)
 		"virtual device time 25 s", // device time on the virtual clock
 		"129 symbols executed",
 		"21 queries excluded",
 		"311 cache hits",
 		"3 err transitions left out: excluded 1, thrown 2",
-		"bound: 2 used, 1 needed",
+		"bound: 2 used, the learned model needs 1; exact if the target needs bound <= 2\n",
 		"warnings:",
 	} {
 		if !strings.Contains(s, want) {
@@ -548,6 +548,40 @@ func TestSummaryFinalCheck(t *testing.T) {
 	for _, want := range []string{"final check: 9 asked again, 11 executed, device time 4.5 s", "381 (51)"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// The bound line claims only what a check established: the bound check's
+// guarantee, what a learned model needing more than the bound implies, and
+// a comparison with a known target.
+func TestBoundAndTargetText(t *testing.T) {
+	differ := &model.TargetCheck{NeededBound: 3, Counterexample: &model.TargetCounterexample{Input: []string{"a"}}}
+	tests := []struct {
+		bound        *model.Bound
+		target       *model.TargetCheck
+		want, wantTC string
+	}{
+		{&model.Bound{Used: 2, Needed: 1}, nil, "2 used, the learned model needs 1; exact if the target needs bound <= 2", ""},
+		{&model.Bound{Used: 2, Needed: 2}, nil, "2 used, the learned model needs 2; exact if the target needs bound <= 2", ""},
+		{&model.Bound{Used: 2, Needed: 3}, nil,
+			"2 used, the learned model needs 3, more than the bound: the target needs more than 2 too, so the model may be wrong (try --bound 3)", ""},
+		{&model.Bound{Used: 2, Needed: 1}, &model.TargetCheck{Equal: true, NeededBound: 1},
+			"2 used, the learned model needs 1", "the learned model equals the target, which needs bound 1"},
+		{&model.Bound{Used: 2, Needed: 0}, differ,
+			"2 used, the learned model needs 0", "the learned model differs from the target, which needs bound 3 (see the warnings)"},
+		{nil, &model.TargetCheck{Equal: true, NeededBound: 4, Perfect: true},
+			"", "the learned model equals the target (perfect oracle), which needs bound 4"},
+	}
+	for _, tc := range tests {
+		d := &model.Document{Bound: tc.bound, Target: tc.target}
+		if got := BoundText(d); got != tc.want {
+			t.Errorf("BoundText(%+v, %+v) = %q\nwant %q", tc.bound, tc.target, got, tc.want)
+		}
+		if tc.target != nil {
+			if got := TargetText(tc.target); got != tc.wantTC {
+				t.Errorf("TargetText(%+v) = %q\nwant %q", tc.target, got, tc.wantTC)
+			}
 		}
 	}
 }

@@ -80,8 +80,11 @@ func Summary(d *model.Document) string {
 	if s := d.Stats; s != nil {
 		statsSummary(&b, s, d.Bound)
 	}
-	if bd := d.Bound; bd != nil {
-		fmt.Fprintf(&b, "bound: %d used, %d needed%s\n", bd.Used, bd.Needed, boundNote(bd))
+	if d.Bound != nil {
+		fmt.Fprintf(&b, "bound: %s\n", BoundText(d))
+	}
+	if tc := d.Target; tc != nil {
+		fmt.Fprintf(&b, "target: %s\n", TargetText(tc))
 	}
 	if len(d.Warnings) > 0 {
 		b.WriteString("warnings:\n")
@@ -222,14 +225,46 @@ func statsSummary(b *strings.Builder, s *model.Stats, bound *model.Bound) {
 	}
 }
 
-func boundNote(bd *model.Bound) string {
-	switch {
-	case bd.Needed < bd.Used:
-		return fmt.Sprintf(" (a bound of %d would have been enough)", max(bd.Needed, 1))
-	case bd.Needed > bd.Used:
-		return " (states are told apart by words longer than the bound assumed)"
+// BoundText is what the summary says of the distinguisher bound after
+// "bound: ": the bound used, the one the learned model needs and what the
+// bound check guarantees; "" when d records no bound.
+func BoundText(d *model.Document) string {
+	bd := d.Bound
+	if bd == nil {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("%d used, the learned model needs %d%s", bd.Used, bd.Needed, boundNote(bd, d.Target))
+}
+
+// boundNote says what the bound check guarantees. The bound the learned
+// model needs says nothing about the target's when it is at most the bound
+// used (a bound too small for the target yields a smaller, wrong model that
+// needs no more), so only the check's own guarantee is stated; a checked
+// target (tc) replaces it.
+func boundNote(bd *model.Bound, tc *model.TargetCheck) string {
+	switch {
+	case bd.Needed > bd.Used:
+		// Had the target needed at most bd.Used, the model would be the
+		// target and need no more.
+		return fmt.Sprintf(", more than the bound: the target needs more than %d too, so the model may be wrong (try --bound %d)", bd.Used, bd.Needed)
+	case tc != nil:
+		return ""
+	}
+	return fmt.Sprintf("; exact if the target needs bound <= %d", bd.Used)
+}
+
+// TargetText is what the summary says after "target: ": how the learned
+// model compares with a target known in full; the details of a difference
+// are in the document's warnings.
+func TargetText(tc *model.TargetCheck) string {
+	how := ""
+	if tc.Perfect {
+		how = " (perfect oracle)"
+	}
+	if tc.Equal {
+		return fmt.Sprintf("the learned model equals the target%s, which needs bound %d", how, tc.NeededBound)
+	}
+	return fmt.Sprintf("the learned model differs from the target%s, which needs bound %d (see the warnings)", how, tc.NeededBound)
 }
 
 func backendLine(be *model.BackendInfo) string {

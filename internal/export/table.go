@@ -17,7 +17,8 @@ const table1Columns = 6
 
 // StatsColumns are a run's statistics as Summary prints them: the columns
 // of the DroidStar paper's Table 1 (states, time, MQ asked (executed), EQ,
-// MQ per EQ asked (executed) rounded up, bound used (needed)), then device
+// MQ per EQ asked (executed) rounded up, bound used (the bound the learned model
+// needs)), then device
 // time, cache hits and excluded queries. A missing value is "–".
 func StatsColumns(s *model.Stats, bound *model.Bound) []Column {
 	tot := s.Total()
@@ -40,7 +41,7 @@ func StatsColumns(s *model.Stats, bound *model.Bound) []Column {
 		{"MQ asked (executed)", fmt.Sprintf("%d (%d)", tot.Asked, tot.Executed)},
 		{"EQ", fmt.Sprint(s.EQs)},
 		{"MQ per EQ asked (executed)", fmt.Sprintf("%s (%s)", perEQ, perEQExec)},
-		{"bound used (needed)", boundCol},
+		{"bound used (learned needs)", boundCol},
 		{device, longSeconds(s.DeviceSecs)},
 		{"cache hits", fmt.Sprint(tot.CacheHits)},
 		{"excluded", fmt.Sprint(tot.Excluded)},

@@ -60,6 +60,7 @@ type Document struct {
 	// transition of a closure model answers err and goes to the error sink.
 	Complete bool         `json:"complete"`
 	Bound    *Bound       `json:"bound,omitempty"`
+	Target   *TargetCheck `json:"target,omitempty"`
 	Purpose  *PurposeInfo `json:"purpose,omitempty"`
 	Backend  *BackendInfo `json:"backend,omitempty"`
 	Stats    *Stats       `json:"stats,omitempty"`
@@ -91,12 +92,35 @@ type ErrInfo struct {
 	Detail string  `json:"detail,omitempty"`
 }
 
-// Bound is the distinguisher bound the run assumed and the one the model
-// needs, both in free symbols: a wait that a followed_by_wait restriction
-// forces after a callin is not counted.
+// Bound is the distinguisher bound the run assumed and the one the
+// learned model needs, both in free symbols: a wait that a
+// followed_by_wait restriction forces after a callin is not counted.
+// Needed is computed on the learned model, so it is only a lower bound for
+// the target's: a bound too small for the target yields a smaller, wrong
+// model that needs no more than the bound used.
 type Bound struct {
 	Used   int `json:"used"`
 	Needed int `json:"needed"`
+}
+
+// TargetCheck compares the learned model with a target known in full (the
+// model of a simulated run): whether they are equal, the bound the target
+// needs (computed from the target, in the units of Bound), and when they
+// differ a shortest word on which they do. Perfect says the equivalence
+// oracle itself compared hypotheses with the target.
+type TargetCheck struct {
+	Equal          bool                  `json:"equal"`
+	NeededBound    int                   `json:"needed_bound"`
+	Perfect        bool                  `json:"perfect_oracle,omitempty"`
+	Counterexample *TargetCounterexample `json:"counterexample,omitempty"`
+}
+
+// TargetCounterexample is an input word with the target's answer to it
+// (Expected) and the learned model's.
+type TargetCounterexample struct {
+	Input    []string `json:"input"`
+	Expected []string `json:"expected"`
+	Learned  []string `json:"learned"`
 }
 
 // PurposeInfo identifies the learning purpose.

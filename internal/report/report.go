@@ -165,6 +165,12 @@ func header(d *model.Document) []field {
 			f = append(f, field{Name: "devices", List: devs})
 		}
 	}
+	if d.Bound != nil {
+		f = append(f, field{Name: "bound", Value: export.BoundText(d)})
+	}
+	if d.Target != nil {
+		f = append(f, field{Name: "target", Value: export.TargetText(d.Target)})
+	}
 	if d.Learned != nil {
 		f = append(f, field{Name: "learned at", Value: d.Learned.UTC().Format("2006-01-02 15:04:05 UTC")})
 	}
@@ -238,7 +244,7 @@ func phases(s *model.Stats) []phase {
 func warnings(d *model.Document, names map[string]string) []string {
 	w := append([]string(nil), d.Warnings...)
 	if b := d.Bound; b != nil && b.Needed > b.Used {
-		w = append(w, fmt.Sprintf("the model needs a distinguisher bound of %d, the run assumed %d: states are told apart by words longer than the bound", b.Needed, b.Used))
+		w = append(w, fmt.Sprintf("the learned model needs a distinguisher bound of %d, more than the %d the run assumed: the target needs more than %d too, so the model may be wrong", b.Needed, b.Used, b.Used))
 	}
 	kinds := map[model.ErrKind][]string{}
 	for _, t := range d.Transitions {

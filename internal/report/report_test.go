@@ -79,7 +79,7 @@ func TestContent(t *testing.T) {
 	}
 	s := string(page)
 	for _, want := range []string{
-		"<svg", `id="stats"`, "MQ asked (executed)", "bound used (needed)", "cache hits", "excluded",
+		"<svg", `id="stats"`, "MQ asked (executed)", "bound used (learned needs)", "cache hits", "excluded",
 		"android.os.AsyncTask", "learned at", "2024-05-01 12:00:00 UTC", "droidstar test",
 		`id="transitions"`, "Per-query logs are not recorded yet", `id="phases"`, "equivalence",
 		"document.body.dataset.rendered",
@@ -90,6 +90,20 @@ func TestContent(t *testing.T) {
 	}
 	if strings.Contains(s, "<?xml") || strings.Contains(s, "<!DOCTYPE svg") {
 		t.Error("the inline SVG keeps its XML prologue")
+	}
+	// A known target's comparison replaces the bound's guarantee.
+	d.Target = &model.TargetCheck{NeededBound: 3, Counterexample: &model.TargetCounterexample{Input: []string{"exec"}}}
+	page, err = HTML(d, Options{Render: renderSVG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"<tr><th>bound</th><td>2 used, the learned model needs 1</td></tr>",
+		"<tr><th>target</th><td>the learned model differs from the target, which needs bound 3 (see the warnings)</td></tr>",
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report lacks %q", want)
+		}
 	}
 	// Nothing is loaded from elsewhere.
 	if m := regexp.MustCompile(`(?i)(src|href)\s*=\s*"`).FindString(s); m != "" {

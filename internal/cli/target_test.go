@@ -1,0 +1,244 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/backend/sim"
+)
+
+// tailFrom is summary from the first line starting with prefix on.
+func tailFrom(t *testing.T, summary, prefix string) string {
+	t.Helper()
+	k := strings.Index(summary, "\n"+prefix)
+	if k < 0 {
+		t.Fatalf("summary has no line starting %q:\n%s", prefix, summary)
+	}
+	return summary[k+1:]
+}
+
+// targetJSON is the target object of a written model, as JSON.
+func targetJSON(t *testing.T, file string) string {
+	t.Helper()
+	doc := readModel(t, file)
+	data, err := json.Marshal(doc.Target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// deep-mealy.dot's states s0 and s1 differ first on a a a: the default
+// bound 2 learns one state, and learn says so, with the shortest word on
+// which the result is wrong and the bound the target needs. The perfect
+// oracle learns it exactly.
+func TestLearnModelComparesWithTheTarget(t *testing.T) {
+	file := repoPath("testdata", "models", "deep-mealy.dot")
+	tests := []struct {
+		name       string
+		args       []string
+		states     string
+		tail, json string
+	}{
+		{
+			name:   "bound 2",
+			states: "  1 state, 2 transitions\n",
+			tail: "bound: 2 used, the learned model needs 0\n" +
+				"target: the learned model differs from the target, which needs bound 3 (see the warnings)\n" +
+				"warnings:\n" +
+				"  - the learned model is wrong: on a a a a the target answers x x x y, the learned model x x x x; the target needs bound 3, this run used 2 (learn again with --bound 3 or --oracle perfect)\n",
+			json: `{"equal":false,"needed_bound":3,"counterexample":{"input":["a","a","a","a"],"expected":["x","x","x","y"],"learned":["x","x","x","x"]}}`,
+		},
+		{
+			name:   "bound 3",
+			args:   []string{"--bound", "3"},
+			states: "  4 states, 8 transitions\n",
+			tail: "bound: 3 used, the learned model needs 3\n" +
+				"target: the learned model equals the target, which needs bound 3\n",
+			json: `{"equal":true,"needed_bound":3}`,
+		},
+		{
+			name:   "perfect",
+			args:   []string{"--oracle", "perfect"},
+			states: "  4 states, 8 transitions\n",
+			tail:   "target: the learned model equals the target (perfect oracle), which needs bound 3\n",
+			json:   `{"equal":true,"needed_bound":3,"perfect_oracle":true}`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"learn", "--model", file, "-o", dir, "--write", "json"}, tc.args...)
+			code, stdout, stderr := run(t, args...)
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if !strings.Contains(stdout, "\n"+tc.states) {
+				t.Errorf("summary lacks %q:\n%s", tc.states, stdout)
+			}
+			// Under the perfect oracle there is no bound line: the tail
+			// starts at the target line.
+			prefix := "bound:"
+			if strings.HasPrefix(tc.tail, "target:") {
+				prefix = "target:"
+				if strings.Contains(stdout, "\nbound:") {
+					t.Errorf("a bound line under the perfect oracle:\n%s", stdout)
+				}
+			}
+			if got := tailFrom(t, stdout, prefix); got != tc.tail {
+				t.Errorf("summary ends\n%s\nwant\n%s", got, tc.tail)
+			}
+			if got := targetJSON(t, filepath.Join(dir, "deep-mealy.json")); got != tc.json {
+				t.Errorf("target %s\nwant   %s", got, tc.json)
+			}
+		})
+	}
+}
+
+// --oracle perfect needs the target's model, which only the simulation
+// backend has; it is refused before anything runs.
+func TestOraclePerfectNeedsAModel(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{repoPath("examples", "jvm", "timer.yaml")},
+			"droidstar: --oracle perfect compares hypotheses with the target's model, which only backend sim has; this run uses backend jvm\n"},
+		{[]string{repoPath("examples", "mediaplayer", "purpose.yaml"), "--backend", "adb"},
+			"droidstar: --oracle perfect compares hypotheses with the target's model, which only backend sim has; this run uses backend adb\n"},
+	}
+	for _, tc := range tests {
+		dir := t.TempDir()
+		args := append([]string{"learn", "--oracle", "perfect", "-o", dir}, tc.args...)
+		code, stdout, stderr := run(t, args...)
+		if code != ExitUsage || stdout != "" || stderr != tc.want {
+			t.Errorf("%v: exit %d, stdout %q\nstderr %s\nwant   %s", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	code, _, stderr := run(t, "learn", "--example", "asynctask", "--oracle", "best", "-o", t.TempDir())
+	if want := "droidstar: --oracle must be bound or perfect, got \"best\"\n"; code != ExitUsage || stderr != want {
+		t.Errorf("exit %d, stderr %s\nwant %s", code, stderr, want)
+	}
+}
+
+// A purpose on the simulation backend is compared with its model as the
+// purpose sees it (restrictions, callback mapping), and the perfect oracle
+// learns it exactly too.
+func TestLearnPurposeComparesWithTheTarget(t *testing.T) {
+	for _, oracle := range []string{"bound", "perfect"} {
+		dir := t.TempDir()
+		code, stdout, stderr := run(t, "learn", "--example", "mediaplayer", "--oracle", oracle, "-o", dir, "--write", "json")
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", oracle, code, stderr)
+		}
+		want := "target: the learned model equals the target, which needs bound 2\n"
+		if oracle == "perfect" {
+			want = "target: the learned model equals the target (perfect oracle), which needs bound 2\n"
+		}
+		if !strings.Contains(stdout, "\n"+want) || strings.Contains(stdout, "warnings:") {
+			t.Errorf("%s: summary lacks %q (or warns):\n%s", oracle, want, stdout)
+		}
+	}
+}
+
+// sharedMealy is the folder of the public Mealy benchmark models, beside
+// the repository (they are not part of it).
+func sharedMealy(t *testing.T) []string {
+	t.Helper()
+	dir := repoPath("..", "shared", "benchmarks", "mealy")
+	files, err := filepath.Glob(filepath.Join(dir, "*.dot"))
+	if err != nil || len(files) == 0 {
+		t.Skipf("no public Mealy models in %s (%v): they live beside the repository, not in it", dir, err)
+	}
+	return files
+}
+
+// Every public Mealy model learned with the default settings is exact, or
+// says it is not with a word on which it is wrong and the bound the target
+// needs; the perfect oracle learns every one exactly. The bounds the
+// targets need are what mealy.NeededBound says of the files (measured
+// once; a change is a change in the target comparison). The default bound
+// 2 is exact on every target that needs at most 2, as the bound oracle
+// guarantees, and on these models wrong on every other.
+func TestLearnPublicMealyModels(t *testing.T) {
+	needs := map[string]int{
+		"4_learnresult_MAESTRO_fix": 1, "ASN_learnresult_SecureCode_Aut_fix": 1, "BitVise": 7, "CYW43455": 1,
+		"DropBear": 2, "GnuTLS_3.3.8_server_full": 3, "OpenSSH": 3, "OpenSSL_1.0.2_server_regular": 1,
+		"TCP_Linux_Client": 3, "TCP_Linux_Server": 6, "TCP_Windows8_Server": 4, "emqtt__two_client_will_retain": 4,
+		"learnresult_fix": 1,
+	}
+	files := sharedMealy(t)
+	if len(files) != len(needs) {
+		t.Errorf("%d models, want the %d of the brief", len(files), len(needs))
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".dot")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := sim.ParseModel(file, data, "auto")
+			if err != nil {
+				t.Fatal(err)
+			}
+			target := m.Machine
+			for _, oracle := range []string{"bound", "perfect"} {
+				dir := t.TempDir()
+				code, stdout, stderr := run(t, "learn", "--model", file, "--oracle", oracle, "-o", dir, "--write", "json")
+				if code != ExitOK {
+					t.Fatalf("%s: exit %d: %s", oracle, code, stderr)
+				}
+				doc := readModel(t, filepath.Join(dir, name+".json"))
+				tc := doc.Target
+				if tc == nil {
+					t.Fatalf("%s: no target comparison", oracle)
+				}
+				if tc.NeededBound != needs[name] {
+					t.Errorf("%s: target needs bound %d, want %d", oracle, tc.NeededBound, needs[name])
+				}
+				wantEqual := oracle == "perfect" || tc.NeededBound <= 2
+				if tc.Equal != wantEqual {
+					t.Errorf("%s: equal %v, want %v", oracle, tc.Equal, wantEqual)
+				}
+				learned, _, err := doc.Machine()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ok, err := learned.Equivalent(target); ok != tc.Equal || err != nil {
+					t.Errorf("%s: the learned machine equal to the file: %v (%v), the document says %v", oracle, ok, err, tc.Equal)
+				}
+				cx := tc.Counterexample
+				if tc.Equal {
+					if cx != nil || strings.Contains(stdout, "warnings:") {
+						t.Errorf("%s: exact, yet a counterexample %+v or a warning:\n%s", oracle, cx, stdout)
+					}
+					continue
+				}
+				if cx == nil {
+					t.Fatalf("%s: wrong, yet no counterexample", oracle)
+				}
+				// The word is one on which the two machines answer as
+				// the document says.
+				w, err := target.Inputs.Word(cx.Input...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := target.Run(w)
+				got, _ := learned.Run(w)
+				if e, l := strings.Join(target.Outputs.Strings(want), " "), strings.Join(learned.Outputs.Strings(got), " "); e != strings.Join(cx.Expected, " ") || l != strings.Join(cx.Learned, " ") || e == l {
+					t.Errorf("%s: on %v the target answers %s and the learned model %s; the document says %v, %v", oracle, cx.Input, e, l, cx.Expected, cx.Learned)
+				}
+				warning := fmt.Sprintf("\n  - the learned model is wrong: on %s the target answers %s, the learned model %s; the target needs bound %d, this run used 2 (learn again with --bound %d or --oracle perfect)\n",
+					strings.Join(cx.Input, " "), strings.Join(cx.Expected, " "), strings.Join(cx.Learned, " "), needs[name], needs[name])
+				if !strings.Contains(stdout, warning) {
+					t.Errorf("%s: summary lacks the warning %q:\n%s", oracle, warning, stdout)
+				}
+			}
+		})
+	}
+}
