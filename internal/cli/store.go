@@ -28,15 +28,20 @@ type storeFlags struct {
 }
 
 func (s *storeFlags) add(fl *pflag.FlagSet) {
-	fl.StringVar(&s.path, "store", "", "query store file (default: $"+storeEnv+", else droidstar/"+store.DefaultFile+" in the user's cache folder)")
+	fl.StringVar(&s.path, "store", "", "query store file, or off for none (default: $"+storeEnv+", else droidstar/"+store.DefaultFile+" in the user's cache folder)")
 	fl.BoolVar(&s.fresh, "fresh", false, "ignore the answers stored by earlier runs (new answers are still stored)")
 }
 
 // storePath is the store a command uses: --store, else $DROIDSTAR_STORE,
 // else the user's cache folder. An empty path with no error means none
-// ($DROIDSTAR_STORE=off, or no cache folder: the note says which).
+// (--store off or $DROIDSTAR_STORE=off, or no cache folder: the note says
+// which). A store file really named off is ./off.
 func storePath(e *env, flag string) (path, note string, err error) {
-	if flag != "" {
+	switch flag {
+	case "off":
+		return "", "", nil
+	case "":
+	default:
 		return flag, "", nil
 	}
 	switch v := e.getenv(storeEnv); v {
@@ -172,7 +177,7 @@ never mixed in.
 		}
 		if p == "" {
 			if note == "" {
-				note = "$" + storeEnv + " is off"
+				note = "the query store is off (--store off or $" + storeEnv + "=off)"
 			}
 			return nil, fmt.Errorf("%s", strings.TrimPrefix(note, "no query store: "))
 		}

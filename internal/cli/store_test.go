@@ -220,3 +220,23 @@ func TestDeviceVanishesAndTheRunResumes(t *testing.T) {
 		t.Errorf("devices %q, want both", sums[0].Devices)
 	}
 }
+
+// --store off runs without a store, as $DROIDSTAR_STORE=off does: no file
+// named off appears, and the store commands say the store is off.
+func TestStoreOff(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for range 2 {
+		code, _, stderr := run(t, "learn", "--example", "asynctask", "--store", "off", "-o", dir, "--verify-final=off")
+		if code != ExitOK || strings.Contains(stderr, "resuming") {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "off")); !os.IsNotExist(err) {
+		t.Errorf("--store off made a file named off (%v)", err)
+	}
+	code, _, stderr := run(t, "store", "list", "--store", "off")
+	if want := "droidstar: the query store is off (--store off or $DROIDSTAR_STORE=off)\n"; code != ExitFail || stderr != want {
+		t.Errorf("store list --store off: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}
