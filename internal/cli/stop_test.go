@@ -24,7 +24,7 @@ func TestStopperSignals(t *testing.T) {
 		exit      int // -1: none
 	}{
 		{name: "SIGINT with a run", hook: true, sigs: []os.Signal{os.Interrupt},
-			stderr: "droidstar: SIGINT: no new queries; the running ones get up to 1h0m0s to finish (interrupt again to stop at once)\n",
+			stderr:  "droidstar: SIGINT: no new queries; the running ones get up to 1h0m0s to finish (interrupt again to stop at once)\n",
 			stopped: 1, exit: -1},
 		{name: "SIGINT twice", hook: true, sigs: []os.Signal{os.Interrupt, os.Interrupt},
 			stderr: "droidstar: SIGINT: no new queries; the running ones get up to 1h0m0s to finish (interrupt again to stop at once)\n" +
