@@ -85,6 +85,7 @@ func TestMatrixUsageErrors(t *testing.T) {
 		{[]string{"--java", "jdk=java", "--sim-model", "a=x.dot"}, "droidstar: --sim-model and --java do not mix: --sim-model is for the sim backend, --java for the jvm backend"},
 		{[]string{"--backend", "jvm"}, `droidstar: --backend: backend "jvm" is not configured by the purpose (it configures: sim, adb)`},
 		{[]string{"--lanes", "0"}, "droidstar: --lanes must be at least 1, got 0"},
+		{[]string{"--grace", "-1s"}, "droidstar: --grace must not be negative, got -1s"},
 	}
 	for _, tc := range cases {
 		code, _, stderr := run(t, append([]string{"matrix", purposeFile, "-o", t.TempDir()}, tc.args...)...)
