@@ -378,9 +378,7 @@ func checkTarget(doc *model.Document, learned, target *mealy.Machine, plan *comp
 // interruptedRun writes what a run stopped by sig has: the last
 // hypothesis, or before the first one the statistics (unfinished).
 func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfinished *model.Document, sig os.Signal, store string) error {
-	learning, equiv := plan.Job.Recorder.Snapshot()
-	verified := plan.Job.Recorder.Verification().Executed
-	ie := &interruptedError{sig: sig, executed: learning.Executed + equiv.Executed + verified, states: -1, store: store}
+	ie := &interruptedError{sig: sig, executed: executedBy(plan), states: -1, store: store}
 	doc := unfinished
 	if res != nil {
 		doc, ie.states = res.Document, res.Machine.NumStates()

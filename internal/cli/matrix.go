@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,6 +32,8 @@ type matrixFlags struct {
 	java      []string
 	backend   string
 	lanes     int
+	realtime  bool
+	grace     time.Duration
 	vote      voteFlags
 	adb       adbFlags
 	store     storeFlags
@@ -50,6 +54,16 @@ Every target keeps the queries it executes in the query store (see
 'droidstar store --help'), each under its own fingerprint, so running the
 same command again resumes each target where it stopped; --fresh ignores
 what is stored.
+
+SIGINT (Ctrl-C) or SIGTERM stops the matrix as it stops learn: no new query
+or target starts, the running queries get --grace to finish, each target
+that was learning gets NAME.partial.json (its last hypothesis, or before the
+first one its statistics), harness JVMs are ended and their temporary
+folders and the run's folders on the devices removed; droidstar then says
+which targets were learned, stopped or not run, and exits with 130 (SIGINT)
+or 143 (SIGTERM) without writing matrix.md and matrix.json. The same command
+again resumes every target from the query store. A second Ctrl-C ends it at
+once.
 
 Targets: with the sim backend, each --sim-model NAME=FILE (FILE relative to the
 current directory) replaces the purpose's sim model and stands in for one
@@ -104,6 +118,8 @@ results are written all the same.`,
 	f.adb.addKeepAwake(fl)
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
+	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated devices sleep for real instead of using a virtual clock")
+	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	f.vote.add(fl)
 	f.store.add(fl)
 	return c
@@ -123,6 +139,9 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	}
 	if f.lanes < 1 {
 		return usageError("--lanes must be at least 1, got %d", f.lanes)
+	}
+	if f.grace < 0 {
+		return usageError("--grace must not be negative, got %s", f.grace)
 	}
 	if err := f.vote.check(c.Flags()); err != nil {
 		return err
@@ -163,11 +182,21 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	// Device targets learn in parallel, and each says what it resumes.
 	log := &syncWriter{w: e.stderr}
 	flaky := &flakyTargets{errs: map[string]error{}}
+	// One stop for the whole matrix: the targets learning stop
+	// dispatching, and no further target starts.
+	stops := &stopGroup{}
+	release := e.stop.dispatching(stops.stop, f.grace)
+	var executed atomic.Int64
 	rep, err := matrix.Run(c.Context(), matrix.Spec{
-		PurposeFile: file, Purpose: p, Targets: targets, Out: f.out, Learn: matrixLearn(e, f, st, log, flaky), Log: log,
+		PurposeFile: file, Purpose: p, Targets: targets, Out: f.out, Log: log, Stopped: stops.isStopped,
+		Learn: matrixLearn(e, f, st, log, flaky, stops, &executed),
 	})
+	release()
 	if err != nil {
 		return err
+	}
+	if sig := e.stop.received(); sig != nil && rep.Interrupted() {
+		return interruptedMatrix(rep, sig, int(executed.Load()), st)
 	}
 	data, err := rep.JSON()
 	if err != nil {
@@ -191,6 +220,33 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 		return fmt.Errorf("the targets differ from the baseline %s", rep.Baseline)
 	}
 	return nil
+}
+
+// interruptedMatrix is the stop's message for a matrix: the report's
+// files are left unwritten, since targets are missing from it.
+func interruptedMatrix(rep *matrix.Report, sig os.Signal, executed int, st *store.Store) error {
+	ie := &interruptedError{sig: sig, executed: executed, targets: []string{}}
+	if st != nil {
+		ie.store = st.Path()
+	}
+	for _, t := range rep.Targets {
+		var line string
+		switch {
+		case t.Learned:
+			line = "learned: " + t.File
+		case t.NotRun:
+			line = "not run"
+		case t.Stopped:
+			line = "stopped"
+			if note := partialNote(t.Partial, t.PartialStates, t.PartialErr); note != "" {
+				line += "; " + note
+			}
+		default:
+			line = "failed: " + t.Error
+		}
+		ie.targets = append(ie.targets, t.Name+": "+line)
+	}
+	return ie
 }
 
 // matrixUsage gives the matrix package's usage errors their exit code.
@@ -278,11 +334,13 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 // matrixLearn learns one target as learn does: the one place the matrix
 // meets the composition root and the engine. st (nil for none) keeps each
 // target's answers under its own fingerprint; log gets what each resumes.
-func matrixLearn(e *env, f *matrixFlags, st *store.Store, log io.Writer, flaky *flakyTargets) matrix.LearnFunc {
+//
+// A target joins stops, and executed counts the queries its devices ran.
+func matrixLearn(e *env, f *matrixFlags, st *store.Store, log io.Writer, flaky *flakyTargets, stops *stopGroup, executed *atomic.Int64) matrix.LearnFunc {
 	// One for all targets: two targets on one device share its setting.
 	awake := f.adb.awake(e)
 	return func(ctx context.Context, p *purpose.Purpose, t matrix.Target) (*model.Document, error) {
-		o := e.backendOptions(f.lanes, false)
+		o := e.backendOptions(f.lanes, f.realtime)
 		o.Flaky = sim.Flakiness{Prob: f.vote.simFlaky, Seed: f.vote.seed}
 		if t.Device != "" {
 			client, err := f.adb.client(e)
@@ -306,8 +364,20 @@ func matrixLearn(e *env, f *matrixFlags, st *store.Store, log io.Writer, flaky *
 			}
 		}
 		determinism := f.vote.apply(plan)
-		res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism})
+		plan.SizeRequests(f.grace / 2)
+		leave := stops.join(plan.StopDispatching)
+		defer leave()
+		// After joining: a stop from now on ends this target gently.
+		fmt.Fprintf(log, "droidstar: %s: learning\n", t.Name)
+		opts := engine.Options{VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism}
+		start := time.Now()
+		res, err := engine.Run(ctx, plan.Job, opts)
+		executed.Add(int64(executedBy(plan)))
 		flaky.add(t.Name, err)
+		if err != nil && res == nil && stops.isStopped() {
+			// Before the first hypothesis a stop keeps the statistics.
+			return engine.Unfinished(plan.Job, opts, time.Since(start), err), err
+		}
 		if res == nil {
 			return nil, err
 		}

@@ -85,6 +85,7 @@ func TestMatrixUsageErrors(t *testing.T) {
 		{[]string{"--java", "jdk=java", "--sim-model", "a=x.dot"}, "droidstar: --sim-model and --java do not mix: --sim-model is for the sim backend, --java for the jvm backend"},
 		{[]string{"--backend", "jvm"}, `droidstar: --backend: backend "jvm" is not configured by the purpose (it configures: sim, adb)`},
 		{[]string{"--lanes", "0"}, "droidstar: --lanes must be at least 1, got 0"},
+		{[]string{"--grace", "-1s"}, "droidstar: --grace must not be negative, got -1s"},
 	}
 	for _, tc := range cases {
 		code, _, stderr := run(t, append([]string{"matrix", purposeFile, "-o", t.TempDir()}, tc.args...)...)
@@ -187,7 +188,7 @@ func TestMatrixDeprecatedModelFlag(t *testing.T) {
 		"b            3            4  different: cancel\n" +
 		"c            3            5  same\n"
 	notice := "Flag --model has been deprecated, use --sim-model NAME=FILE instead\n"
-	if code != ExitFail || stdout != want || !strings.HasPrefix(stderr, notice+notice+"wrote ") {
+	if code != ExitFail || stdout != want || !strings.HasPrefix(stderr, notice+notice+"droidstar: a: learning\ndroidstar: b: learning\ndroidstar: c: learning\nwrote ") {
 		t.Errorf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, want, stderr)
 	}
 	// The deprecated name is hidden from the help; the new one is shown.
@@ -233,9 +234,10 @@ func TestMatrixResumesFromTheStore(t *testing.T) {
 		}
 		return n
 	}
+	learning := func(target string) string { return "droidstar: " + target + ": learning\n" }
 	tail := "wrote OUT/matrix.md and OUT/matrix.json\ndroidstar: the targets differ from the baseline api23\n"
 	resuming := func(target string, n int) string {
-		return fmt.Sprintf("droidstar: %s: resuming: %d answers stored in %s by earlier runs (--fresh ignores them)\n", target, n, db)
+		return fmt.Sprintf("droidstar: %s: resuming: %d answers stored in %s by earlier runs (--fresh ignores them)\n", target, n, db) + learning(target)
 	}
 
 	out, stderr := matrix(nil, "--store", db)
@@ -244,7 +246,7 @@ func TestMatrixResumesFromTheStore(t *testing.T) {
 	if e23 == 0 || e34 == 0 {
 		t.Fatalf("the first run executed %v", first)
 	}
-	if want := resuming("same", e23) + tail; stderr != want {
+	if want := learning("api23") + learning("api34") + resuming("same", e23) + tail; stderr != want {
 		t.Errorf("first run, stderr:\n%s\nwant:\n%s", stderr, want)
 	}
 	if got := first["same"]; got != [2]int{0, e23} {
@@ -260,8 +262,8 @@ func TestMatrixResumesFromTheStore(t *testing.T) {
 	}
 
 	out, stderr = matrix(nil, "--store", db, "--fresh")
-	if stderr != tail {
-		t.Errorf("--fresh, stderr:\n%s\nwant:\n%s", stderr, tail)
+	if want := learning("api23") + learning("api34") + learning("same") + tail; stderr != want {
+		t.Errorf("--fresh, stderr:\n%s\nwant:\n%s", stderr, want)
 	}
 	if got, want := executed(out), map[string][2]int{"api23": {e23, 0}, "api34": {e34, 0}, "same": {e23, 0}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("--fresh: executed and stored %v, want %v", got, want)

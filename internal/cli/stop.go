@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/droidstar/droidstar/internal/compose"
 )
 
 // DefaultGrace is how long a stop on SIGINT or SIGTERM waits for the
@@ -125,6 +127,9 @@ type interruptedError struct {
 	// store is the query store's file that kept the executed queries, ""
 	// when the run had none.
 	store string
+	// targets, for a run of several (a matrix), say what became of each,
+	// one line each; partial, states and writeErr are then unused.
+	targets []string
 }
 
 func (e *interruptedError) Error() string { return interruptedMessage(e) }
@@ -136,18 +141,89 @@ func interruptedMessage(e *interruptedError) string {
 	if e.store != "" {
 		msg += " and kept in the query store " + e.store
 	}
-	switch {
-	case e.writeErr != nil:
-		msg += fmt.Sprintf("; writing the partial model failed: %v", e.writeErr)
-	case e.states >= 0:
-		msg += fmt.Sprintf("; the last hypothesis (%s) is in %s", plural(e.states, "state"), e.partial)
-	case e.partial != "":
-		msg += "; no hypothesis yet: the statistics are in " + e.partial
+	if e.targets == nil {
+		if note := partialNote(e.partial, e.states, e.writeErr); note != "" {
+			msg += "; " + note
+		}
 	}
 	if e.store != "" {
-		return msg + "; run the same command to resume"
+		msg += "; run the same command to resume"
+	} else {
+		msg += "; run the same command to start again"
 	}
-	return msg + "; run the same command to start again"
+	for _, t := range e.targets {
+		msg += "\n  " + t
+	}
+	return msg
+}
+
+// partialNote says where a stopped run's partial model is: the last
+// hypothesis of states states, or (states < 1) the statistics alone.
+func partialNote(file string, states int, writeErr error) string {
+	switch {
+	case writeErr != nil:
+		return fmt.Sprintf("writing the partial model failed: %v", writeErr)
+	case file == "":
+		return ""
+	case states > 0:
+		return fmt.Sprintf("the last hypothesis (%s) is in %s", plural(states, "state"), file)
+	}
+	return "no hypothesis yet: the statistics are in " + file
+}
+
+// executedBy is the number of queries the plan's devices ran, re-runs
+// and the final check included.
+func executedBy(plan *compose.Plan) int {
+	learning, equiv := plan.Job.Recorder.Snapshot()
+	return learning.Executed + equiv.Executed + plan.Job.Recorder.Verification().Executed
+}
+
+// stopGroup carries one stop to runs that start one after another or side
+// by side (a matrix's targets): those running stop dispatching, and one
+// that joins after the stop is stopped as it joins.
+type stopGroup struct {
+	mu      sync.Mutex
+	stopped bool
+	next    int
+	runs    map[int]func()
+}
+
+// stop stops every run of the group, and those that join later.
+func (g *stopGroup) stop() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.stopped = true
+	for _, stop := range g.runs {
+		stop()
+	}
+}
+
+// join adds a run that stop stops; leave takes it out once it is over.
+func (g *stopGroup) join(stop func()) (leave func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped {
+		stop()
+		return func() {}
+	}
+	if g.runs == nil {
+		g.runs = map[int]func(){}
+	}
+	id := g.next
+	g.next++
+	g.runs[id] = stop
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		delete(g.runs, id)
+	}
+}
+
+// isStopped says whether stop was called.
+func (g *stopGroup) isStopped() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stopped
 }
 
 // interrupted reports err as a stop by the stopper's signal, with the

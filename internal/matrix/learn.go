@@ -20,9 +20,17 @@ func learnTarget(ctx context.Context, s Spec, r *Result) error {
 	doc, err := s.Learn(ctx, p, r.Target)
 	if err != nil {
 		if doc != nil {
-			if file, werr := writeModel(s.Out, r.Name+".partial.json", doc); werr == nil {
-				return fmt.Errorf("%w (the last hypothesis is in %s)", err, file)
+			r.PartialStates = len(doc.States)
+			file, werr := writeModel(s.Out, r.Name+".partial.json", doc)
+			if werr != nil {
+				r.PartialErr = werr
+				return err
 			}
+			r.Partial = file
+			if r.PartialStates == 0 {
+				return fmt.Errorf("%w (no hypothesis yet: the statistics are in %s)", err, file)
+			}
+			return fmt.Errorf("%w (the last hypothesis is in %s)", err, file)
 		}
 		return err
 	}

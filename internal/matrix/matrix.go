@@ -23,7 +23,8 @@ import (
 // LearnFunc learns one target. p is the purpose as the target learns it
 // (its sim model or java command already replaced). When learning fails
 // part-way it returns the last hypothesis along with the error, so that
-// nothing learned is lost.
+// nothing learned is lost; when it is stopped before the first hypothesis
+// it may return a document with no states that keeps the statistics.
 type LearnFunc func(ctx context.Context, p *purpose.Purpose, t Target) (*model.Document, error)
 
 // Spec is one matrix run.
@@ -41,6 +42,10 @@ type Spec struct {
 	// a nightly run can take hours and should not keep its failures to the
 	// end.
 	Log io.Writer
+	// Stopped, when set, says that the run is being stopped (a signal):
+	// no further target starts, and a target that fails from then on is
+	// stopped rather than failed.
+	Stopped func() bool
 }
 
 // Run learns every target and compares each with the baseline. A target
@@ -60,8 +65,17 @@ func Run(ctx context.Context, s Spec) (*Report, error) {
 		r := &Result{Target: t}
 		rep.Targets = append(rep.Targets, r)
 		learn := func() {
+			if s.stopped() {
+				r.NotRun = true
+				return
+			}
 			if err := learnTarget(ctx, s, r); err != nil {
 				r.Error = err.Error()
+				if s.stopped() {
+					// The stop's own message says what became of it.
+					r.Stopped = true
+					return
+				}
 				if s.Log != nil {
 					log.Lock()
 					fmt.Fprintf(s.Log, "%s: %v\n", t.Name, err)
@@ -86,6 +100,19 @@ func Run(ctx context.Context, s Spec) (*Report, error) {
 	wg.Wait()
 	compare(rep)
 	return rep, nil
+}
+
+func (s Spec) stopped() bool { return s.Stopped != nil && s.Stopped() }
+
+// Interrupted says whether a stop left a target stopped or not run: the
+// report is then not the run's verdict.
+func (r *Report) Interrupted() bool {
+	for _, t := range r.Targets {
+		if t.Stopped || t.NotRun {
+			return true
+		}
+	}
+	return false
 }
 
 // forTarget is the purpose as target t learns it.

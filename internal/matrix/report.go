@@ -41,6 +41,18 @@ type Result struct {
 	FirstDifference string       `json:"first_difference,omitempty"`
 	Diff            *diff.Report `json:"diff,omitempty"`
 
+	// Partial is the file with what a target that failed part-way
+	// learned; PartialStates is its number of states (0: the statistics
+	// of a run stopped before its first hypothesis), and PartialErr why
+	// it could not be written.
+	Partial       string `json:"-"`
+	PartialStates int    `json:"-"`
+	PartialErr    error  `json:"-"`
+	// Stopped: a stop (Spec.Stopped) ended the target's learning;
+	// NotRun: it came before the target started.
+	Stopped bool `json:"-"`
+	NotRun  bool `json:"-"`
+
 	doc *model.Document
 }
 

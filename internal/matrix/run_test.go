@@ -346,3 +346,100 @@ func TestRunSimModelWithoutSimBackend(t *testing.T) {
 		t.Errorf("a = %+v", a)
 	}
 }
+
+// A stop while a target learns leaves that target stopped, with its last
+// hypothesis (or, before the first one, its statistics) in
+// NAME.partial.json and nothing logged (the stop's own message says what
+// became of it); the targets after it do not run, and the report says it
+// was interrupted.
+func TestRunStopped(t *testing.T) {
+	learned := fromLearned(t)
+	last := learnedDocs(t)["api34.dot"]
+	stats := &model.Document{Format: model.Format, Version: model.Version, Name: "CountDownTimer",
+		States: []model.State{}, Transitions: []model.Transition{}, Warnings: []string{"no hypothesis yet"}}
+	if m, _, err := last.Machine(); err != nil || m.NumStates() != 4 {
+		t.Fatalf("the last hypothesis's machine: %v", err)
+	}
+	errStopped := errors.New("stopped")
+	var stopped bool
+	var ran []string
+	learn := func(ctx context.Context, p *purpose.Purpose, tg Target) (*model.Document, error) {
+		ran = append(ran, tg.Name)
+		switch tg.Name {
+		case "hyp":
+			stopped = true
+			return last, errStopped
+		case "nohyp":
+			stopped = true
+			return stats, errStopped
+		}
+		return learned(ctx, p, tg)
+	}
+	for _, tc := range []struct {
+		stops   string
+		states  int
+		partial *model.Document
+		error   string
+	}{
+		// 4: the Mealy machine's states, as learn counts them (the
+		// typestate's 3 and the error sink).
+		{"hyp", 4, last, "stopped (the last hypothesis is in OUT/hyp.partial.json)"},
+		{"nohyp", 0, stats, "stopped (no hypothesis yet: the statistics are in OUT/nohyp.partial.json)"},
+	} {
+		t.Run(tc.stops, func(t *testing.T) {
+			stopped, ran = false, nil
+			out := t.TempDir()
+			var log bytes.Buffer
+			rep, err := Run(context.Background(), Spec{
+				PurposeFile: "purpose.yaml", Purpose: loadPurpose(t), Out: out, Learn: learn, Log: &log,
+				Stopped: func() bool { return stopped },
+				Targets: simTargets("a", "api23.dot", tc.stops, "api34.dot", "c", "api23.dot"),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(ran, " "); got != "a "+tc.stops {
+				t.Errorf("learned %s, want a and %s", got, tc.stops)
+			}
+			if log.Len() != 0 {
+				t.Errorf("log: %q", log.String())
+			}
+			if !rep.Interrupted() {
+				t.Errorf("the report is not interrupted")
+			}
+			a, s, c := rep.Targets[0], rep.Targets[1], rep.Targets[2]
+			if !a.Learned || a.Stopped || a.NotRun {
+				t.Errorf("a = %+v", a)
+			}
+			partial := filepath.Join(out, tc.stops+".partial.json")
+			if s.Learned || !s.Stopped || s.NotRun || s.Partial != partial || s.PartialStates != tc.states || s.PartialErr != nil ||
+				strings.ReplaceAll(s.Error, out, "OUT") != tc.error {
+				t.Errorf("%s = %+v", tc.stops, s)
+			}
+			if c.Learned || c.Stopped || !c.NotRun || c.Error != "" {
+				t.Errorf("c = %+v", c)
+			}
+			got, err := os.ReadFile(partial)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, _ := tc.partial.Marshal(); !bytes.Equal(got, want) {
+				t.Errorf("%s is not what the target returned", partial)
+			}
+			entries, _ := os.ReadDir(out)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			if got, want := strings.Join(names, " "), "a.dot a.json "+tc.stops+".partial.json"; got != want {
+				t.Errorf("wrote %s, want %s", got, want)
+			}
+		})
+	}
+	// Without a stop, nothing is interrupted.
+	rep, err := Run(context.Background(), Spec{PurposeFile: "purpose.yaml", Purpose: loadPurpose(t), Out: t.TempDir(),
+		Learn: learned, Stopped: func() bool { return false }, Targets: simTargets("a", "api23.dot", "b", "api34.dot")})
+	if err != nil || rep.Interrupted() {
+		t.Errorf("a run with no stop: %v, interrupted %v", err, rep.Interrupted())
+	}
+}
