@@ -159,36 +159,7 @@ func TestSignalADB(t *testing.T) {
 			env := append(os.Environ(), "DROIDSTAR_STORE="+db, "ANDROID_SERIAL=", "ADB_SERVER_SOCKET=")
 			runDirs := filepath.Join(dev.Root(), adbbackend.DefaultDir)
 
-			cmd := exec.Command(bin, args...)
-			cmd.Env = env
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			stderr, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			var mu sync.Mutex
-			var said []string
-			notice, eof := make(chan struct{}), make(chan struct{})
-			go func() {
-				defer close(eof)
-				sc := bufio.NewScanner(stderr)
-				for sc.Scan() {
-					mu.Lock()
-					said = append(said, sc.Text())
-					mu.Unlock()
-					if strings.Contains(sc.Text(), ": no new queries; the running ones get up to ") {
-						close(notice)
-					}
-				}
-			}()
-			output := func() string {
-				mu.Lock()
-				defer mu.Unlock()
-				return strings.Join(said, "\n")
-			}
+			cmd, notice, eof, output := startWatched(t, bin, env, args...)
 			select {
 			case <-g.held:
 			case <-eof:
@@ -261,4 +232,43 @@ func TestSignalADB(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startWatched starts droidstar with args and env in a process group of
+// its own and reads its stderr as it comes: notice closes at the stop
+// notice (the run has stopped dispatching), eof at the end of stderr, and
+// output is what it said so far.
+func startWatched(t *testing.T, bin string, env []string, args ...string) (cmd *exec.Cmd, notice, eof chan struct{}, output func() string) {
+	t.Helper()
+	cmd = exec.Command(bin, args...)
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var said []string
+	notice, eof = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(eof)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			mu.Lock()
+			said = append(said, sc.Text())
+			mu.Unlock()
+			if strings.Contains(sc.Text(), ": no new queries; the running ones get up to ") {
+				close(notice)
+			}
+		}
+	}()
+	output = func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Join(said, "\n")
+	}
+	return cmd, notice, eof, output
 }

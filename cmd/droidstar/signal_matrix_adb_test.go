@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
@@ -56,36 +54,7 @@ func TestSignalMatrixADB(t *testing.T) {
 				"-o", out, "--store", db, "--verify-final=off"}
 			env := append(os.Environ(), "ANDROID_SERIAL=", "ADB_SERVER_SOCKET=")
 
-			cmd := exec.Command(bin, args...)
-			cmd.Env = env
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			stderr, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			var mu sync.Mutex
-			var said []string
-			notice, eof := make(chan struct{}), make(chan struct{})
-			go func() {
-				defer close(eof)
-				sc := bufio.NewScanner(stderr)
-				for sc.Scan() {
-					mu.Lock()
-					said = append(said, sc.Text())
-					mu.Unlock()
-					if strings.Contains(sc.Text(), ": no new queries; the running ones get up to ") {
-						close(notice)
-					}
-				}
-			}()
-			output := func() string {
-				mu.Lock()
-				defer mu.Unlock()
-				return strings.Join(said, "\n")
-			}
+			cmd, notice, eof, output := startWatched(t, bin, env, args...)
 			for i, g := range gates {
 				select {
 				case <-g.held:
@@ -112,7 +81,7 @@ func TestSignalMatrixADB(t *testing.T) {
 				close(g.open)
 			}
 			<-eof
-			err = cmd.Wait()
+			err := cmd.Wait()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) {
 				t.Fatalf("droidstar exited with %v; want an exit code; stderr:\n%s", err, output())

@@ -168,41 +168,11 @@ func TestSignalMatrix(t *testing.T) {
 	}
 }
 
-// interruptAt starts droidstar with args in a process group of its own,
-// sends sig to the group when stderr shows the line at, and returns the
-// exit code and stderr.
+// interruptAt starts droidstar with args and interrupts it when stderr
+// shows the line at.
 func interruptAt(t *testing.T, bin, at string, sig syscall.Signal, args ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	sc := bufio.NewScanner(stderr)
-	sent := false
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-		if !sent && sc.Text() == at {
-			if err := syscall.Kill(-cmd.Process.Pid, sig); err != nil {
-				t.Fatal(err)
-			}
-			sent = true
-		}
-	}
-	err = cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		t.Fatalf("droidstar exited with %v; want an exit code (signal sent: %v); stderr:\n%s", err, sent, strings.Join(lines, "\n"))
-	}
-	if !sent {
-		t.Fatalf("no line %q before the end; stderr:\n%s", at, strings.Join(lines, "\n"))
-	}
-	return ee.ExitCode(), strings.Join(lines, "\n")
+	return interruptWhen(t, bin, nil, sig, fmt.Sprintf("line %q", at), func(line string) bool { return line == at }, args...)
 }
 
 func readModel(t *testing.T, file string) *model.Document {

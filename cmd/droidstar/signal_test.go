@@ -27,13 +27,21 @@ func build(t *testing.T) string {
 	return bin
 }
 
-// interruptRun starts droidstar learn in a process group of its own, waits
-// for its first progress line (learning is under way), sends sig to the
-// whole group as a terminal's Ctrl-C does (or as timeout(1) sends
-// SIGTERM), and returns the exit code and stderr.
+// interruptRun starts droidstar learn and interrupts it at its first
+// progress line (learning is under way).
 func interruptRun(t *testing.T, bin string, env []string, sig syscall.Signal, args ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"learn", "--progress-interval", "1ns"}, args...)...)
+	return interruptWhen(t, bin, env, sig, "a progress line", func(line string) bool { return strings.Contains(line, " executed, ") },
+		append([]string{"learn", "--progress-interval", "1ns"}, args...)...)
+}
+
+// interruptWhen starts droidstar with args (env added to the environment)
+// in a process group of its own, sends sig to the whole group as a
+// terminal's Ctrl-C does (or as timeout(1) sends SIGTERM) at the first
+// stderr line for which when holds, and returns the exit code and stderr.
+func interruptWhen(t *testing.T, bin string, env []string, sig syscall.Signal, what string, when func(line string) bool, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
@@ -48,7 +56,7 @@ func interruptRun(t *testing.T, bin string, env []string, sig syscall.Signal, ar
 	sent := false
 	for sc.Scan() {
 		lines = append(lines, sc.Text())
-		if !sent && strings.Contains(sc.Text(), " executed, ") {
+		if !sent && when(sc.Text()) {
 			if err := syscall.Kill(-cmd.Process.Pid, sig); err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +69,7 @@ func interruptRun(t *testing.T, bin string, env []string, sig syscall.Signal, ar
 		t.Fatalf("droidstar exited with %v; want an exit code (signal sent: %v); stderr:\n%s", err, sent, strings.Join(lines, "\n"))
 	}
 	if !sent {
-		t.Fatalf("no progress line before the end; stderr:\n%s", strings.Join(lines, "\n"))
+		t.Fatalf("no %s before the end; stderr:\n%s", what, strings.Join(lines, "\n"))
 	}
 	return ee.ExitCode(), strings.Join(lines, "\n")
 }

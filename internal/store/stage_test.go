@@ -27,25 +27,32 @@ func (d *devices) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, erro
 	return out, nil
 }
 
-// A stored answer stands in for running a query, but not for a re-run that
-// checks that answer: the check would compare the answer with itself.
-func TestStageRunsRerunsAgain(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "queries.db")
-	st, _, err := Open(path, Options{})
+// storedBucket stores recs under key in a new store and opens the bucket
+// again, as a later run finds it.
+func storedBucket(t *testing.T, recs []Record) *Bucket {
+	t.Helper()
+	st, _, err := Open(filepath.Join(t.TempDir(), "queries.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	b, _, err := st.Bucket(key, false, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Append([]Record{{Query: []string{"a", "b"}, Outputs: []string{"a", "b"}, ErrAt: -1, Device: "sim-0"}}); err != nil {
+	if err := b.Append(recs); err != nil {
 		t.Fatal(err)
 	}
 	if b, _, err = st.Bucket(key, false, time.Unix(0, 0)); err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+// A stored answer stands in for running a query, but not for a re-run that
+// checks that answer: the check would compare the answer with itself.
+func TestStageRunsRerunsAgain(t *testing.T) {
+	b := storedBucket(t, []Record{{Query: []string{"a", "b"}, Outputs: []string{"a", "b"}, ErrAt: -1, Device: "sim-0"}})
 	ab := mealy.MustAlphabet("a", "b")
 	next := &devices{}
 	stage, err := NewStage(next, b, ab, ab, mealy.Semantics{}, nil)
@@ -109,27 +116,12 @@ func TestStageKeepsStepTimes(t *testing.T) {
 // A stored answer that later stored answers contradict (a flaky answer
 // and the re-runs that outvoted it) is not trusted: the query runs again.
 func TestStageRunsDisputedQueriesAgain(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "queries.db")
-	st, _, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	b, _, err := st.Bucket(key, false, time.Unix(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Append([]Record{
+	b := storedBucket(t, []Record{
 		{Query: []string{"a", "b"}, Outputs: []string{"a", "a"}, ErrAt: -1, Device: "sim-0"}, // the flaky answer
 		{Query: []string{"a", "b"}, Outputs: []string{"a", "b"}, ErrAt: -1, Device: "sim-0"},
 		{Query: []string{"a", "b"}, Outputs: []string{"a", "b"}, ErrAt: -1, Device: "sim-0"},
 		{Query: []string{"b"}, Outputs: []string{"b"}, ErrAt: -1, Device: "sim-0"},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if b, _, err = st.Bucket(key, false, time.Unix(0, 0)); err != nil {
-		t.Fatal(err)
-	}
+	})
 	ab := mealy.MustAlphabet("a", "b")
 	next := &devices{}
 	stage, err := NewStage(next, b, ab, ab, mealy.Semantics{}, nil)
