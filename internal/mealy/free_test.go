@@ -1,61 +1,25 @@
-package mealy
+package mealy_test
 
 import (
 	"math/rand"
 	"strings"
 	"testing"
-)
 
-// serverSocket is a closure machine whose callins bind, accept and close
-// are all followed by a wait:
-//
-//	0 open  --bind-->  1 --wait/quiet--> 3 bound, a client waiting
-//	0, 3, 4 --close--> 2 --wait/quiet--> 4 closed
-//	3 --accept--> 6 --wait/accepted--> 3;  4 --accept--> 7 --wait/failed--> 4
-//
-// Everything else is err (state 5, the sink), and so is every input but
-// wait right after a callin (1, 2, 6, 7), as the restrictions make it.
-// States 1 and 2 differ only on "wait accept wait".
-func serverSocket() (*Machine, Forcing) {
-	in, out, err := ClosureAlphabets([]string{"bind", "accept", "close"}, []string{"accepted", "failed"})
-	if err != nil {
-		panic(err)
-	}
-	const bind, accept, close, wait = 0, 1, 2, 3
-	const ok, quiet, errO, accepted, failed = 0, 1, 2, 3, 4
-	m := NewMachine(in, out, 8)
-	for q := 0; q < 8; q++ {
-		for i := 0; i < 4; i++ {
-			m.SetTransition(q, i, errO, 5)
-		}
-	}
-	m.SetTransition(0, bind, ok, 1)
-	m.SetTransition(0, close, ok, 2)
-	m.SetTransition(0, wait, quiet, 0)
-	m.SetTransition(1, wait, quiet, 3)
-	m.SetTransition(2, wait, quiet, 4)
-	for _, q := range []int{3, 4} {
-		m.SetTransition(q, close, ok, 2)
-		m.SetTransition(q, wait, quiet, q)
-	}
-	m.SetTransition(3, accept, ok, 6)
-	m.SetTransition(4, accept, ok, 7)
-	m.SetTransition(6, wait, accepted, 3)
-	m.SetTransition(7, wait, failed, 4)
-	return m, Forcing{Wait: wait, Forces: []bool{true, true, true, false}}
-}
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/mealy/mealytest"
+)
 
 // backlog is a server with two clients waiting, accept followed by a wait:
 // states 0 (two waiting) and 2 (one) differ only on "accept wait accept
 // wait", four symbols of which two are free.
-func backlog() (*Machine, Forcing) {
-	in, out, err := ClosureAlphabets([]string{"accept"}, []string{"accepted"})
+func backlog() (*mealy.Machine, mealy.Forcing) {
+	in, out, err := mealy.ClosureAlphabets([]string{"accept"}, []string{"accepted"})
 	if err != nil {
 		panic(err)
 	}
 	const accept, wait = 0, 1
 	const ok, quiet, errO, accepted = 0, 1, 2, 3
-	m := NewMachine(in, out, 7)
+	m := mealy.NewMachine(in, out, 7)
 	for _, q := range []int{0, 2, 4} {
 		m.SetTransition(q, accept, ok, q+1)
 		m.SetTransition(q, wait, quiet, q)
@@ -67,11 +31,11 @@ func backlog() (*Machine, Forcing) {
 	m.SetTransition(3, wait, accepted, 4)
 	m.SetTransition(5, wait, quiet, 4)
 	m.SetTransition(6, wait, errO, 6)
-	return m, Forcing{Wait: wait, Forces: []bool{true, false}}
+	return m, mealy.Forcing{Wait: wait, Forces: []bool{true, false}}
 }
 
 func TestFreeLength(t *testing.T) {
-	m, f := serverSocket()
+	m, f := mealytest.ServerSocket()
 	cases := []struct {
 		after, word string
 		want        int
@@ -93,11 +57,11 @@ func TestFreeLength(t *testing.T) {
 			t.Errorf("free length of %q after %q = %d, want %d", c.word, c.after, got, c.want)
 		}
 	}
-	if (Forcing{}).FreeLength(-1, Word{0, 1, 2}) != 3 || !(Forcing{}).None() || f.None() {
+	if (mealy.Forcing{}).FreeLength(-1, mealy.Word{0, 1, 2}) != 3 || !(mealy.Forcing{}).None() || f.None() {
 		t.Error("a Forcing that forces nothing must count every symbol")
 	}
 	// A wait never forces one, whatever Forces says.
-	if (Forcing{Wait: 1, Forces: []bool{false, true}}).Forced(1) {
+	if (mealy.Forcing{Wait: 1, Forces: []bool{false, true}}).Forced(1) {
 		t.Error("wait forced a wait")
 	}
 }
@@ -105,12 +69,12 @@ func TestFreeLength(t *testing.T) {
 func TestNeededFreeBound(t *testing.T) {
 	cases := []struct {
 		name        string
-		make        func() (*Machine, Forcing)
+		make        func() (*mealy.Machine, mealy.Forcing)
 		plain, free int
 	}{
 		// After bind and after close: "wait accept wait", of which only
 		// accept is free.
-		{"server socket", serverSocket, 3, 1},
+		{"server socket", mealytest.ServerSocket, 3, 1},
 		// Two clients or one: "accept wait accept wait".
 		{"backlog", backlog, 4, 2},
 	}
@@ -135,7 +99,7 @@ func TestNeededFreeBoundWithoutForcingIsNeededBound(t *testing.T) {
 		for i := range in {
 			in[i] = string(rune('a' + i))
 		}
-		m := NewMachine(MustAlphabet(in...), MustAlphabet("0", "1"), n)
+		m := mealy.NewMachine(mealy.MustAlphabet(in...), mealy.MustAlphabet("0", "1"), n)
 		for q := 0; q < n; q++ {
 			for i := 0; i < k; i++ {
 				// Output 1 rarely, so that some pairs need long words.
@@ -146,7 +110,7 @@ func TestNeededFreeBoundWithoutForcingIsNeededBound(t *testing.T) {
 				m.SetTransition(q, i, out, rng.Intn(n))
 			}
 		}
-		if plain, free := m.NeededBound(), m.NeededFreeBound(Forcing{Wait: -1}); plain != free {
+		if plain, free := m.NeededBound(), m.NeededFreeBound(mealy.Forcing{Wait: -1}); plain != free {
 			t.Fatalf("trial %d: NeededBound %d, NeededFreeBound without forcing %d", trial, plain, free)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/mealy/mealytest"
 	"github.com/droidstar/droidstar/internal/oracle"
 )
 
@@ -124,41 +125,10 @@ func TestPerfect(t *testing.T) {
 	}
 }
 
-// serverSocket is a closure target whose callins are all followed by a
-// wait (a purpose's followed_by_wait): right after bind and right after
-// close only the forced wait is allowed, it answers quiet in both, and the
-// channel then bound with a client waiting accepts it where the closed one
-// fails. Everything else is err (the sink, 5).
-func serverSocket() (*mealy.Machine, mealy.Forcing) {
-	in, out, _ := mealy.ClosureAlphabets([]string{"bind", "accept", "close"}, []string{"accepted", "failed"})
-	const bind, accept, closeIn, wait = 0, 1, 2, 3
-	const ok, quiet, errO, accepted, failed = 0, 1, 2, 3, 4
-	m := mealy.NewMachine(in, out, 8)
-	for q := 0; q < 8; q++ {
-		for i := 0; i < 4; i++ {
-			m.SetTransition(q, i, errO, 5)
-		}
-	}
-	m.SetTransition(0, bind, ok, 1)
-	m.SetTransition(0, closeIn, ok, 2)
-	m.SetTransition(0, wait, quiet, 0)
-	m.SetTransition(1, wait, quiet, 3)
-	m.SetTransition(2, wait, quiet, 4)
-	for _, q := range []int{3, 4} {
-		m.SetTransition(q, closeIn, ok, 2)
-		m.SetTransition(q, wait, quiet, q)
-	}
-	m.SetTransition(3, accept, ok, 6)
-	m.SetTransition(4, accept, ok, 7)
-	m.SetTransition(6, wait, accepted, 3)
-	m.SetTransition(7, wait, failed, 4)
-	return m, mealy.Forcing{Wait: wait, Forces: []bool{true, true, true, false}}
-}
-
 // mergedSocket is the hypothesis that takes the state after close for the
 // one after bind: there is no closed channel in it.
 func mergedSocket() *learn.Hypothesis {
-	target, _ := serverSocket()
+	target, _ := mealytest.ServerSocket()
 	const bind, accept, closeIn, wait = 0, 1, 2, 3
 	const ok, quiet, errO, accepted = 0, 1, 2, 3
 	m := mealy.NewMachine(target.Inputs, target.Outputs, 5)
@@ -182,7 +152,7 @@ func mergedSocket() *learn.Hypothesis {
 // forced wait and each callin brings its own, so bound 1 already asks
 // "close wait accept wait" and finds the closed channel.
 func TestBoundCountsFreeSymbols(t *testing.T) {
-	target, forcing := serverSocket()
+	target, forcing := mealytest.ServerSocket()
 	mq := &counting{m: target}
 	b := &Bound{MQ: mq, Bound: 1, Sem: mealy.ClosureSemantics(target.Inputs, target.Outputs), Forcing: forcing}
 	cex, err := b.FindCounterexample(context.Background(), mergedSocket())
@@ -213,7 +183,7 @@ func TestBoundCountsFreeSymbols(t *testing.T) {
 // Counting every symbol, bound 2 stops at "wait accept" and passes the
 // merged hypothesis: the case the free length is for.
 func TestPlainBoundMissesWhatForcedWaitsHide(t *testing.T) {
-	target, _ := serverSocket()
+	target, _ := mealytest.ServerSocket()
 	b := &Bound{MQ: &counting{m: target}, Bound: 2, Sem: mealy.ClosureSemantics(target.Inputs, target.Outputs)}
 	cex, err := b.FindCounterexample(context.Background(), mergedSocket())
 	if err != nil || cex != nil {
