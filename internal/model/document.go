@@ -333,11 +333,12 @@ func Unmarshal(data []byte) (*Document, error) {
 		return nil, jsonError(data, err)
 	}
 	// A list the document leaves out stays nil, as without the sizing (an
-	// empty list in the document decodes to a new empty slice).
-	if len(d.States) == 0 && cap(d.States) == nStates {
+	// empty list in the document decodes to a new empty slice, which keeps
+	// its place: only a list sized here can be one the document left out).
+	if nStates > 0 && len(d.States) == 0 && cap(d.States) == nStates {
 		d.States = nil
 	}
-	if len(d.Transitions) == 0 && cap(d.Transitions) == nTransitions {
+	if nTransitions > 0 && len(d.Transitions) == 0 && cap(d.Transitions) == nTransitions {
 		d.Transitions = nil
 	}
 	if d.Format != Format {
