@@ -19,7 +19,7 @@ import (
 	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
-	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/budget"
 	"github.com/droidstar/droidstar/internal/progress"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/render"
@@ -90,7 +90,9 @@ an estimate of what is left (plain periodic lines when stderr is not a
 terminal); --quiet silences it and the summary.
 
 If learning fails part-way, the last hypothesis is written as
-NAME.partial.json so nothing learned is lost. Every executed query is kept in
+NAME.partial.json so nothing learned is lost. --max-queries N stops a run
+once N queries have run on devices (answers from the cache or the store are
+free) in the same way, with exit code 1. Every executed query is kept in
 the query store (see 'droidstar store --help'), so running the same command
 again resumes: no query runs twice and the model is the same; the summary
 says how many answers came from the store. --fresh ignores what is stored.
@@ -317,8 +319,8 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		}
 		return interruptedRun(f, plan, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), sig, storePath)
 	}
-	var budget *oracle.BudgetError
-	if errors.As(learnErr, &budget) {
+	var budgetErr *budget.Error
+	if errors.As(learnErr, &budgetErr) {
 		storePath := ""
 		if st != nil {
 			storePath = st.Path()

@@ -32,6 +32,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/budget"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
 	"github.com/droidstar/droidstar/internal/oracle/mapper"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
@@ -167,11 +168,11 @@ func (p *Plan) UseStore(b *store.Bucket) (*store.Stage, error) {
 }
 
 // LimitQueries makes the run stop once max queries have been executed on
-// the executors (see oracle.Budget): the budget goes right above the
+// the executors (see budget.Stage): the budget goes right above the
 // scheduler, so cache and store answers cost nothing. Call it before
 // UseStore.
 func (p *Plan) LimitQueries(max int) {
-	p.Cache.Next = &oracle.Budget{Next: p.Cache.Next, Max: max}
+	p.Cache.Next = &budget.Stage{Next: p.Cache.Next, Max: max}
 }
 
 // DefaultRepeat is how often a contradicted query runs again by default.

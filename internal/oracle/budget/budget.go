@@ -1,4 +1,6 @@
-package oracle
+// Package budget holds the pipeline stage that stops a run after a given
+// number of executed queries (learn --max-queries).
+package budget
 
 import (
 	"context"
@@ -7,39 +9,40 @@ import (
 	"sync"
 
 	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/oracle"
 )
 
-// Budget lets at most Max queries through to the executors below it, so
+// Stage lets at most Max queries through to the executors below it, so
 // that a run stops after exactly Max executed queries: it sits right above
 // the scheduler, under the cache and the query store, so what they answer
 // costs nothing. A batch larger than what is left runs its first queries
 // up to the budget and fails with a PartialError holding their answers
-// (the stages above keep them), whose Err is a *BudgetError; every later
-// batch fails at once.
-type Budget struct {
-	Next Oracle
+// (the stages above keep them), whose Err is an *Error; every later batch
+// fails at once.
+type Stage struct {
+	Next oracle.Oracle
 	Max  int
 
 	mu   sync.Mutex
 	used int
 }
 
-// BudgetError is the failure of a batch the budget could not run in full.
-type BudgetError struct{ Max int }
+// Error is the failure of a batch the budget could not run in full.
+type Error struct{ Max int }
 
-func (e *BudgetError) Error() string {
+func (e *Error) Error() string {
 	return fmt.Sprintf("stopped after %d executed queries", e.Max)
 }
 
 // Used is the number of queries the budget let through that were answered.
-func (b *Budget) Used() int {
+func (b *Stage) Used() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.used
 }
 
-// Ask implements Oracle.
-func (b *Budget) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error) {
+// Ask implements oracle.Oracle.
+func (b *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
 	b.mu.Lock()
 	// Batches run concurrently (a vote's re-runs beside a batch) reserve
 	// their share before running, so that together they stay within Max.
@@ -47,12 +50,12 @@ func (b *Budget) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error
 	b.used += n
 	b.mu.Unlock()
 	if n <= 0 {
-		return nil, &BudgetError{Max: b.Max}
+		return nil, &Error{Max: b.Max}
 	}
 	got, err := b.Next.Ask(ctx, queries[:n])
 	if err != nil {
 		// What did not run is given back.
-		var pe *PartialError
+		var pe *oracle.PartialError
 		ran := 0
 		if errors.As(err, &pe) && len(pe.Answered) == n {
 			for _, ok := range pe.Answered {
@@ -67,7 +70,7 @@ func (b *Budget) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error
 		if pe == nil || len(pe.Answered) != n || n == len(queries) {
 			return nil, err
 		}
-		return nil, &PartialError{Answers: extend(pe.Answers, len(queries)), Answered: extend(pe.Answered, len(queries)), Err: err}
+		return nil, &oracle.PartialError{Answers: extend(pe.Answers, len(queries)), Answered: extend(pe.Answered, len(queries)), Err: err}
 	}
 	if n == len(queries) {
 		return got, nil
@@ -76,7 +79,7 @@ func (b *Budget) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error
 	for k := range n {
 		answered[k] = true
 	}
-	return nil, &PartialError{Answers: extend(got, len(queries)), Answered: answered, Err: &BudgetError{Max: b.Max}}
+	return nil, &oracle.PartialError{Answers: extend(got, len(queries)), Answered: answered, Err: &Error{Max: b.Max}}
 }
 
 // extend pads xs with zero values to length n.
