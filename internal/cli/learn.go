@@ -19,6 +19,7 @@ import (
 	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle/budget"
 	"github.com/droidstar/droidstar/internal/progress"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/render"
@@ -43,6 +44,7 @@ type learnFlags struct {
 	quiet      bool
 	grace      time.Duration
 	progress   time.Duration
+	maxQueries int
 	backend    string
 	adb        adbFlags
 	store      storeFlags
@@ -88,7 +90,9 @@ an estimate of what is left (plain periodic lines when stderr is not a
 terminal); --quiet silences it and the summary.
 
 If learning fails part-way, the last hypothesis is written as
-NAME.partial.json so nothing learned is lost. Every executed query is kept in
+NAME.partial.json so nothing learned is lost. --max-queries N stops a run
+once N queries have run on devices (answers from the cache or the store are
+free) in the same way, with exit code 1. Every executed query is kept in
 the query store (see 'droidstar store --help'), so running the same command
 again resumes: no query runs twice and the model is the same; the summary
 says how many answers came from the store. --fresh ignores what is stored.
@@ -152,6 +156,7 @@ the one running at a stop finishes in time.`,
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print neither progress nor the summary")
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
+	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop once this many queries have run on devices (answers from the cache or the store are free), writing the partial model; 0: no limit")
 	f.store.add(fl)
 	f.vote.add(fl)
 	f.adb.addServer(fl)
@@ -188,6 +193,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	if f.progress <= 0 {
 		return usageError("--progress-interval must be positive, got %s", f.progress)
+	}
+	if c.Flags().Changed("max-queries") && f.maxQueries < 1 {
+		return usageError("--max-queries must be at least 1, got %d", f.maxQueries)
 	}
 	if err := f.checkNumbers(); err != nil {
 		return err
@@ -252,6 +260,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return err
 	}
 	defer plan.Close()
+	if f.maxQueries > 0 {
+		plan.LimitQueries(f.maxQueries)
+	}
 	// A simulated target is known in full: the result is compared with it
 	// (and with --oracle perfect so is every hypothesis).
 	var target *mealy.Machine
@@ -307,6 +318,14 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			storePath = st.Path()
 		}
 		return interruptedRun(f, plan, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), sig, storePath)
+	}
+	var budgetErr *budget.Error
+	if errors.As(learnErr, &budgetErr) {
+		storePath := ""
+		if st != nil {
+			storePath = st.Path()
+		}
+		return budgetStop(f, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), storePath)
 	}
 	if learnErr != nil {
 		if res != nil {
@@ -385,6 +404,28 @@ func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfin
 	}
 	ie.partial, ie.writeErr = writeModelFile(f.out, doc.Name+".partial.json", doc)
 	return ie
+}
+
+// budgetStop writes what a run --max-queries stopped has, as a signal's
+// stop does: the last hypothesis, or before the first one the statistics.
+// The exit code is 1, a run that did not finish.
+func budgetStop(f *learnFlags, res *engine.Result, unfinished *model.Document, store string) error {
+	doc, states := unfinished, -1
+	if res != nil {
+		doc, states = res.Document, res.Machine.NumStates()
+	}
+	file, werr := writeModelFile(f.out, doc.Name+".partial.json", doc)
+	msg := fmt.Sprintf("stopped after %s (--max-queries %d)", plural(f.maxQueries, "executed query"), f.maxQueries)
+	if store != "" {
+		msg += "; they are kept in the query store " + store
+	}
+	if note := partialNote(file, states, werr); note != "" {
+		msg += "; " + note
+	}
+	if store != "" {
+		msg += "; run again with a larger --max-queries to go on from there"
+	}
+	return errors.New(msg)
 }
 
 // checkNumbers rejects numeric flags no run can use, before anything starts

@@ -32,6 +32,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/budget"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
 	"github.com/droidstar/droidstar/internal/oracle/mapper"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
@@ -166,6 +167,14 @@ func (p *Plan) UseStore(b *store.Bucket) (*store.Stage, error) {
 	return st, nil
 }
 
+// LimitQueries makes the run stop once max queries have been executed on
+// the executors (see budget.Stage): the budget goes right above the
+// scheduler, so cache and store answers cost nothing. Call it before
+// UseStore.
+func (p *Plan) LimitQueries(max int) {
+	p.Cache.Next = &budget.Stage{Next: p.Cache.Next, Max: max}
+}
+
 // DefaultRepeat is how often a contradicted query runs again by default.
 const DefaultRepeat = 3
 
@@ -201,6 +210,7 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	sched := &dispatch.Scheduler{Executors: mapped, Inputs: t.Inputs, Outputs: t.Outputs, Sem: sem, Recorder: rec, Stop: stop}
 	cache := oracle.NewCache(sched, t.Inputs, t.Outputs, sem, rec)
 	cache.Repeat = DefaultRepeat
+	cache.MaxNodes = oracle.DefaultMaxNodes
 	filter := &restrict.Filter{Next: cache, Rules: automaton, Sem: sem, Recorder: rec}
 	devices := make([]model.DeviceInfo, len(execs))
 	for k, ex := range execs {

@@ -30,21 +30,86 @@ type Cache struct {
 	// their answer, drawn with Rand (which must be set when Verify > 0).
 	Verify float64
 	Rand   *rand.Rand
+	// MaxNodes caps the tree (0: no cap). Past it, the answers only the
+	// equivalence phase asked are dropped, least recently used first,
+	// until the tree is down to three quarters of the cap; see evict for
+	// what that loses.
+	MaxNodes int
 
-	mu   sync.Mutex
-	root *node
+	mu    sync.Mutex
+	root  *node
+	nodes int    // in the tree, the root excluded
+	tick  uint32 // counts the batches, for the nodes' used stamps
+	// devices names the executors the nodes' device fields index
+	// (0 is "": unknown).
+	devices []string
 }
 
+// node is one executed edge. It is kept small (48 bytes, plus the children
+// array of an inner node): a bound-5 round puts millions of them in the
+// tree.
 type node struct {
 	children []*node // by input; nil until the first child
-	out      int     // output on the edge into this node
 	err      *model.ErrInfo
-	device   string // who first answered the edge
-	verified bool   // VerifyAll ran this leaf again
+	out      int32 // output on the edge into this node
 	// runs counts the executed answers that went through this edge and
 	// agreed on it: from two on, a single wrong answer cannot have put
 	// its output here.
-	runs int
+	runs int32
+	// used is the tick of the last batch that went through this edge: a
+	// node's is never older than its children's.
+	used     uint32
+	device   uint16 // who first answered the edge (Cache.devices)
+	verified bool   // VerifyAll ran this leaf again
+	// keep marks an edge a learning or verification query went through,
+	// or a vote settled: it is never dropped, and neither are its
+	// ancestors, which are marked with it.
+	keep bool
+}
+
+// touch is how a lookup or an insert marks the nodes on its path: with the
+// batch's tick, and as kept when the batch is not the equivalence phase's.
+// A nil touch marks nothing.
+type touch struct {
+	tick uint32
+	keep bool
+}
+
+func (t *touch) mark(n *node) {
+	if t != nil {
+		n.used = max(n.used, t.tick)
+		n.keep = n.keep || t.keep
+	}
+}
+
+// touchFor starts a batch asked under ctx. The caller holds c.mu.
+func (c *Cache) touchFor(ctx context.Context) *touch {
+	c.tick++
+	return &touch{tick: c.tick, keep: phaseOf(ctx) != PhaseEquivalence}
+}
+
+// deviceID interns an executor's name. The caller holds c.mu.
+func (c *Cache) deviceID(name string) uint16 {
+	if name == "" {
+		return 0
+	}
+	for k, d := range c.devices {
+		if d == name {
+			return uint16(k + 1)
+		}
+	}
+	if len(c.devices) >= 1<<16-1 {
+		return 0 // more executors than a run has: the name is only for messages
+	}
+	c.devices = append(c.devices, name)
+	return uint16(len(c.devices))
+}
+
+func (c *Cache) deviceName(id uint16) string {
+	if id == 0 || int(id) > len(c.devices) {
+		return ""
+	}
+	return c.devices[id-1]
 }
 
 // NondeterminismError reports two different answers to the same query:
@@ -80,7 +145,7 @@ func NewCache(next Oracle, inputs, outputs *mealy.Alphabet, sem mealy.Semantics,
 func (c *Cache) Lookup(w mealy.Word) (Answer, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.lookup(w)
+	return c.lookup(w, nil)
 }
 
 // Explain implements Explainer: what the executor said about the err that
@@ -93,13 +158,16 @@ func (c *Cache) Explain(w mealy.Word) (*model.ErrInfo, bool) {
 	return a.Err, true
 }
 
-func (c *Cache) lookup(w mealy.Word) (Answer, bool) {
+// lookup answers w from the tree, marking its path with t when it is
+// there.
+func (c *Cache) lookup(w mealy.Word, t *touch) (Answer, bool) {
 	ans := Answer{Outputs: make(mealy.Word, len(w)), ErrAt: -1}
 	n := c.root
+	path := 0
 	for k, in := range w {
 		// A forced output does not move down the tree: the harness ran
 		// nothing for it.
-		if out, forced := c.Sem.Forced(n.out, in); forced {
+		if out, forced := c.Sem.Forced(int(n.out), in); forced {
 			ans.Outputs[k] = out
 			continue
 		}
@@ -107,12 +175,31 @@ func (c *Cache) lookup(w mealy.Word) (Answer, bool) {
 			return Answer{}, false
 		}
 		n = n.children[in]
-		ans.Outputs[k] = n.out
-		if c.Sem.Closure && n.out == c.Sem.Err {
+		path++
+		ans.Outputs[k] = int(n.out)
+		if c.Sem.Closure && int(n.out) == c.Sem.Err {
 			ans.ErrAt, ans.Err = k, n.err
 		}
 	}
+	if t != nil && path > 0 {
+		c.markPath(w, t)
+	}
 	return ans, true
+}
+
+// markPath marks every node on w's path with t.
+func (c *Cache) markPath(w mealy.Word, t *touch) {
+	n := c.root
+	for _, in := range w {
+		if _, forced := c.Sem.Forced(int(n.out), in); forced {
+			continue
+		}
+		if n.children == nil || n.children[in] == nil {
+			return
+		}
+		n = n.children[in]
+		t.mark(n)
+	}
 }
 
 // Add puts an answer executed before (a query store's) into the tree,
@@ -120,21 +207,24 @@ func (c *Cache) lookup(w mealy.Word) (Answer, bool) {
 func (c *Cache) Add(w mealy.Word, a Answer) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.insert(w, a)
+	// An answer from outside (the store's) is kept like a learning one:
+	// nothing says which phase will ask for it.
+	c.tick++
+	return c.insert(w, a, &touch{tick: c.tick, keep: true})
 }
 
 // insert adds an executed word and its answer, checking it against what the
-// tree already holds.
-func (c *Cache) insert(w mealy.Word, a Answer) error {
+// tree already holds, and marks its path with t.
+func (c *Cache) insert(w mealy.Word, a Answer, t *touch) error {
 	n := c.root
 	for k, in := range w {
 		out := a.Outputs[k]
-		if forced, ok := c.Sem.Forced(n.out, in); ok {
+		if forced, ok := c.Sem.Forced(int(n.out), in); ok {
 			if forced == c.Sem.Err {
 				return nil // the rest is err by the rule, nothing to store
 			}
 			if out != forced {
-				return c.conflict(w, k, forced, n.device, a)
+				return c.conflict(w, k, forced, c.deviceName(n.device), a)
 			}
 			continue
 		}
@@ -143,15 +233,17 @@ func (c *Cache) insert(w mealy.Word, a Answer) error {
 		}
 		child := n.children[in]
 		if child == nil {
-			child = &node{out: out, device: a.Device}
+			child = &node{out: int32(out), device: c.deviceID(a.Device)}
 			if c.Sem.Closure && out == c.Sem.Err && k == a.ErrAt {
 				child.err = a.Err
 			}
 			n.children[in] = child
-		} else if child.out != out {
-			return c.conflict(w, k, child.out, child.device, a)
+			c.nodes++
+		} else if int(child.out) != out {
+			return c.conflict(w, k, int(child.out), c.deviceName(child.device), a)
 		}
 		child.runs++
+		t.mark(child)
 		n = child
 	}
 	return nil
@@ -174,8 +266,9 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 	for round := 0; ; round++ {
 		var missIdx []int
 		c.mu.Lock()
+		t := c.touchFor(ctx)
 		for k, q := range queries {
-			if a, ok := c.lookup(q); ok {
+			if a, ok := c.lookup(q, t); ok {
 				answers[k] = a
 			} else {
 				missIdx = append(missIdx, k)
@@ -194,7 +287,7 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 		run := maximalWords(queries, missIdx)
 		got, err := c.Next.Ask(ctx, run)
 		if err != nil {
-			return nil, c.keepPartial(run, err)
+			return nil, c.keepPartial(ctx, run, err)
 		}
 		for k, w := range run {
 			r, err := c.add(ctx, w, got[k])
@@ -217,6 +310,9 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 	if revised {
 		return nil, ErrRevised
 	}
+	c.mu.Lock()
+	c.evict()
+	c.mu.Unlock()
 	return answers, nil
 }
 
@@ -232,7 +328,7 @@ func (c *Cache) add(ctx context.Context, w mealy.Word, a Answer) (revised bool, 
 // run it again.
 func (c *Cache) addVoting(ctx context.Context, w mealy.Word, a Answer) (agreed, revised bool, err error) {
 	c.mu.Lock()
-	err = c.insert(w, a)
+	err = c.insert(w, a, c.touchFor(ctx))
 	c.mu.Unlock()
 	if err == nil {
 		return true, false, nil
@@ -252,18 +348,19 @@ func (c *Cache) check(ctx context.Context, w mealy.Word, _ Answer) (revised bool
 
 // keepPartial stores the answers a failed Ask still got, and returns the
 // failure (with a disagreement those answers show, if any).
-func (c *Cache) keepPartial(run []mealy.Word, err error) error {
+func (c *Cache) keepPartial(ctx context.Context, run []mealy.Word, err error) error {
 	var pe *PartialError
 	if !errors.As(err, &pe) || len(pe.Answers) != len(run) || len(pe.Answered) != len(run) {
 		return err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	t := c.touchFor(ctx)
 	for k, w := range run {
 		if !pe.Answered[k] {
 			continue
 		}
-		if ierr := c.insert(w, pe.Answers[k]); ierr != nil {
+		if ierr := c.insert(w, pe.Answers[k], t); ierr != nil {
 			return errors.Join(err, ierr)
 		}
 	}

@@ -25,7 +25,7 @@ type Observations struct {
 func (c *Cache) confirm(w mealy.Word) {
 	n := c.root
 	for _, in := range w {
-		if _, forced := c.Sem.Forced(n.out, in); forced {
+		if _, forced := c.Sem.Forced(int(n.out), in); forced {
 			continue
 		}
 		if n.children == nil || n.children[in] == nil {
@@ -33,6 +33,9 @@ func (c *Cache) confirm(w mealy.Word) {
 		}
 		n = n.children[in]
 		n.runs = max(n.runs, 2)
+		// What a vote settled is not dropped: a flaky answer to it would
+		// then meet nothing to contradict.
+		n.keep = true
 	}
 }
 
@@ -46,7 +49,7 @@ func (c *Cache) trace(w mealy.Word) (by []*node, at []int) {
 	by, at = make([]*node, len(w)), make([]int, len(w))
 	n, depth := c.root, 0
 	for k, in := range w {
-		if _, forced := c.Sem.Forced(n.out, in); forced {
+		if _, forced := c.Sem.Forced(int(n.out), in); forced {
 			by[k], at[k] = n, depth
 			continue
 		}
@@ -249,8 +252,9 @@ func (c *Cache) recheck(ctx context.Context, words []mealy.Word) (revised bool, 
 	for round := 0; round < recheckRounds && len(words) > 0; round++ {
 		firsts := make([]Answer, len(words))
 		c.mu.Lock()
+		t := c.touchFor(ctx)
 		for k, w := range words {
-			firsts[k], _ = c.lookup(w)
+			firsts[k], _ = c.lookup(w, t)
 		}
 		c.mu.Unlock()
 		got, err := c.Next.Ask(AsRerun(ctx), words)

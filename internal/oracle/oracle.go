@@ -7,9 +7,10 @@
 // The membership pipeline is a chain of decorators, each an Oracle that
 // owns one job and its own counts and passes the rest on:
 //
-//	learner → Counter → restrict.Filter → Cache → [store.Stage] → dispatch.Scheduler → mapper → executors
+//	learner → Counter → restrict.Filter → Cache → [store.Stage] → [budget.Stage] → dispatch.Scheduler → mapper → executors
 //
-// (the query store's stage, internal/store, when the run has a store)
+// (the query store's stage, internal/store, when the run has a store; the
+// budget, internal/oracle/budget, when the run has --max-queries)
 // internal/compose assembles it; internal/engine puts one Counter for the
 // learner and one for the equivalence oracle on top.
 package oracle

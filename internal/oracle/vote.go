@@ -187,7 +187,7 @@ func truncate(a Answer, n int) Answer {
 func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (revised bool, err error) {
 	p := nd.Query
 	c.mu.Lock()
-	before, ok := c.lookup(p)
+	before, ok := c.lookup(p, c.touchFor(ctx))
 	c.mu.Unlock()
 	if !ok {
 		return false, nd
@@ -266,7 +266,7 @@ func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (
 	if slices.Equal(win.Outputs, before.Outputs) {
 		return false, nil // the contradicting answer was the odd one out
 	}
-	if err := c.replace(p, win); err != nil {
+	if err := c.replace(p, win, c.touchFor(ctx)); err != nil {
 		return false, errors.Join(nd, err)
 	}
 	return true, nil
@@ -308,10 +308,10 @@ func (c *Cache) devicesDisagree(p mealy.Word, tallies []*tally) *NondeterminismE
 // replace makes a the tree's answer to p, dropping what the tree held
 // below the first output that changes: it was learned through an answer
 // the vote overturned.
-func (c *Cache) replace(p mealy.Word, a Answer) error {
+func (c *Cache) replace(p mealy.Word, a Answer, t *touch) error {
 	n := c.root
 	for j, in := range p {
-		if forced, ok := c.Sem.Forced(n.out, in); ok {
+		if forced, ok := c.Sem.Forced(int(n.out), in); ok {
 			if a.Outputs[j] != forced {
 				return fmt.Errorf("the majority answer to %s breaks the closure's rules", c.Inputs.Format(p))
 			}
@@ -323,13 +323,14 @@ func (c *Cache) replace(p mealy.Word, a Answer) error {
 		if n.children == nil || n.children[in] == nil {
 			break
 		}
-		if n.children[in].out != a.Outputs[j] {
+		if int(n.children[in].out) != a.Outputs[j] {
+			c.nodes -= size(n.children[in])
 			n.children[in] = nil
 			break
 		}
 		n = n.children[in]
 	}
-	return c.insert(p, a)
+	return c.insert(p, a, t)
 }
 
 func plural(n int, what string) string {

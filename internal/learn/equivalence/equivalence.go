@@ -7,6 +7,7 @@ package equivalence
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -36,6 +37,9 @@ type Bound struct {
 	// Forcing marks the inputs a wait must follow (the purpose's
 	// followed_by_wait callins); the zero value forces nothing.
 	Forcing mealy.Forcing
+	// MaxBatch is the most words one batch asks (DefaultMaxBatch when 0),
+	// so that a round's memory does not grow with |I|^Bound.
+	MaxBatch int
 	// PerBatch is how many transitions are checked in one batch of queries:
 	// 1 stops at the first counterexample with the fewest queries; more gives
 	// several devices more to run at once. 0 means 1.
@@ -47,7 +51,19 @@ type Bound struct {
 
 type transition struct{ q, in, to int }
 
+// DefaultMaxBatch is how many words one batch of a round asks at most when
+// Bound.MaxBatch is 0: enough to keep several devices busy, few enough
+// that a round's memory does not grow with |I|^Bound (about 100 bytes a
+// word, with its answer and the cache's bookkeeping for the batch).
+const DefaultMaxBatch = 8192
+
 // FindCounterexample implements learn.EquivalenceOracle.
+//
+// The suffixes are generated as they are asked, never listed: a chunk of
+// PerBatch transitions whose words fit in MaxBatch is asked in one batch,
+// as before; a larger one is asked transition by transition in batches of
+// at most MaxBatch words, and the best difference found so far is kept.
+// The answers and the counterexample are the same either way.
 func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*learn.Counterexample, error) {
 	if b.Bound < 1 {
 		return nil, fmt.Errorf("distinguisher bound must be at least 1, got %d", b.Bound)
@@ -72,46 +88,31 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 			todo = append(todo, transition{q, i, to})
 		}
 	}
-	// The suffixes after a forcing input start with its wait; the rest are
-	// the same steps.
-	free := stepsOfFreeLength(m.Inputs.Size(), b.Bound, b.Forcing)
-	var afterForced []mealy.Word
-	if !b.Forcing.None() {
-		afterForced = make([]mealy.Word, len(free))
-		for k, s := range free {
-			afterForced[k] = mealy.Word{b.Forcing.Wait}.Concat(s...)
-		}
-	}
-	suffixesOf := func(t transition) []mealy.Word {
-		if b.Forcing.Forced(t.in) {
-			return afterForced
-		}
-		return free
-	}
+	steps := newOdometer(m.Inputs.Size(), b.Bound, b.Forcing)
 	per := max(b.PerBatch, 1)
+	limit := b.MaxBatch
+	if limit <= 0 {
+		limit = DefaultMaxBatch
+	}
+	limit = max(limit, 2)
 	if b.OnProgress != nil {
 		b.OnProgress(0, len(todo))
 	}
 	for start := 0; start < len(todo); start += per {
 		chunk := todo[start:min(start+per, len(todo))]
-		queries := make([]mealy.Word, 0, 2*len(chunk)*len(free))
-		for _, t := range chunk {
-			for _, s := range suffixesOf(t) {
-				queries = append(queries, h.Access[t.q].Concat(t.in).Concat(s...), h.Access[t.to].Concat(s...))
+		var cex *learn.Counterexample
+		var err error
+		if total := steps.count; total <= limit/(2*len(chunk)) {
+			cex, err = b.askChunk(ctx, h, chunk, steps)
+		} else {
+			for _, t := range chunk {
+				if cex, err = b.askStreamed(ctx, h, t, steps, limit); err != nil || cex != nil {
+					break
+				}
 			}
 		}
-		answers, err := b.MQ.Ask(ctx, queries)
-		if err != nil {
-			return nil, err
-		}
-		base := 0
-		for _, t := range chunk {
-			suffixes := suffixesOf(t)
-			end := base + 2*len(suffixes)
-			if cex := b.compare(h, t, suffixes, queries[base:end], answers[base:end]); cex != nil {
-				return cex, nil
-			}
-			base = end
+		if err != nil || cex != nil {
+			return cex, err
 		}
 		if b.OnProgress != nil {
 			b.OnProgress(start+len(chunk), len(todo))
@@ -120,57 +121,202 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 	return nil, nil
 }
 
-// compare finds the shortest suffix on which the transition's two words
-// disagree: fewest free symbols first, then fewest symbols.
-func (b *Bound) compare(h *learn.Hypothesis, t transition, suffixes []mealy.Word, queries []mealy.Word, answers []oracle.Answer) *learn.Counterexample {
-	best, bestLen, bestFree := -1, 0, 0
-	for k, s := range suffixes {
-		left, right := answers[2*k].Outputs, answers[2*k+1].Outputs
-		left, right = left[len(left)-len(s):], right[len(right)-len(s):]
-		for j := range s {
-			if left[j] != right[j] {
-				free := b.Forcing.FreeLength(t.in, s[:j+1])
-				if best < 0 || free < bestFree || free == bestFree && j+1 < bestLen {
-					best, bestLen, bestFree = k, j+1, free
-				}
-				break
-			}
-		}
+// words are the two words a transition compares on suffix s: access(q)·i·s
+// and access(q')·s. After a forcing input the suffix starts with its wait.
+func (b *Bound) words(h *learn.Hypothesis, t transition, s mealy.Word) (left, right mealy.Word) {
+	if b.Forcing.Forced(t.in) {
+		s = mealy.Word{b.Forcing.Wait}.Concat(s...)
 	}
-	if best < 0 {
-		return nil
-	}
-	suffix := append(mealy.Word(nil), suffixes[best][:bestLen]...)
-	// One of the two words must disagree with the hypothesis, since both
-	// reach q' there; report that one as the counterexample word.
-	word := h.Access[t.q].Concat(t.in).Concat(suffix...)
-	ans := answers[2*best].Outputs[:len(word)]
-	if hyp, _ := h.Machine.Run(word); hyp.Equal(ans) {
-		word = h.Access[t.to].Concat(suffix...)
-	}
-	return &learn.Counterexample{Word: word, Suffix: suffix}
+	return h.Access[t.q].Concat(t.in).Concat(s...), h.Access[t.to].Concat(s...)
 }
 
-// stepsOfFreeLength lists every word of n steps over k symbols, in
-// lexicographic order of their free symbols: a step is one symbol, and the
-// wait after a symbol f forces. Without forcing, these are the k^n words of
-// length n.
-func stepsOfFreeLength(k, n int, f mealy.Forcing) []mealy.Word {
-	words := []mealy.Word{{}}
-	for l := 0; l < n; l++ {
-		next := make([]mealy.Word, 0, len(words)*k)
-		for _, w := range words {
-			for a := 0; a < k; a++ {
-				if f.Forced(a) {
-					next = append(next, w.Concat(a, f.Wait))
-				} else {
-					next = append(next, w.Concat(a))
+// suffixOf is the suffix part of a transition's left word.
+func suffixOf(h *learn.Hypothesis, t transition, left mealy.Word) mealy.Word {
+	return left[len(h.Access[t.q])+1:]
+}
+
+// askChunk asks every word of a chunk of transitions in one batch and
+// returns the first transition's counterexample, in chunk order.
+func (b *Bound) askChunk(ctx context.Context, h *learn.Hypothesis, chunk []transition, steps *odometer) (*learn.Counterexample, error) {
+	queries := make([]mealy.Word, 0, 2*len(chunk)*steps.count)
+	for _, t := range chunk {
+		for s := range steps.all() {
+			l, r := b.words(h, t, s)
+			queries = append(queries, l, r)
+		}
+	}
+	answers, err := b.MQ.Ask(ctx, queries)
+	if err != nil {
+		return nil, err
+	}
+	for k, t := range chunk {
+		var best difference
+		base := 2 * k * steps.count
+		for j := 0; j < steps.count; j++ {
+			best.consider(b, t, suffixOf(h, t, queries[base+2*j]), answers[base+2*j], answers[base+2*j+1])
+		}
+		if cex := best.counterexample(h, t); cex != nil {
+			return cex, nil
+		}
+	}
+	return nil, nil
+}
+
+// askStreamed asks one transition's words in batches of at most limit
+// words. When one of its two access words extends the other, the words on
+// the longer side are asked first, alone: otherwise a word on the shorter
+// side could run before the longer word it is a prefix of, and both would
+// run, where one batch runs only the longer (the cache's maximal words).
+func (b *Bound) askStreamed(ctx context.Context, h *learn.Hypothesis, t transition, steps *odometer, limit int) (*learn.Counterexample, error) {
+	in, to := h.Access[t.q].Concat(t.in), h.Access[t.to]
+	if n := min(len(in), len(to)); in[:n].Equal(to[:n]) {
+		leftLonger := len(in) > len(to)
+		batch := make([]mealy.Word, 0, limit)
+		flush := func() error {
+			if len(batch) == 0 {
+				return nil
+			}
+			_, err := b.MQ.Ask(ctx, batch)
+			batch = batch[:0]
+			return err
+		}
+		for s := range steps.all() {
+			l, r := b.words(h, t, s)
+			if leftLonger {
+				batch = append(batch, l)
+			} else {
+				batch = append(batch, r)
+			}
+			if len(batch) == limit {
+				if err := flush(); err != nil {
+					return nil, err
 				}
 			}
 		}
-		words = next
+		if err := flush(); err != nil {
+			return nil, err
+		}
 	}
-	return words
+	var best difference
+	queries := make([]mealy.Word, 0, limit)
+	ask := func() error {
+		if len(queries) == 0 {
+			return nil
+		}
+		answers, err := b.MQ.Ask(ctx, queries)
+		if err != nil {
+			return err
+		}
+		for j := 0; 2*j < len(queries); j++ {
+			best.consider(b, t, suffixOf(h, t, queries[2*j]), answers[2*j], answers[2*j+1])
+		}
+		queries = queries[:0]
+		return nil
+	}
+	for s := range steps.all() {
+		l, r := b.words(h, t, s)
+		queries = append(queries, l, r)
+		if len(queries)+2 > limit {
+			if err := ask(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := ask(); err != nil {
+		return nil, err
+	}
+	return best.counterexample(h, t), nil
+}
+
+// difference is the best disagreement of a transition's two words found so
+// far: fewest free symbols first, then fewest symbols, then the first
+// suffix in the odometer's order (the first found: they come in order).
+type difference struct {
+	found        bool
+	suffix       mealy.Word // the disagreeing suffix, up to the difference
+	left         mealy.Word // access(q)·i·suffix's outputs
+	length, free int
+}
+
+// consider compares the answers to one suffix's two words, la to
+// access(q)·i·s and ra to access(q')·s, and keeps their disagreement if it
+// is the best yet.
+func (d *difference) consider(b *Bound, t transition, s mealy.Word, la, ra oracle.Answer) {
+	lo, ro := la.Outputs[len(la.Outputs)-len(s):], ra.Outputs[len(ra.Outputs)-len(s):]
+	for j := range s {
+		if lo[j] == ro[j] {
+			continue
+		}
+		free := b.Forcing.FreeLength(t.in, s[:j+1])
+		if !d.found || free < d.free || free == d.free && j+1 < d.length {
+			d.found, d.free, d.length = true, free, j+1
+			d.suffix = append(mealy.Word(nil), s[:j+1]...)
+			d.left = append(mealy.Word(nil), la.Outputs[:len(la.Outputs)-len(s)+j+1]...)
+		}
+		return
+	}
+}
+
+// counterexample turns the best disagreement into a counterexample: one of
+// the two words must disagree with the hypothesis, since both reach q'
+// there; it is reported as the counterexample word.
+func (d *difference) counterexample(h *learn.Hypothesis, t transition) *learn.Counterexample {
+	if !d.found {
+		return nil
+	}
+	word := h.Access[t.q].Concat(t.in).Concat(d.suffix...)
+	if hyp, _ := h.Machine.Run(word); hyp.Equal(d.left) {
+		word = h.Access[t.to].Concat(d.suffix...)
+	}
+	return &learn.Counterexample{Word: word, Suffix: d.suffix}
+}
+
+// odometer enumerates the words of n steps over k symbols lazily, in
+// lexicographic order of their free symbols (the first step the most
+// significant): a step is one symbol, and the wait after a symbol f forces.
+// Without forcing, these are the k^n words of length n.
+type odometer struct {
+	k, n  int
+	f     mealy.Forcing
+	count int // k^n
+}
+
+func newOdometer(k, n int, f mealy.Forcing) *odometer {
+	count := 1
+	for range n {
+		count *= k
+	}
+	return &odometer{k: k, n: n, f: f, count: count}
+}
+
+// all yields every word in order. The word yielded is reused: a caller
+// that keeps it must copy it.
+func (o *odometer) all() iter.Seq[mealy.Word] {
+	return func(yield func(mealy.Word) bool) {
+		digits := make([]int, o.n)
+		w := make(mealy.Word, 0, 2*o.n)
+		for {
+			w = w[:0]
+			for _, a := range digits {
+				w = append(w, a)
+				if o.f.Forced(a) {
+					w = append(w, o.f.Wait)
+				}
+			}
+			if !yield(w) {
+				return
+			}
+			p := o.n - 1
+			for p >= 0 && digits[p] == o.k-1 {
+				digits[p] = 0
+				p--
+			}
+			if p < 0 {
+				return
+			}
+			digits[p]++
+		}
+	}
 }
 
 // Perfect compares hypotheses with a known target and returns a shortest
