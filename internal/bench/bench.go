@@ -63,17 +63,17 @@ type DroidStarStats struct {
 
 // DroidStarRow is the outcome of learning one DroidStar model.
 type DroidStarRow struct {
-	Case       DroidStarCase
-	Theirs     DroidStarStats
-	States     int
-	Asked      int
-	Executed   int
-	Excluded   int
-	EQs        int
-	DeviceSecs float64
-	WallSecs   float64
-	Needed     int
-	Equal      bool // learned model equivalent to the target
+	Case         DroidStarCase
+	Theirs       DroidStarStats
+	States       int
+	Asked        int
+	Executed     int
+	Excluded     int
+	EQs          int
+	DeviceSecs   float64
+	WallSecs     float64
+	LearnedNeeds int
+	Equal        bool // learned model equivalent to the target
 }
 
 // Reset is the device time charged per query in the benchmarks (the
@@ -134,7 +134,7 @@ func RunDroidStarCase(ctx context.Context, shared string, c DroidStarCase, lanes
 	total := st.Total()
 	return &DroidStarRow{
 		Case: c, States: st.States, Asked: total.Asked, Executed: total.Executed, Excluded: total.Excluded,
-		EQs: st.EQs, DeviceSecs: st.DeviceSecs, WallSecs: st.WallSecs, Needed: res.Document.Bound.Needed, Equal: equal,
+		EQs: st.EQs, DeviceSecs: st.DeviceSecs, WallSecs: st.WallSecs, LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: equal,
 	}, nil
 }
 
@@ -225,13 +225,13 @@ func RunMealy(ctx context.Context, shared string, a AALpyRow) (*MealyRow, error)
 
 // ExampleRow is the outcome of learning one bundled example.
 type ExampleRow struct {
-	Name       string
-	States     int
-	Executed   int
-	EQs        int
-	DeviceSecs float64
-	Needed     int
-	Equal      bool // learned typestate equivalent to the example's model
+	Name         string
+	States       int
+	Executed     int
+	EQs          int
+	DeviceSecs   float64
+	LearnedNeeds int
+	Equal        bool // learned typestate equivalent to the example's model
 }
 
 // RunExample learns an embedded example and compares it with its model.
@@ -257,7 +257,7 @@ func RunExample(ctx context.Context, name string) (*ExampleRow, error) {
 	}
 	st := res.Document.Stats
 	return &ExampleRow{Name: name, States: st.States, Executed: st.Total().Executed, EQs: st.EQs,
-		DeviceSecs: st.DeviceSecs, Needed: res.Document.Bound.Needed, Equal: !differ}, nil
+		DeviceSecs: st.DeviceSecs, LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: !differ}, nil
 }
 
 // Ratio is a/b, or 0 when b is 0.

@@ -24,7 +24,12 @@ func newBenchCmd(e *env) *cobra.Command {
              equals the target, beside DroidStar's executed queries and wall time;
   mealy      the public Mealy benchmarks with a perfect teacher, beside AALpy's
              L* (Rivest-Schapire) executed queries and symbols;
-  examples   the bundled examples, checking each against its model.
+  examples   the bundled examples, checking each against its model;
+  checks     what each equivalence check costs and catches: every target of
+             the three suites learned with the bound oracle alone, with
+             --bound auto, and with the bound oracle followed by each
+             conformance test (executed queries, and whether the learned
+             model equals the target).
 The reference data is read from the shared directory (--shared,
 $DROIDSTAR_SHARED, or a "shared" folder beside the checkout); without it
 the examples run in place of the droidstar and mealy suites. Exit code 1 if
@@ -41,14 +46,14 @@ in a checkout (see the README).`,
 			want := map[string]bool{}
 			for _, o := range only {
 				switch o {
-				case "droidstar", "mealy", "examples":
+				case "droidstar", "mealy", "examples", "checks":
 					want[o] = true
 				default:
-					return usageError("--only: unknown suite %q (suites: droidstar, mealy, examples)", o)
+					return usageError("--only: unknown suite %q (suites: droidstar, mealy, examples, checks)", o)
 				}
 			}
 			if len(want) == 0 {
-				want = map[string]bool{"droidstar": true, "mealy": true, "examples": true}
+				want = map[string]bool{"droidstar": true, "mealy": true, "examples": true, "checks": true}
 			}
 			dir := bench.SharedDir(shared)
 			if dir == "" && (want["droidstar"] || want["mealy"]) {
@@ -79,6 +84,11 @@ in a checkout (see the README).`,
 				}
 				bad += n
 			}
+			if want["checks"] {
+				if err := benchChecks(c, e.stdout, dir); err != nil {
+					return err
+				}
+			}
 			if bad > 0 {
 				return fmt.Errorf("%d learned models differ from their targets", bad)
 			}
@@ -86,7 +96,7 @@ in a checkout (see the README).`,
 		},
 	}
 	c.Flags().StringVar(&shared, "shared", "", "directory with the shared reference data (default: $DROIDSTAR_SHARED or ../shared)")
-	c.Flags().StringSliceVar(&only, "only", nil, "run only these suites: droidstar, mealy, examples")
+	c.Flags().StringSliceVar(&only, "only", nil, "run only these suites: droidstar, mealy, examples, checks")
 	c.Flags().IntVar(&lanes, "lanes", 1, "simulated devices for the DroidStar suite")
 	return c
 }
@@ -123,7 +133,7 @@ func benchDroidStar(c *cobra.Command, out io.Writer, shared string, lanes int) (
 		theirSecs := float64(t.TimeMillis) / 1000
 		fmt.Fprintf(w, "%s\t%d\t%s\t%d\t%d\t%d\t%.2f\t%d\t%.1f\t%.0f\t%.1fx\t%d\t\n",
 			cs.Class, row.States, yesNo(row.Equal), row.EQs, row.Executed, t.Executed,
-			bench.Ratio(row.Executed, t.Executed), row.Excluded, row.DeviceSecs, theirSecs, theirSecs/row.DeviceSecs, row.Needed)
+			bench.Ratio(row.Executed, t.Executed), row.Excluded, row.DeviceSecs, theirSecs, theirSecs/row.DeviceSecs, row.LearnedNeeds)
 	}
 	fmt.Fprintf(w, "total\t\t\t\t%d\t%d\t%.2f\t\t\t\t\t\t\n", sumOurs, sumTheirs, bench.Ratio(sumOurs, sumTheirs))
 	if err := w.Flush(); err != nil {
@@ -177,11 +187,92 @@ func benchExamples(c *cobra.Command, out io.Writer) (int, error) {
 		if !row.Equal {
 			bad++
 		}
-		fmt.Fprintf(w, "%s\t%d\t%s\t%d\t%d\t%.1f\t%d\t\n", name, row.States, yesNo(row.Equal), row.EQs, row.Executed, row.DeviceSecs, row.Needed)
+		fmt.Fprintf(w, "%s\t%d\t%s\t%d\t%d\t%.1f\t%d\t\n", name, row.States, yesNo(row.Equal), row.EQs, row.Executed, row.DeviceSecs, row.LearnedNeeds)
 	}
 	if err := w.Flush(); err != nil {
 		return bad, err
 	}
 	fmt.Fprintln(out)
 	return bad, nil
+}
+
+// benchChecksConfigs are the equivalence checks the checks suite compares:
+// the bound oracle alone (the case's bound), --bound auto, and the bound
+// oracle followed by each conformance test.
+func benchChecksConfigs() ([]bench.Checks, error) {
+	out := []bench.Checks{{Name: "bound"}, {Name: "auto", Auto: true, AutoMax: DefaultAutoMax}}
+	for _, s := range []string{"random:50", "random:200", "random:1000", "wp:0", "wp:1"} {
+		c, err := parseConformance(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bench.Checks{Name: "+" + s, Conformance: c})
+	}
+	return out, nil
+}
+
+// benchChecks prints, per target, the executed queries under each check
+// (x: the learned model differs from the target), then per check the
+// models learned exactly, the queries and what the conformance test found.
+// A wrong model is what this suite measures, so it fails nothing.
+func benchChecks(c *cobra.Command, out io.Writer, shared string) error {
+	targets, err := bench.CheckTargets(shared)
+	if err != nil {
+		return err
+	}
+	configs, err := benchChecksConfigs()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "Equivalence checks: executed queries per target (x: the learned model differs from its target;")
+	fmt.Fprintln(out, "auto: the bound it settled on in brackets). Simulated device, virtual clock.")
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	header := "target\tstates\t"
+	for _, cf := range configs {
+		header += cf.Name + "\t"
+	}
+	fmt.Fprintln(w, header)
+	type total struct{ exact, executed, conformance, found int }
+	totals := make([]total, len(configs))
+	for _, t := range targets {
+		line := fmt.Sprintf("%s\t", t.Name)
+		for k, cf := range configs {
+			row, err := bench.RunChecks(c.Context(), t, cf)
+			if err != nil {
+				return err
+			}
+			if k == 0 {
+				line += fmt.Sprintf("%d\t", row.States)
+			}
+			cell := fmt.Sprint(row.Executed)
+			if cf.Auto {
+				cell += fmt.Sprintf(" [%d]", row.BoundUsed)
+			}
+			if !row.Equal {
+				cell += " x"
+			} else {
+				totals[k].exact++
+			}
+			totals[k].executed += row.Executed
+			totals[k].conformance += row.Conformance
+			totals[k].found += row.Found
+			line += cell + "\t"
+		}
+		fmt.Fprintln(w, line)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	w = tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "checks\texact\texecuted\tvs bound\tconformance executed\tcounterexamples from conformance\t")
+	for k, cf := range configs {
+		fmt.Fprintf(w, "%s\t%d of %d\t%d\t%.2fx\t%d\t%d\t\n", cf.Name, totals[k].exact, len(targets), totals[k].executed,
+			bench.Ratio(totals[k].executed, totals[0].executed), totals[k].conformance, totals[k].found)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	return nil
 }

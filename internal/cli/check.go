@@ -71,5 +71,9 @@ func checkPurpose(ctx context.Context, e *env, file string, resolve bool) (strin
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s, %d callins, %d callbacks, bound %d, backends %s", p.Name, len(p.Callins), len(p.Callbacks), p.Bound, strings.Join(parts, ", ")), nil
+	bound := fmt.Sprint(p.Bound)
+	if p.BoundAuto {
+		bound = boundAuto
+	}
+	return fmt.Sprintf("%s, %d callins, %d callbacks, bound %s, backends %s", p.Name, len(p.Callins), len(p.Callbacks), bound, strings.Join(parts, ", ")), nil
 }

@@ -193,7 +193,7 @@ func TestLearnEmbeddedExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.Name != "CountDownTimer" || doc.Bound.Used != 2 || doc.Bound.Needed != 1 || doc.Stats.States != 3 ||
+	if doc.Name != "CountDownTimer" || doc.Bound.Used != 2 || doc.Bound.LearnedNeeds != 1 || doc.Stats.States != 3 ||
 		doc.Purpose.File != "examples/countdowntimer/purpose.yaml" || doc.Backend.Kind != "sim" || !doc.Stats.VirtualClock {
 		t.Fatalf("metadata: %+v %+v %+v %+v", doc, doc.Bound, doc.Purpose, doc.Stats)
 	}

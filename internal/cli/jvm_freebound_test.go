@@ -44,7 +44,7 @@ s8 --close--> s7`
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.Bound == nil || doc.Bound.Used != 2 || doc.Bound.Needed != 1 {
+	if doc.Bound == nil || doc.Bound.Used != 2 || doc.Bound.LearnedNeeds != 1 {
 		t.Errorf("bound %+v, want used 2, needed 1", doc.Bound)
 	}
 	// The close that ends a query fails its pending accept after the

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,29 +28,30 @@ import (
 )
 
 type learnFlags struct {
-	out        string
-	write      []string
-	example    string
-	modelFile  string
-	format     string
-	bound      int
-	oracle     string
-	quiescence time.Duration
-	reset      time.Duration
-	latency    time.Duration
-	callins    []string
-	lanes      int
-	realtime   bool
-	showErrors bool
-	svg        bool
-	quiet      bool
-	grace      time.Duration
-	progress   time.Duration
-	maxQueries int
-	backend    string
-	adb        adbFlags
-	store      storeFlags
-	vote       voteFlags
+	out         string
+	write       []string
+	example     string
+	modelFile   string
+	format      string
+	bound       string
+	conformance string
+	oracle      string
+	quiescence  time.Duration
+	reset       time.Duration
+	latency     time.Duration
+	callins     []string
+	lanes       int
+	realtime    bool
+	showErrors  bool
+	svg         bool
+	quiet       bool
+	grace       time.Duration
+	progress    time.Duration
+	maxQueries  int
+	backend     string
+	adb         adbFlags
+	store       storeFlags
+	vote        voteFlags
 }
 
 func newLearnCmd(e *env) *cobra.Command {
@@ -143,7 +146,8 @@ the one running at a stop finishes in time.`,
 	fl.StringVar(&f.example, "example", "", "learn an embedded example (see 'droidstar examples')")
 	fl.StringVar(&f.modelFile, "model", "", "learn a model file directly (DroidStar DOT, Mealy DOT or droidstar JSON)")
 	fl.StringVar(&f.format, "model-format", "auto", "format of --model: auto, droidstar-dot, mealy-dot, json")
-	fl.IntVar(&f.bound, "bound", purpose.DefaultBound, "distinguisher bound (overrides the purpose's), in free symbols: the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted; the model is exact if the target needs no more")
+	fl.StringVar(&f.bound, "bound", strconv.Itoa(purpose.DefaultBound), "distinguisher bound in free symbols (overrides the purpose's; default: the purpose's, else 2): N, or auto (start at 1, raise while a raised bound's round finds counterexamples, up to 4) or auto:MAX; the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted; the model is exact if the target needs no more than the bound used")
+	fl.StringVar(&f.conformance, "conformance", defaultConformance, "conformance test run once a hypothesis passes the bound check: random:N (N random words from the hypothesis's states, seed 1), random:N:SEED, wp:K (the Wp-method, K extra states) or off")
 	fl.StringVar(&f.oracle, "oracle", oracleBound, "equivalence oracle: bound (the distinguisher-bound oracle) or perfect (compare hypotheses with the target's model; backend sim only)")
 	fl.DurationVar(&f.quiescence, "quiescence", purpose.DefaultQuiescence, "quiescence timeout for --model")
 	fl.DurationVar(&f.reset, "reset", purpose.DefaultSettle+purpose.DefaultPostReset, "device time per query for --model (settle + post-reset)")
@@ -200,6 +204,17 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if err := f.checkNumbers(); err != nil {
 		return err
 	}
+	bound, err := parseBound(f.bound)
+	if err != nil {
+		return err
+	}
+	conformance, err := parseConformance(f.conformance)
+	if err != nil {
+		return err
+	}
+	if f.oracle == oraclePerfect && (bound.Auto || c.Flags().Changed("conformance")) {
+		return usageError("--oracle perfect compares hypotheses with the target itself: --bound auto and --conformance do not apply")
+	}
 	// Before any device work: a model learned into a folder it cannot be
 	// written to would be lost.
 	if err := probeDir(f.out); err != nil {
@@ -211,7 +226,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	simOpts := e.backendOptions(f.lanes, f.realtime)
 	simOpts.Flaky = sim.Flakiness{Prob: f.vote.simFlaky, Seed: f.vote.seed}
 	var plan *compose.Plan
-	var err error
+	auto := bound.Auto && c.Flags().Changed("bound")
 	switch {
 	case f.modelFile != "":
 		data, rerr := e.readFile(f.modelFile)
@@ -219,7 +234,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			return rerr
 		}
 		plan, err = compose.FromModel(f.modelFile, data, compose.ModelOptions{
-			Format: f.format, Bound: f.bound, Quiescence: f.quiescence, Reset: f.reset,
+			Format: f.format, Bound: max(bound.Fixed, purpose.DefaultBound), Quiescence: f.quiescence, Reset: f.reset,
 			Latency: f.latency, Callins: f.callins, Sim: simOpts,
 		})
 	default:
@@ -236,8 +251,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			return err
 		}
 		if c.Flags().Changed("bound") {
-			p.Bound = f.bound
+			p.Bound, p.BoundAuto = max(bound.Fixed, purpose.DefaultBound), bound.Auto
 		}
+		auto = p.BoundAuto
 		kind := f.backend
 		if kind == "" && f.example != "" && p.Backend.Has(purpose.BackendSim) {
 			// The embedded examples are the no-device demo.
@@ -262,6 +278,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	defer plan.Close()
 	if f.maxQueries > 0 {
 		plan.LimitQueries(f.maxQueries)
+	}
+	if auto {
+		plan.Job.Target.BoundAuto, plan.Job.Target.BoundMax = true, cmp.Or(bound.Max, DefaultAutoMax)
 	}
 	// A simulated target is known in full: the result is compared with it
 	// (and with --oracle perfect so is every hypothesis).
@@ -294,7 +313,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	opts := engine.Options{
 		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism,
-		Perfect: perfect,
+		Perfect: perfect, Conformance: conformance,
 		Progress: func(s engine.Snapshot) {
 			last = s
 			display.Update(s)
@@ -387,6 +406,9 @@ func checkTarget(doc *model.Document, learned, target *mealy.Machine, plan *comp
 	doc.Target = tc
 	if cx := tc.Counterexample; cx != nil {
 		used := plan.Job.Target.Bound
+		if doc.Bound != nil {
+			used = doc.Bound.Used // what --bound auto settled on
+		}
 		doc.Warnings = append(doc.Warnings, fmt.Sprintf(
 			"the learned model is wrong: on %s the target answers %s, the learned model %s; the target needs bound %d, this run used %d (learn again with --bound %d or --oracle perfect)",
 			strings.Join(cx.Input, " "), strings.Join(cx.Expected, " "), strings.Join(cx.Learned, " "), tc.NeededBound, used, max(tc.NeededBound, used+1)))
@@ -434,8 +456,6 @@ func (f *learnFlags) checkNumbers() error {
 	switch {
 	case f.oracle != oracleBound && f.oracle != oraclePerfect:
 		return usageError("--oracle must be %s or %s, got %q", oracleBound, oraclePerfect, f.oracle)
-	case f.bound < 1:
-		return usageError("--bound must be at least 1, got %d", f.bound)
 	case f.quiescence <= 0:
 		return usageError("--quiescence must be positive, got %s", f.quiescence)
 	case f.reset < 0:

@@ -272,7 +272,7 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 	t := engine.Target{
 		Name: p.Name, Class: p.Class, Inputs: inputs, Outputs: outputs,
 		Semantics: model.SemanticsClosure, Callins: p.CallinSymbols(), Callbacks: p.OutputCallbacks(),
-		Bound:   p.Bound,
+		Bound: p.Bound, BoundAuto: p.BoundAuto, BoundMax: engine.DefaultAutoMax,
 		Purpose: &model.PurposeInfo{Name: p.Name, Class: p.Class, File: p.File, Fingerprint: p.Fingerprint()},
 	}
 	b, err := startBackend(ctx, p, read, o)
@@ -295,7 +295,7 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 // not what a query answers.
 func purposeKeyParts(p *purpose.Purpose, b started, o BackendOptions) map[string]string {
 	q := *p
-	q.Bound, q.Restrictions = 0, nil
+	q.Bound, q.BoundAuto, q.Restrictions = 0, false, nil
 	parts := map[string]string{
 		store.PartPurpose:  q.Fingerprint(),
 		store.PartTimeouts: fmt.Sprintf("quiescence %s, settle %s, post-reset %s", p.Timeouts.Quiescence, p.Timeouts.Settle, p.Timeouts.PostReset),

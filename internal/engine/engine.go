@@ -30,6 +30,10 @@ type Target struct {
 	// Bound is the distinguisher bound, in free symbols: a wait that
 	// Forcing makes follow an input is not counted.
 	Bound int
+	// BoundAuto lets the bound oracle choose its bound, from AutoStart up
+	// to BoundMax (see equivalence.AutoBound); Bound is then unused.
+	BoundAuto bool
+	BoundMax  int
 	// Forcing marks the inputs a wait must follow (a purpose's
 	// followed_by_wait callins); the composition root fills it in from the
 	// restrictions.
@@ -75,6 +79,9 @@ type Options struct {
 	// learn --oracle perfect); the document then records no bound.
 	Perfect *mealy.Machine
 	Learner learn.Options
+	// Conformance, when set, adds a conformance test that runs whenever a
+	// hypothesis passes the bound check (see NewConformance).
+	Conformance *model.Conformance
 	// PerBatch is the number of transitions the bound oracle checks per
 	// batch (see equivalence.Bound); 0 picks one per device.
 	PerBatch int
@@ -95,6 +102,15 @@ type Options struct {
 	// cache's: --repeat, --verify and its seed).
 	Determinism *model.Determinism
 }
+
+// AutoStart is the bound --bound auto starts from: rounds at 1 are
+// cheap, and the first raise (to 2) always happens.
+const AutoStart = 1
+
+// DefaultAutoMax is the ceiling of --bound auto (and a purpose's bound:
+// auto) when none is given: rounds at 5 on a model of 13 inputs ask
+// hundreds of thousands of words per transition.
+const DefaultAutoMax = 4
 
 // maxRestarts bounds how often learning starts again after votes
 // overturned answers it had used.
@@ -130,6 +146,8 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	start := time.Now()
 	watch := newWatcher(rec, start, o.Progress)
 	var eq learn.EquivalenceOracle
+	var auto *equivalence.AutoBound
+	checks := &checks{inputs: t.Inputs}
 	if o.Perfect != nil {
 		eq = &equivalence.Perfect{Target: o.Perfect}
 	} else {
@@ -137,7 +155,22 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		if per == 0 {
 			per = max(len(job.Devices), 1)
 		}
-		eq = &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.Forcing, PerBatch: per, OnProgress: watch.roundProgress}
+		bound := &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.Forcing, PerBatch: per, OnProgress: watch.roundProgress}
+		checks.bound = bound
+		if t.BoundAuto {
+			auto = &equivalence.AutoBound{Bound: bound, Start: AutoStart, Max: t.BoundMax, OnRaise: func(_, to int) { watch.autoBound(to) }}
+			watch.autoBound(AutoStart)
+			checks.bound = auto
+		}
+		if o.Conformance != nil {
+			confMQ := &oracle.Counter{Next: job.MQ, Phase: oracle.PhaseConformance, Recorder: rec}
+			conf, err := NewConformance(*o.Conformance, confMQ, sem, t.Forcing, func() int { return bound.Bound }, watch.roundProgress)
+			if err != nil {
+				return nil, err
+			}
+			checks.conformance = conf
+		}
+		eq = checks
 	}
 	lopts := o.Learner
 	if o.Progress != nil {
@@ -197,11 +230,21 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		if !t.Forcing.None() {
 			needed = h.Machine.NeededFreeBound(t.Forcing)
 		}
-		doc.Bound = &model.Bound{Used: t.Bound, Needed: needed}
+		doc.Bound = &model.Bound{Used: t.Bound, LearnedNeeds: needed}
+		if auto != nil {
+			used, found, capped := auto.Settled()
+			doc.Bound.Used = used
+			doc.Bound.Auto = &model.AutoBound{Start: AutoStart, Max: t.BoundMax, Found: found, Capped: capped}
+		}
+		if o.Conformance != nil {
+			c := *o.Conformance
+			doc.Conformance = &c
+		}
 	}
 	doc.Purpose = t.Purpose
 	doc.Backend, doc.Stats = recorded(job, wall, o.VirtualClock)
 	doc.Stats.States, doc.Stats.EQs = typestateStates(h.Machine, t.Semantics), res.EQs
+	doc.Stats.Counterexamples = checks.found
 	if o.Determinism != nil {
 		d := *o.Determinism
 		d.Reruns, d.Agreements, d.Votes = rec.Determinism()
@@ -277,9 +320,9 @@ func recorded(job Job, wall time.Duration, virtual bool) (*model.BackendInfo, *m
 		backendInfo.Devices = append(backendInfo.Devices, info)
 	}
 	learning, equiv := rec.Snapshot()
-	verification := rec.Verification()
+	verification, conformance := rec.Verification(), rec.Conformance()
 	return &backendInfo, &model.Stats{
-		Learning: learning, Equivalence: equiv, Verification: verification, WallSecs: wall.Seconds(),
-		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs + verification.DeviceSecs, VirtualClock: virtual,
+		Learning: learning, Equivalence: equiv, Verification: verification, Conformance: conformance, WallSecs: wall.Seconds(),
+		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs + verification.DeviceSecs + conformance.DeviceSecs, VirtualClock: virtual,
 	}
 }

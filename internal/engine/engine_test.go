@@ -77,7 +77,7 @@ func TestRunLearnsAndDescribes(t *testing.T) {
 		t.Fatalf("learned machine differs on %v (%v)", w, err)
 	}
 	d := res.Document
-	if d.Stats.States != 3 || d.Bound.Needed != 1 || d.Bound.Used != 2 || d.Tool.Version != "test" ||
+	if d.Stats.States != 3 || d.Bound.LearnedNeeds != 1 || d.Bound.Used != 2 || d.Tool.Version != "test" ||
 		len(d.Backend.Devices) != 1 || d.Backend.Devices[0].Serial != "sim-0" || res.Partial {
 		t.Fatalf("document %+v stats %+v bound %+v", d, d.Stats, d.Bound)
 	}

@@ -47,7 +47,7 @@ func TestFreeBoundLearnsForcedWaitsExactly(t *testing.T) {
 			t.Fatalf("bound %d: learned model differs from the model on %q (err %v)", bound, plan.Target().Inputs.Format(w), err)
 		}
 		d := res.Document
-		if d.Stats.States != 10 || d.Bound.Used != c.used || d.Bound.Needed != 1 {
+		if d.Stats.States != 10 || d.Bound.Used != c.used || d.Bound.LearnedNeeds != 1 {
 			t.Fatalf("bound %d: %d states, bound %+v; want 10 states, bound used %d, needed 1", bound, d.Stats.States, *d.Bound, c.used)
 		}
 	}
@@ -68,8 +68,8 @@ func TestPlainBoundMergesAcrossForcedWaits(t *testing.T) {
 		t.Fatalf("plain bound 2 learned the model exactly (err %v); the test shows nothing", err)
 	}
 	d := res.Document
-	if got := plan.Target().Inputs.Format(w); got != "close wait accept wait" || d.Stats.States != 9 || d.Bound.Needed != 2 {
+	if got := plan.Target().Inputs.Format(w); got != "close wait accept wait" || d.Stats.States != 9 || d.Bound.LearnedNeeds != 2 {
 		t.Fatalf("plain bound 2: differs on %q, %d states, needed %d; want %q, 9 states, needed 2",
-			got, d.Stats.States, d.Bound.Needed, "close wait accept wait")
+			got, d.Stats.States, d.Bound.LearnedNeeds, "close wait accept wait")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
 )
 
@@ -53,6 +54,9 @@ type watcher struct {
 	round       int
 	states      int
 	done, total int
+	// bound is the bound --bound auto checks at now (0: a fixed bound,
+	// which the phase does not repeat).
+	bound int
 }
 
 func newWatcher(rec *oracle.Recorder, start time.Time, send func(Snapshot)) *watcher {
@@ -66,6 +70,12 @@ func (w *watcher) hypothesis(round, states int) {
 	w.emit()
 }
 
+func (w *watcher) autoBound(bound int) {
+	w.mu.Lock()
+	w.bound = bound
+	w.mu.Unlock()
+}
+
 func (w *watcher) roundProgress(done, total int) {
 	w.mu.Lock()
 	w.done, w.total = done, total
@@ -75,27 +85,35 @@ func (w *watcher) roundProgress(done, total int) {
 // Snapshot is the run as it stands.
 func (w *watcher) snapshot() Snapshot {
 	learning, equiv := w.rec.Snapshot()
-	verification := w.rec.Verification()
+	verification, conformance := w.rec.Verification(), w.rec.Conformance()
 	w.mu.Lock()
 	s := Snapshot{Round: w.round, States: w.states, Elapsed: time.Since(w.start)}
-	done, total := w.done, w.total
+	done, total, bound := w.done, w.total, w.bound
 	w.mu.Unlock()
 	switch {
 	case s.Round == 0:
 		s.Phase = "table fill"
 	case w.rec.Current() == oracle.PhaseVerification:
 		s.Phase = "final check"
+	case w.rec.Current() == oracle.PhaseConformance:
+		s.Phase = fmt.Sprintf("conformance test, round %d", s.Round)
+		s.Done, s.Total, s.Unit = done, total, "words"
 	case w.rec.Current() == oracle.PhaseEquivalence:
 		s.Phase = fmt.Sprintf("equivalence round %d", s.Round)
+		if bound > 0 {
+			s.Phase += fmt.Sprintf(" at bound %d", bound)
+		}
 		s.Done, s.Total, s.Unit = done, total, "transitions"
 	default:
 		s.Phase = fmt.Sprintf("refining after round %d", s.Round)
 	}
-	s.Asked = learning.Asked + equiv.Asked + verification.Asked
-	s.Executed = learning.Executed + equiv.Executed + verification.Executed
-	s.CacheHits = learning.CacheHits + equiv.CacheHits + verification.CacheHits
-	s.Excluded = learning.Excluded + equiv.Excluded + verification.Excluded
-	s.DeviceSecs = learning.DeviceSecs + equiv.DeviceSecs + verification.DeviceSecs
+	for _, p := range []model.PhaseStats{learning, equiv, verification, conformance} {
+		s.Asked += p.Asked
+		s.Executed += p.Executed
+		s.CacheHits += p.CacheHits
+		s.Excluded += p.Excluded
+		s.DeviceSecs += p.DeviceSecs
+	}
 	for _, d := range w.rec.Devices() {
 		s.Devices = append(s.Devices, Device{Serial: d.Serial, Executed: d.Executed, Busy: d.Busy, DeviceSecs: d.DeviceSecs})
 	}

@@ -77,7 +77,7 @@ func asyncTask(t *testing.T) *model.Document {
 			return nil
 		})
 	d.Callins, d.Callbacks = callins, callbacks
-	d.Bound = &model.Bound{Used: 2, Needed: 1}
+	d.Bound = &model.Bound{Used: 2, LearnedNeeds: 1}
 	d.Purpose = &model.PurposeInfo{Name: "asynctask", Class: "android.os.AsyncTask", File: "examples/asynctask/purpose.yaml", Fingerprint: "sha256:0123abcd"}
 	d.Backend = &model.BackendInfo{Kind: "sim", Model: "examples/asynctask/model.json", Devices: []model.DeviceInfo{
 		{Serial: "sim-0", Model: "simulated", SDK: 23}, {Serial: "sim-1", Model: "simulated", SDK: 23},
@@ -562,13 +562,13 @@ func TestBoundAndTargetText(t *testing.T) {
 		target       *model.TargetCheck
 		want, wantTC string
 	}{
-		{&model.Bound{Used: 2, Needed: 1}, nil, "2 used, the learned model needs 1; exact if the target needs bound <= 2", ""},
-		{&model.Bound{Used: 2, Needed: 2}, nil, "2 used, the learned model needs 2; exact if the target needs bound <= 2", ""},
-		{&model.Bound{Used: 2, Needed: 3}, nil,
+		{&model.Bound{Used: 2, LearnedNeeds: 1}, nil, "2 used, the learned model needs 1; exact if the target needs bound <= 2", ""},
+		{&model.Bound{Used: 2, LearnedNeeds: 2}, nil, "2 used, the learned model needs 2; exact if the target needs bound <= 2", ""},
+		{&model.Bound{Used: 2, LearnedNeeds: 3}, nil,
 			"2 used, the learned model needs 3, more than the bound: the target needs more than 2 too, so the model may be wrong (try --bound 3)", ""},
-		{&model.Bound{Used: 2, Needed: 1}, &model.TargetCheck{Equal: true, NeededBound: 1},
+		{&model.Bound{Used: 2, LearnedNeeds: 1}, &model.TargetCheck{Equal: true, NeededBound: 1},
 			"2 used, the learned model needs 1", "the learned model equals the target, which needs bound 1"},
-		{&model.Bound{Used: 2, Needed: 0}, differ,
+		{&model.Bound{Used: 2, LearnedNeeds: 0}, differ,
 			"2 used, the learned model needs 0", "the learned model differs from the target, which needs bound 3 (see the warnings)"},
 		{nil, &model.TargetCheck{Equal: true, NeededBound: 4, Perfect: true},
 			"", "the learned model equals the target (perfect oracle), which needs bound 4"},

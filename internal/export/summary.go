@@ -83,6 +83,9 @@ func Summary(d *model.Document) string {
 	if d.Bound != nil {
 		fmt.Fprintf(&b, "bound: %s\n", BoundText(d))
 	}
+	if d.Conformance != nil {
+		fmt.Fprintf(&b, "conformance: %s\n", ConformanceText(d))
+	}
 	if tc := d.Target; tc != nil {
 		fmt.Fprintf(&b, "target: %s\n", TargetText(tc))
 	}
@@ -226,31 +229,109 @@ func statsSummary(b *strings.Builder, s *model.Stats, bound *model.Bound) {
 }
 
 // BoundText is what the summary says of the distinguisher bound after
-// "bound: ": the bound used, the one the learned model needs and what the
-// bound check guarantees; "" when d records no bound.
+// "bound: ": the bound used (and how --bound auto chose it), the one the
+// learned model needs and what the bound check guarantees; "" when d
+// records no bound.
 func BoundText(d *model.Document) string {
 	bd := d.Bound
 	if bd == nil {
 		return ""
 	}
-	return fmt.Sprintf("%d used, the learned model needs %d%s", bd.Used, bd.Needed, boundNote(bd, d.Target))
+	used := fmt.Sprintf("%d used", bd.Used)
+	if a := bd.Auto; a != nil {
+		used = autoText(bd.Used, a)
+	}
+	return fmt.Sprintf("%s, the learned model needs %d%s", used, bd.LearnedNeeds, boundNote(bd, d.Target, d.Conformance != nil))
+}
+
+// autoText says how --bound auto settled on used.
+func autoText(used int, a *model.AutoBound) string {
+	var found []string
+	for k, n := range a.Found {
+		at := a.Start + k
+		if at == used {
+			break
+		}
+		found = append(found, fmt.Sprintf("at %d: %s", at, countOrNone(n)))
+	}
+	last := 0
+	if k := used - a.Start; k >= 0 && k < len(a.Found) {
+		last = a.Found[k]
+	}
+	before := ""
+	if len(found) > 0 {
+		before = "counterexamples found by rounds " + strings.Join(found, ", ") + "; "
+	}
+	if a.Capped {
+		return fmt.Sprintf("auto stopped at its ceiling %d (%srounds at %d found %s)", used, before, used, countOrNone(last))
+	}
+	return fmt.Sprintf("auto settled on %d (%sthe first round at %d found none)", used, before, used)
+}
+
+func countOrNone(n int) string {
+	if n == 0 {
+		return "none"
+	}
+	return fmt.Sprint(n)
 }
 
 // boundNote says what the bound check guarantees. The bound the learned
 // model needs says nothing about the target's when it is at most the bound
-// used (a bound too small for the target yields a smaller, wrong model that
-// needs no more), so only the check's own guarantee is stated; a checked
-// target (tc) replaces it.
-func boundNote(bd *model.Bound, tc *model.TargetCheck) string {
+// used (a bound too small for the target yields a smaller, wrong model
+// that needs no more), so only the check's own guarantee is stated; a
+// checked target (tc) replaces it.
+func boundNote(bd *model.Bound, tc *model.TargetCheck, conformance bool) string {
 	switch {
-	case bd.Needed > bd.Used:
+	case bd.LearnedNeeds > bd.Used && conformance:
+		// A counterexample from the conformance test made states the
+		// bound cannot tell apart: the bound vouches for nothing.
+		return fmt.Sprintf(", more than the bound: the target needs more than %d too, so only the conformance test speaks for the model (try --bound %d)", bd.Used, bd.LearnedNeeds)
+	case bd.LearnedNeeds > bd.Used:
 		// Had the target needed at most bd.Used, the model would be the
 		// target and need no more.
-		return fmt.Sprintf(", more than the bound: the target needs more than %d too, so the model may be wrong (try --bound %d)", bd.Used, bd.Needed)
+		return fmt.Sprintf(", more than the bound: the target needs more than %d too, so the model may be wrong (try --bound %d)", bd.Used, bd.LearnedNeeds)
 	case tc != nil:
 		return ""
+	case bd.Auto != nil && bd.Auto.Capped:
+		return fmt.Sprintf("; exact if the target needs bound <= %d (raise the ceiling with --bound auto:%d)", bd.Used, bd.Used+1)
 	}
 	return fmt.Sprintf("; exact if the target needs bound <= %d", bd.Used)
+}
+
+// ConformanceText is what the summary says after "conformance: ": the
+// test that ran after the bound check, what it found and cost. Passing it
+// is evidence, not a guarantee: it tried some words beyond the bound.
+func ConformanceText(d *model.Document) string {
+	c := d.Conformance
+	name := c.String()
+	if c.Method == "random" {
+		name = fmt.Sprintf("random:%d (seed %d)", c.Walks, c.Seed)
+	}
+	var rounds []string
+	if d.Stats != nil {
+		for _, f := range d.Stats.Counterexamples {
+			if f.Check == model.CheckConformance {
+				rounds = append(rounds, fmt.Sprint(f.Round))
+			}
+		}
+	}
+	text := name + " found no difference from the final model"
+	if c.Method == "wp" {
+		// The Wp-method's suite of depth K is complete for targets of at
+		// most K states more (Fujiwara et al. 1991).
+		text += fmt.Sprintf(", so it is exact also if the target, as the purpose sees it, has at most %s more than the model", plural(c.Depth, "state"))
+	}
+	if len(rounds) > 0 {
+		in := "round"
+		if len(rounds) > 1 {
+			in = "rounds"
+		}
+		text += fmt.Sprintf(" (earlier, %s in %s %s)", plural(len(rounds), "counterexample"), in, strings.Join(rounds, ", "))
+	}
+	if s := d.Stats; s != nil {
+		text += fmt.Sprintf("; %d asked, %d executed", s.Conformance.Asked, s.Conformance.Executed)
+	}
+	return text
 }
 
 // TargetText is what the summary says after "target: ": how the learned

@@ -29,7 +29,7 @@ func StatsColumns(s *model.Stats, bound *model.Bound) []Column {
 	}
 	boundCol := "–"
 	if bound != nil {
-		boundCol = fmt.Sprintf("%d (%d)", bound.Used, bound.Needed)
+		boundCol = fmt.Sprintf("%d (%d)", bound.Used, bound.LearnedNeeds)
 	}
 	device := "device time"
 	if s.VirtualClock {

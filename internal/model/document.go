@@ -58,15 +58,18 @@ type Document struct {
 	Transitions []Transition `json:"transitions"`
 	// Complete is false when transitions may be omitted; an omitted
 	// transition of a closure model answers err and goes to the error sink.
-	Complete bool         `json:"complete"`
-	Bound    *Bound       `json:"bound,omitempty"`
-	Target   *TargetCheck `json:"target,omitempty"`
-	Purpose  *PurposeInfo `json:"purpose,omitempty"`
-	Backend  *BackendInfo `json:"backend,omitempty"`
-	Stats    *Stats       `json:"stats,omitempty"`
-	Warnings []string     `json:"warnings,omitempty"`
-	Tool     *ToolInfo    `json:"tool,omitempty"`
-	Learned  *time.Time   `json:"learned_at,omitempty"`
+	Complete bool   `json:"complete"`
+	Bound    *Bound `json:"bound,omitempty"`
+	// Conformance is the conformance test the final model passed, when
+	// one ran.
+	Conformance *Conformance `json:"conformance,omitempty"`
+	Target      *TargetCheck `json:"target,omitempty"`
+	Purpose     *PurposeInfo `json:"purpose,omitempty"`
+	Backend     *BackendInfo `json:"backend,omitempty"`
+	Stats       *Stats       `json:"stats,omitempty"`
+	Warnings    []string     `json:"warnings,omitempty"`
+	Tool        *ToolInfo    `json:"tool,omitempty"`
+	Learned     *time.Time   `json:"learned_at,omitempty"`
 }
 
 // State is one state. Access is the shortest input word reaching it.
@@ -95,12 +98,69 @@ type ErrInfo struct {
 // Bound is the distinguisher bound the run assumed and the one the
 // learned model needs, both in free symbols: a wait that a
 // followed_by_wait restriction forces after a callin is not counted.
-// Needed is computed on the learned model, so it is only a lower bound for
-// the target's: a bound too small for the target yields a smaller, wrong
-// model that needs no more than the bound used.
+// LearnedNeeds is computed on the learned model, so it is only a lower
+// bound for the target's: a bound too small for the target yields a
+// smaller, wrong model that needs no more than the bound used.
 type Bound struct {
-	Used   int `json:"used"`
-	Needed int `json:"needed"`
+	Used         int `json:"used"`
+	LearnedNeeds int `json:"learned_model_needs"`
+	// Auto is how --bound auto chose Used (absent for a fixed bound).
+	Auto *AutoBound `json:"auto,omitempty"`
+}
+
+// UnmarshalJSON also reads the key earlier versions wrote for
+// LearnedNeeds ("needed"), which claimed more than it knew.
+func (b *Bound) UnmarshalJSON(data []byte) error {
+	var v struct {
+		Used         int        `json:"used"`
+		LearnedNeeds *int       `json:"learned_model_needs"`
+		Needed       *int       `json:"needed"`
+		Auto         *AutoBound `json:"auto"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	*b = Bound{Used: v.Used, Auto: v.Auto}
+	switch {
+	case v.LearnedNeeds != nil:
+		b.LearnedNeeds = *v.LearnedNeeds
+	case v.Needed != nil:
+		b.LearnedNeeds = *v.Needed
+	}
+	return nil
+}
+
+// AutoBound records how --bound auto settled: it started at Start, and
+// raised the bound after the hypothesis passed a bound whose rounds had
+// found counterexamples, up to Max. Found[k] counts the counterexamples
+// the rounds at bound Start+k found; the bound settled on is the first
+// whose rounds found none, unless Capped (Max reached while its rounds
+// still found some).
+type AutoBound struct {
+	Start  int   `json:"start"`
+	Max    int   `json:"max"`
+	Found  []int `json:"found"`
+	Capped bool  `json:"capped,omitempty"`
+}
+
+// Conformance is the conformance test that checked the final model after
+// the bound check: Method is "random" (Walks random words drawn with
+// Seed) or "wp" (the Wp-method to Depth extra states).
+type Conformance struct {
+	Method string `json:"method"`
+	Walks  int    `json:"walks,omitempty"`
+	Seed   uint64 `json:"seed,omitempty"`
+	Depth  int    `json:"depth,omitempty"`
+}
+
+// String is the flag form: random:N or wp:K.
+func (c Conformance) String() string {
+	if c.Method == "wp" {
+		return fmt.Sprintf("wp:%d", c.Depth)
+	}
+	return fmt.Sprintf("%s:%d", c.Method, c.Walks)
 }
 
 // TargetCheck compares the learned model with a target known in full (the
@@ -179,9 +239,15 @@ type Stats struct {
 	// Verification is the final check: answers run once more before the
 	// model was declared final (absent when there was none).
 	Verification PhaseStats `json:"verification,omitzero"`
-	WallSecs     float64    `json:"wall_seconds"`
-	DeviceSecs   float64    `json:"device_seconds"`
-	VirtualClock bool       `json:"virtual_clock,omitempty"`
+	// Conformance is the conformance test that ran after the bound check
+	// passed (absent when there was none).
+	Conformance PhaseStats `json:"conformance,omitzero"`
+	// Counterexamples says which check found each counterexample, in
+	// round order.
+	Counterexamples []FoundCounterexample `json:"counterexamples,omitempty"`
+	WallSecs        float64               `json:"wall_seconds"`
+	DeviceSecs      float64               `json:"device_seconds"`
+	VirtualClock    bool                  `json:"virtual_clock,omitempty"`
 	// Determinism is what the run measured of the target's determinism:
 	// the re-runs, and the votes that settled contradicting answers.
 	Determinism *Determinism `json:"determinism,omitempty"`
@@ -220,14 +286,33 @@ type VoteAnswer struct {
 
 // Total adds the two phases.
 func (s *Stats) Total() PhaseStats {
-	a, b, c := s.Learning, s.Equivalence, s.Verification
-	return PhaseStats{
-		Asked: a.Asked + b.Asked + c.Asked, CacheHits: a.CacheHits + b.CacheHits + c.CacheHits,
-		Excluded: a.Excluded + b.Excluded + c.Excluded, Executed: a.Executed + b.Executed + c.Executed,
-		Symbols: a.Symbols + b.Symbols + c.Symbols, DeviceSecs: a.DeviceSecs + b.DeviceSecs + c.DeviceSecs,
-		Stored: a.Stored + b.Stored + c.Stored,
+	var t PhaseStats
+	for _, p := range []PhaseStats{s.Learning, s.Equivalence, s.Verification, s.Conformance} {
+		t.Asked += p.Asked
+		t.CacheHits += p.CacheHits
+		t.Excluded += p.Excluded
+		t.Executed += p.Executed
+		t.Symbols += p.Symbols
+		t.DeviceSecs += p.DeviceSecs
+		t.Stored += p.Stored
 	}
+	return t
 }
+
+// FoundCounterexample is one counterexample an equivalence check found:
+// the round (equivalence query) it answered, the check (CheckBound or
+// CheckConformance) and the input word.
+type FoundCounterexample struct {
+	Round int      `json:"round"`
+	Check string   `json:"check"`
+	Input []string `json:"input"`
+}
+
+// The checks that find counterexamples.
+const (
+	CheckBound       = "bound"
+	CheckConformance = "conformance"
+)
 
 // ToolInfo names the program that wrote the document.
 type ToolInfo struct {

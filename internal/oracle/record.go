@@ -18,6 +18,11 @@ const (
 	// PhaseVerification is the final check before a model is declared
 	// final: answers run once more, not new questions.
 	PhaseVerification
+	// PhaseConformance is the conformance test that runs once the bound
+	// check passes: new questions, counted apart so that what the extra
+	// assurance costs is seen.
+	PhaseConformance
+	numPhases
 )
 
 func (p Phase) String() string {
@@ -26,6 +31,8 @@ func (p Phase) String() string {
 		return "equivalence"
 	case PhaseVerification:
 		return "verification"
+	case PhaseConformance:
+		return "conformance"
 	}
 	return "learning"
 }
@@ -86,7 +93,7 @@ func phaseOf(ctx context.Context) Phase {
 // concurrent use, so a progress display may read it while learning.
 type Recorder struct {
 	mu       sync.Mutex
-	phases   [3]model.PhaseStats
+	phases   [numPhases]model.PhaseStats
 	current  Phase
 	devices  []DeviceStats
 	warnings []string
@@ -194,10 +201,16 @@ func (r *Recorder) Snapshot() (learning, equivalence model.PhaseStats) {
 }
 
 // Verification returns the counts of the final check so far.
-func (r *Recorder) Verification() model.PhaseStats {
+func (r *Recorder) Verification() model.PhaseStats { return r.Phase(PhaseVerification) }
+
+// Conformance returns the counts of the conformance test so far.
+func (r *Recorder) Conformance() model.PhaseStats { return r.Phase(PhaseConformance) }
+
+// Phase returns the counts of phase p so far.
+func (r *Recorder) Phase(p Phase) model.PhaseStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.phases[PhaseVerification]
+	return r.phases[p]
 }
 
 func (r *Recorder) device(serial string, f func(*DeviceStats)) {

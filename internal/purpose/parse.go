@@ -595,7 +595,13 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 		d.timeouts(p, f.value)
 	}
 	if f := m.opt("bound"); f != nil {
-		if b, ok := d.integer(f.value); ok {
+		_, isInteger := f.value.node.(*ast.IntegerNode)
+		if s, _ := stringValue(f.value.node); f.value.ok && !isInteger {
+			if s != "auto" {
+				d.errAt(f.pos, f.path, "want an integer or auto, got %s", kindOf(f.value.node))
+			}
+			p.BoundAuto = s == "auto"
+		} else if b, ok := d.integer(f.value); ok {
 			if b < 1 {
 				d.errAt(f.pos, f.path, "must be at least 1, got %d", b)
 			}

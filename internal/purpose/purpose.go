@@ -42,11 +42,14 @@ type Purpose struct {
 	Class       string `json:"class,omitempty"`
 	Description string `json:"description,omitempty"`
 
-	Callins      []Callin      `json:"callins"`
-	Callbacks    []Callback    `json:"callbacks,omitempty"`
-	Details      Details       `json:"details,omitempty"`
-	Timeouts     Timeouts      `json:"timeouts"`
-	Bound        int           `json:"bound"`
+	Callins   []Callin   `json:"callins"`
+	Callbacks []Callback `json:"callbacks,omitempty"`
+	Details   Details    `json:"details,omitempty"`
+	Timeouts  Timeouts   `json:"timeouts"`
+	Bound     int        `json:"bound"`
+	// BoundAuto is bound: auto (the bound oracle chooses its bound; see
+	// equivalence.AutoBound); Bound is then the default, unused.
+	BoundAuto    bool          `json:"bound_auto,omitempty"`
 	Restrictions []Restriction `json:"restrictions,omitempty"`
 	Backend      Backend       `json:"backend"`
 

@@ -350,9 +350,9 @@ func TestParseErrors(t *testing.T) {
 		{"integer key", head + "1: x\n",
 			`t.yaml:4:1: unknown field "1" (allowed: name, class, description, target, setup, files, permissions, jars, adapters, callins, callbacks, details, timeouts, bound, restrictions, backend)`},
 		{"float bound", head + "bound: 2.0\n",
-			"t.yaml:4:8: bound: want an integer, got float 2.0"},
+			"t.yaml:4:8: bound: want an integer or auto, got float 2.0"},
 		{"huge bound", head + "bound: 99999999999999999999\n",
-			`t.yaml:4:8: bound: want an integer, got string "99999999999999999999"`},
+			`t.yaml:4:8: bound: want an integer or auto, got string "99999999999999999999"`},
 		{"string with number", head + "timeouts: {settle: \"500\"}\n",
 			"t.yaml:4:20: timeouts.settle: 500 has no unit: add a unit, e.g. 500ms"},
 		{"float duration", head + "timeouts: {settle: 1.5}\n",
@@ -402,7 +402,7 @@ func TestParseErrors(t *testing.T) {
 		{"only a scalar", "hello\n",
 			`t.yaml:1:1: want a map at the top level (name, callins, backend, ...), got string "hello"`},
 		{"long string is cut", head + "bound: " + strings.Repeat("x", 50) + "\n",
-			`t.yaml:4:8: bound: want an integer, got string "` + strings.Repeat("x", 40) + `..."`},
+			`t.yaml:4:8: bound: want an integer or auto, got string "` + strings.Repeat("x", 40) + `..."`},
 		{"several problems, sorted", "backend: {}\nname: 'a b'\ncallins: []\n",
 			"t.yaml:1:10: backend: no backend given (available: sim, jvm, adb)\n" +
 				`t.yaml:2:7: name: invalid name "a b": use letters, digits, '_', '-' and '.', starting with a letter, digit or '_'` + "\n" +
@@ -449,6 +449,10 @@ func TestParseAccepts(t *testing.T) {
 			func(p *Purpose) bool { return len(p.Callins) == 2 && p.Callins[1].Pos == Pos{4, 5} }},
 		{"document marker", "---\nname: T\ncallins: [a]\nbackend: {sim: {model: m}}\n...\n",
 			func(p *Purpose) bool { return p.Name == "T" }},
+		{"bound auto", "name: T\ncallins: [a]\nbound: auto\nbackend: {sim: {model: m}}\n",
+			func(p *Purpose) bool { return p.BoundAuto && p.Bound == DefaultBound }},
+		{"bound 3", "name: T\ncallins: [a]\nbound: 3\nbackend: {sim: {model: m}}\n",
+			func(p *Purpose) bool { return !p.BoundAuto && p.Bound == 3 }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

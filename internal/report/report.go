@@ -168,6 +168,9 @@ func header(d *model.Document) []field {
 	if d.Bound != nil {
 		f = append(f, field{Name: "bound", Value: export.BoundText(d)})
 	}
+	if d.Conformance != nil {
+		f = append(f, field{Name: "conformance", Value: export.ConformanceText(d)})
+	}
 	if d.Target != nil {
 		f = append(f, field{Name: "target", Value: export.TargetText(d.Target)})
 	}
@@ -231,6 +234,9 @@ func phases(s *model.Stats) []phase {
 			Excluded: p.Excluded, Syms: p.Symbols, Device: export.Seconds(p.DeviceSecs)}
 	}
 	out := []phase{row("learning", s.Learning), row("equivalence", s.Equivalence)}
+	if s.Conformance.Asked > 0 {
+		out = append(out, row("conformance", s.Conformance))
+	}
 	if s.Verification.Asked > 0 {
 		out = append(out, row("final check", s.Verification))
 	}
@@ -243,8 +249,10 @@ func phases(s *model.Stats) []phase {
 // excluded and errors of unknown cause.
 func warnings(d *model.Document, names map[string]string) []string {
 	w := append([]string(nil), d.Warnings...)
-	if b := d.Bound; b != nil && b.Needed > b.Used {
-		w = append(w, fmt.Sprintf("the learned model needs a distinguisher bound of %d, more than the %d the run assumed: the target needs more than %d too, so the model may be wrong", b.Needed, b.Used, b.Used))
+	if b := d.Bound; b != nil && b.LearnedNeeds > b.Used && d.Conformance != nil {
+		w = append(w, fmt.Sprintf("the learned model needs a distinguisher bound of %d, more than the %d the run assumed: the target needs more than %d too, so only the conformance test (%s) speaks for the model", b.LearnedNeeds, b.Used, b.Used, d.Conformance))
+	} else if b != nil && b.LearnedNeeds > b.Used {
+		w = append(w, fmt.Sprintf("the learned model needs a distinguisher bound of %d, more than the %d the run assumed: the target needs more than %d too, so the model may be wrong", b.LearnedNeeds, b.Used, b.Used))
 	}
 	kinds := map[model.ErrKind][]string{}
 	for _, t := range d.Transitions {

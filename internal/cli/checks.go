@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/droidstar/droidstar/internal/engine"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// boundAuto is --bound's automatic choice; DefaultAutoMax its ceiling
+// when --bound auto gives none. Rounds at 5 on a model of 13 inputs ask
+// hundreds of thousands of words per transition, so the default stops
+// below.
+const (
+	boundAuto      = "auto"
+	DefaultAutoMax = 4
+)
+
+// boundChoice is a parsed --bound: a fixed bound, or auto up to Max.
+type boundChoice struct {
+	Fixed int
+	Auto  bool
+	Max   int
+}
+
+// parseBound reads --bound: N, auto or auto:MAX.
+func parseBound(s string) (boundChoice, error) {
+	if rest, ok := strings.CutPrefix(s, boundAuto); ok {
+		b := boundChoice{Auto: true, Max: DefaultAutoMax}
+		if rest == "" {
+			return b, nil
+		}
+		m, err := strconv.Atoi(strings.TrimPrefix(rest, ":"))
+		if !strings.HasPrefix(rest, ":") || err != nil {
+			return b, usageError("--bound must be a number, auto or auto:MAX, got %q", s)
+		}
+		if m <= engine.AutoStart {
+			return b, usageError("--bound auto:MAX needs MAX above %d (the bound it starts from), got %d", engine.AutoStart, m)
+		}
+		b.Max = m
+		return b, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return boundChoice{}, usageError("--bound must be a number, auto or auto:MAX, got %q", s)
+	}
+	if n < 1 {
+		return boundChoice{}, usageError("--bound must be at least 1, got %d", n)
+	}
+	return boundChoice{Fixed: n}, nil
+}
+
+// conformanceOff turns the conformance test off; defaultConformance is
+// --conformance's default (see the README's Model section for how it was
+// chosen).
+const (
+	conformanceOff     = "off"
+	defaultConformance = "wp:1"
+)
+
+// parseConformance reads --conformance: off, random:N, random:N:SEED or
+// wp:K. A random test without a seed uses seed 1, so that the same
+// command asks the same words (and a resumed run finds them stored).
+func parseConformance(s string) (*model.Conformance, error) {
+	if s == conformanceOff {
+		return nil, nil
+	}
+	bad := func() (*model.Conformance, error) {
+		return nil, usageError("--conformance must be off, random:N, random:N:SEED or wp:K, got %q", s)
+	}
+	parts := strings.Split(s, ":")
+	switch {
+	case parts[0] == engine.ConformanceRandom && (len(parts) == 2 || len(parts) == 3):
+		n, err := strconv.Atoi(parts[1])
+		if err != nil {
+			return bad()
+		}
+		if n < 1 {
+			return nil, usageError("--conformance random:N needs at least 1 walk, got %d", n)
+		}
+		c := &model.Conformance{Method: engine.ConformanceRandom, Walks: n, Seed: 1}
+		if len(parts) == 3 {
+			seed, err := strconv.ParseUint(parts[2], 10, 64)
+			if err != nil {
+				return nil, usageError("--conformance random:N:SEED: the seed must be a number, got %q", parts[2])
+			}
+			c.Seed = seed
+		}
+		return c, nil
+	case parts[0] == engine.ConformanceWp && len(parts) == 2:
+		k, err := strconv.Atoi(parts[1])
+		if err != nil {
+			return bad()
+		}
+		if k < 0 {
+			return nil, usageError("--conformance wp:K needs a depth of at least 0, got %d", k)
+		}
+		return &model.Conformance{Method: engine.ConformanceWp, Depth: k}, nil
+	}
+	return bad()
+}
