@@ -9,6 +9,7 @@ import (
 
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/bench"
+	"github.com/droidstar/droidstar/internal/engine"
 )
 
 func newBenchCmd(e *env) *cobra.Command {
@@ -200,7 +201,7 @@ func benchExamples(c *cobra.Command, out io.Writer) (int, error) {
 // the bound oracle alone (the case's bound), --bound auto, and the bound
 // oracle followed by each conformance test.
 func benchChecksConfigs() ([]bench.Checks, error) {
-	out := []bench.Checks{{Name: "bound"}, {Name: "auto", Auto: true, AutoMax: DefaultAutoMax}}
+	out := []bench.Checks{{Name: "bound"}, {Name: "auto", Auto: true, AutoMax: engine.DefaultAutoMax}}
 	for _, s := range []string{"random:50", "random:200", "random:1000", "wp:0", "wp:1"} {
 		c, err := parseConformance(s)
 		if err != nil {

@@ -8,14 +8,9 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 )
 
-// boundAuto is --bound's automatic choice; DefaultAutoMax its ceiling
-// when --bound auto gives none. Rounds at 5 on a model of 13 inputs ask
-// hundreds of thousands of words per transition, so the default stops
-// below.
-const (
-	boundAuto      = "auto"
-	DefaultAutoMax = 4
-)
+// boundAuto is --bound's automatic choice (its ceiling, unless given, is
+// engine.DefaultAutoMax).
+const boundAuto = "auto"
 
 // boundChoice is a parsed --bound: a fixed bound, or auto up to Max.
 type boundChoice struct {
@@ -27,7 +22,7 @@ type boundChoice struct {
 // parseBound reads --bound: N, auto or auto:MAX.
 func parseBound(s string) (boundChoice, error) {
 	if rest, ok := strings.CutPrefix(s, boundAuto); ok {
-		b := boundChoice{Auto: true, Max: DefaultAutoMax}
+		b := boundChoice{Auto: true, Max: engine.DefaultAutoMax}
 		if rest == "" {
 			return b, nil
 		}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/model"
 )
 
@@ -15,7 +16,7 @@ func TestParseBound(t *testing.T) {
 		wantErr string
 	}{
 		{in: "3", want: boundChoice{Fixed: 3}},
-		{in: "auto", want: boundChoice{Auto: true, Max: DefaultAutoMax}},
+		{in: "auto", want: boundChoice{Auto: true, Max: engine.DefaultAutoMax}},
 		{in: "auto:6", want: boundChoice{Auto: true, Max: 6}},
 		{in: "0", wantErr: "--bound must be at least 1, got 0"},
 		{in: "auto:1", wantErr: "--bound auto:MAX needs MAX above 1 (the bound it starts from), got 1"},

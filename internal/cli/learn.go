@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -70,12 +69,18 @@ The bound oracle is exact when the target tells its states apart by words of
 at most --bound free symbols, and only then; the summary says so ("exact if
 the target needs bound <= B") and gives the bound the learned model needs,
 which is not the target's: a bound too small for the target yields a smaller,
-wrong model that needs no more. When the target is known in full (--model, or
-backend sim) the result is compared with it: the summary's target line and
-the JSON's target object say whether they are equal and the bound the target
-needs, and a warning names the shortest word on which the result is wrong.
---oracle perfect compares every hypothesis with the target instead (backend
-sim only), so the result is exact.
+wrong model that needs no more. --bound auto starts at 1 and raises the bound
+while a raised bound's rounds find counterexamples (up to 4, or auto:MAX) and
+says where it settled and why. Once a hypothesis passes the bound, the
+conformance test runs (--conformance, default wp:1: the Wp-method with one
+extra state; a model that passes is exact also if the target has at most one
+state more); random:N samples N random words instead; off skips it. The
+summary says which check found each counterexample. When the target is known
+in full (--model, or backend sim) the result is compared with it: the
+summary's target line and the JSON's target object say whether they are equal
+and the bound the target needs, and a warning names the shortest word on
+which the result is wrong. --oracle perfect compares every hypothesis with
+the target instead (backend sim only), so the result is exact.
 
 On devices (backend: adb) the harness app is installed when missing or
 different, the purpose's files are pushed and its runtime permissions granted
@@ -115,6 +120,8 @@ the one running at a stop finishes in time.`,
   droidstar learn --model typestate.gv --bound 2 --quiescence 2s
   droidstar learn --model server.dot --lanes 4
   droidstar learn --model server.dot --oracle perfect   # exact, whatever bound it needs
+  droidstar learn --model server.dot --bound auto --conformance wp:2
+  droidstar learn --example mediaplayer --conformance random:500:7
   droidstar learn examples/jvm/timer.yaml --store team.db   # a store shared with a team
   droidstar learn examples/jvm/timer.yaml --fresh           # run every query again
   droidstar learn examples/jvm/timer.yaml            # the real harness on the host JVM
@@ -146,7 +153,7 @@ the one running at a stop finishes in time.`,
 	fl.StringVar(&f.example, "example", "", "learn an embedded example (see 'droidstar examples')")
 	fl.StringVar(&f.modelFile, "model", "", "learn a model file directly (DroidStar DOT, Mealy DOT or droidstar JSON)")
 	fl.StringVar(&f.format, "model-format", "auto", "format of --model: auto, droidstar-dot, mealy-dot, json")
-	fl.StringVar(&f.bound, "bound", strconv.Itoa(purpose.DefaultBound), "distinguisher bound in free symbols (overrides the purpose's; default: the purpose's, else 2): N, or auto (start at 1, raise while a raised bound's round finds counterexamples, up to 4) or auto:MAX; the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted; the model is exact if the target needs no more than the bound used")
+	fl.StringVar(&f.bound, "bound", "", "distinguisher bound in free symbols (default: the purpose's bound, else 2): N, or auto (start at 1, raise while a raised bound's round finds counterexamples, up to 4) or auto:MAX; the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted; the model is exact if the target needs no more than the bound used")
 	fl.StringVar(&f.conformance, "conformance", defaultConformance, "conformance test run once a hypothesis passes the bound check: random:N (N random words from the hypothesis's states, seed 1), random:N:SEED, wp:K (the Wp-method, K extra states) or off")
 	fl.StringVar(&f.oracle, "oracle", oracleBound, "equivalence oracle: bound (the distinguisher-bound oracle) or perfect (compare hypotheses with the target's model; backend sim only)")
 	fl.DurationVar(&f.quiescence, "quiescence", purpose.DefaultQuiescence, "quiescence timeout for --model")
@@ -204,9 +211,12 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if err := f.checkNumbers(); err != nil {
 		return err
 	}
-	bound, err := parseBound(f.bound)
-	if err != nil {
-		return err
+	bound := boundChoice{Fixed: purpose.DefaultBound}
+	if c.Flags().Changed("bound") {
+		var err error
+		if bound, err = parseBound(f.bound); err != nil {
+			return err
+		}
 	}
 	conformance, err := parseConformance(f.conformance)
 	if err != nil {
@@ -280,7 +290,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		plan.LimitQueries(f.maxQueries)
 	}
 	if auto {
-		plan.Job.Target.BoundAuto, plan.Job.Target.BoundMax = true, cmp.Or(bound.Max, DefaultAutoMax)
+		plan.Job.Target.BoundAuto, plan.Job.Target.BoundMax = true, cmp.Or(bound.Max, engine.DefaultAutoMax)
 	}
 	// A simulated target is known in full: the result is compared with it
 	// (and with --oracle perfect so is every hypothesis).

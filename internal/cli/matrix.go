@@ -34,9 +34,12 @@ type matrixFlags struct {
 	lanes     int
 	realtime  bool
 	grace     time.Duration
-	vote      voteFlags
-	adb       adbFlags
-	store     storeFlags
+	// conformance is --conformance; checks is what it parsed to.
+	conformance string
+	checks      *model.Conformance
+	vote        voteFlags
+	adb         adbFlags
+	store       storeFlags
 }
 
 func newMatrixCmd(e *env) *cobra.Command {
@@ -118,6 +121,7 @@ results are written all the same.`,
 	f.adb.addKeepAwake(fl)
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
+	fl.StringVar(&f.conformance, "conformance", defaultConformance, "conformance test after the bound check, as for learn: wp:K, random:N, random:N:SEED or off")
 	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated devices sleep for real instead of using a virtual clock")
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	f.vote.add(fl)
@@ -143,6 +147,11 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	if f.grace < 0 {
 		return usageError("--grace must not be negative, got %s", f.grace)
 	}
+	checks, err := parseConformance(f.conformance)
+	if err != nil {
+		return err
+	}
+	f.checks = checks
 	if err := f.vote.check(c.Flags()); err != nil {
 		return err
 	}
@@ -369,7 +378,7 @@ func matrixLearn(e *env, f *matrixFlags, st *store.Store, log io.Writer, flaky *
 		defer leave()
 		// After joining: a stop from now on ends this target gently.
 		fmt.Fprintf(log, "droidstar: %s: learning\n", t.Name)
-		opts := engine.Options{VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism}
+		opts := engine.Options{VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism, Conformance: f.checks}
 		start := time.Now()
 		res, err := engine.Run(ctx, plan.Job, opts)
 		executed.Add(int64(executedBy(plan)))

@@ -47,7 +47,10 @@ func TestLearnModelComparesWithTheTarget(t *testing.T) {
 		{
 			name:   "bound 2",
 			states: "  1 state, 2 transitions\n",
+			// wp:1 passes the 1-state model rightly: the target has 4
+			// states, more than one more.
 			tail: "bound: 2 used, the learned model needs 0\n" +
+				"conformance: wp:1 found no difference from the final model, so it is exact also if the target, as the purpose sees it, has at most 1 state more than the model; 4 asked, 0 executed\n" +
 				"target: the learned model differs from the target, which needs bound 3 (see the warnings)\n" +
 				"warnings:\n" +
 				"  - the learned model is wrong: on a a a a the target answers x x x y, the learned model x x x x; the target needs bound 3, this run used 2 (learn again with --bound 3 or --oracle perfect)\n",
@@ -58,6 +61,49 @@ func TestLearnModelComparesWithTheTarget(t *testing.T) {
 			args:   []string{"--bound", "3"},
 			states: "  4 states, 8 transitions\n",
 			tail: "bound: 3 used, the learned model needs 3\n" +
+				"conformance: wp:1 found no difference from the final model, so it is exact also if the target, as the purpose sees it, has at most 1 state more than the model; 10 asked, 9 executed\n" +
+				"target: the learned model equals the target, which needs bound 3\n",
+			json: `{"equal":true,"needed_bound":3}`,
+		},
+		{
+			name:   "bound 2, no conformance test",
+			args:   []string{"--conformance", "off"},
+			states: "  1 state, 2 transitions\n",
+			tail: "bound: 2 used, the learned model needs 0\n" +
+				"target: the learned model differs from the target, which needs bound 3 (see the warnings)\n" +
+				"warnings:\n" +
+				"  - the learned model is wrong: on a a a a the target answers x x x y, the learned model x x x x; the target needs bound 3, this run used 2 (learn again with --bound 3 or --oracle perfect)\n",
+			json: `{"equal":false,"needed_bound":3,"counterexample":{"input":["a","a","a","a"],"expected":["x","x","x","y"],"learned":["x","x","x","x"]}}`,
+		},
+		{
+			// Nothing at 2 says to go on: the rule's limit, and the
+			// summary says what it checked.
+			name:   "auto",
+			args:   []string{"--bound", "auto", "--conformance", "off"},
+			states: "  1 state, 2 transitions\n",
+			tail: "bound: auto settled on 2 (counterexamples found by rounds at 1: none; the first round at 2 found none), the learned model needs 0\n" +
+				"target: the learned model differs from the target, which needs bound 3 (see the warnings)\n" +
+				"warnings:\n" +
+				"  - the learned model is wrong: on a a a a the target answers x x x y, the learned model x x x x; the target needs bound 3, this run used 2 (learn again with --bound 3 or --oracle perfect)\n",
+			json: `{"equal":false,"needed_bound":3,"counterexample":{"input":["a","a","a","a"],"expected":["x","x","x","y"],"learned":["x","x","x","x"]}}`,
+		},
+		{
+			// Three states more than the first hypothesis: wp:3 finds
+			// what the bound missed.
+			name:   "wp 3",
+			args:   []string{"--conformance", "wp:3"},
+			states: "  4 states, 8 transitions\n",
+			tail: "bound: 2 used, the learned model needs 3, more than the bound: the target needs more than 2 too, so only the conformance test speaks for the model (try --bound 3)\n" +
+				"conformance: wp:3 found no difference from the final model, so it is exact also if the target, as the purpose sees it, has at most 3 states more than the model (earlier, 1 counterexample in round 1); 56 asked, 56 executed\n" +
+				"target: the learned model equals the target, which needs bound 3\n",
+			json: `{"equal":true,"needed_bound":3}`,
+		},
+		{
+			name:   "random",
+			args:   []string{"--conformance", "random:100"},
+			states: "  4 states, 8 transitions\n",
+			tail: "bound: 2 used, the learned model needs 3, more than the bound: the target needs more than 2 too, so only the conformance test speaks for the model (try --bound 3)\n" +
+				"conformance: random:100 (seed 1) found no difference from the final model (earlier, 1 counterexample in round 1); 104 asked, 50 executed\n" +
 				"target: the learned model equals the target, which needs bound 3\n",
 			json: `{"equal":true,"needed_bound":3}`,
 		},
@@ -72,7 +118,7 @@ func TestLearnModelComparesWithTheTarget(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			args := append([]string{"learn", "--model", file, "-o", dir, "--write", "json"}, tc.args...)
+			args := append([]string{"learn", "--model", file, "-o", dir, "--write", "json", "--store", "off"}, tc.args...)
 			code, stdout, stderr := run(t, args...)
 			if code != ExitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
@@ -161,9 +207,13 @@ func sharedMealy(t *testing.T) []string {
 // says it is not with a word on which it is wrong and the bound the target
 // needs; the perfect oracle learns every one exactly. The bounds the
 // targets need are what mealy.NeededBound says of the files (measured
-// once; a change is a change in the target comparison). The default bound
-// 2 is exact on every target that needs at most 2, as the bound oracle
-// guarantees, and on these models wrong on every other.
+// once; a change is a change in the target comparison). The default checks
+// keep their guarantees: bound 2 is exact on every target that needs at
+// most 2, and the conformance test wp:1 on every target with at most one
+// state more than the learned model. Beyond them, wp:1 caught five of the
+// seven targets that need more than bound 2; BitVise and OpenSSH, with far
+// more states than their bound-2 models, stay wrong (measured; a change is
+// a change in what the default checks catch).
 func TestLearnPublicMealyModels(t *testing.T) {
 	needs := map[string]int{
 		"4_learnresult_MAESTRO_fix": 1, "ASN_learnresult_SecureCode_Aut_fix": 1, "BitVise": 7, "CYW43455": 1,
@@ -171,6 +221,7 @@ func TestLearnPublicMealyModels(t *testing.T) {
 		"TCP_Linux_Client": 3, "TCP_Linux_Server": 6, "TCP_Windows8_Server": 4, "emqtt__two_client_will_retain": 4,
 		"learnresult_fix": 1,
 	}
+	wrongByDefault := map[string]bool{"BitVise": true, "OpenSSH": true}
 	files := sharedMealy(t)
 	if len(files) != len(needs) {
 		t.Errorf("%d models, want the %d of the brief", len(files), len(needs))
@@ -201,13 +252,17 @@ func TestLearnPublicMealyModels(t *testing.T) {
 				if tc.NeededBound != needs[name] {
 					t.Errorf("%s: target needs bound %d, want %d", oracle, tc.NeededBound, needs[name])
 				}
-				wantEqual := oracle == "perfect" || tc.NeededBound <= 2
+				wantEqual := oracle == "perfect" || !wrongByDefault[name]
 				if tc.Equal != wantEqual {
 					t.Errorf("%s: equal %v, want %v", oracle, tc.Equal, wantEqual)
 				}
 				learned, _, err := doc.Machine()
 				if err != nil {
 					t.Fatal(err)
+				}
+				if !tc.Equal && (tc.NeededBound <= 2 || target.NumStates() <= learned.NumStates()+1) {
+					t.Errorf("%s: wrong though a guarantee covers it: the target needs bound %d and has %d states, the learned model %d",
+						oracle, tc.NeededBound, target.NumStates(), learned.NumStates())
 				}
 				if ok, err := learned.Equivalent(target); ok != tc.Equal || err != nil {
 					t.Errorf("%s: the learned machine equal to the file: %v (%v), the document says %v", oracle, ok, err, tc.Equal)

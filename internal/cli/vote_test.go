@@ -59,7 +59,7 @@ func TestFlakyTargetLearnedExactly(t *testing.T) {
 		if v.Asked == 0 || v.Executed < v.Asked || d.Reruns < v.Asked {
 			t.Fatalf("seed %d: final check %+v, determinism %+v", seed, v, d)
 		}
-		if tot := doc.Stats.Total().Executed; tot != doc.Stats.Learning.Executed+doc.Stats.Equivalence.Executed+v.Executed {
+		if tot := doc.Stats.Total().Executed; tot != doc.Stats.Learning.Executed+doc.Stats.Equivalence.Executed+doc.Stats.Conformance.Executed+v.Executed {
 			t.Fatalf("seed %d: total executed %d", seed, tot)
 		}
 	}
