@@ -22,6 +22,7 @@ import (
 	"github.com/droidstar/droidstar/internal/matrix"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/budget"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/store"
 )
@@ -37,6 +38,7 @@ type matrixFlags struct {
 	// conformance is --conformance; checks is what it parsed to.
 	conformance string
 	checks      *model.Conformance
+	maxQueries  int
 	vote        voteFlags
 	adb         adbFlags
 	store       storeFlags
@@ -121,6 +123,7 @@ results are written all the same.`,
 	f.adb.addKeepAwake(fl)
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
+	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop each target once this many queries have run on its devices (answers from the cache or the store are free), writing its partial model; 0: no limit")
 	fl.StringVar(&f.conformance, "conformance", defaultConformance, "conformance test after the bound check, as for learn: wp:K, random:N, random:N:SEED or off")
 	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated devices sleep for real instead of using a virtual clock")
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
@@ -146,6 +149,9 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	}
 	if f.grace < 0 {
 		return usageError("--grace must not be negative, got %s", f.grace)
+	}
+	if c.Flags().Changed("max-queries") && f.maxQueries < 1 {
+		return usageError("--max-queries must be at least 1, got %d", f.maxQueries)
 	}
 	checks, err := parseConformance(f.conformance)
 	if err != nil {
@@ -365,6 +371,9 @@ func matrixLearn(e *env, f *matrixFlags, st *store.Store, log io.Writer, flaky *
 			return nil, err
 		}
 		defer plan.Close()
+		if f.maxQueries > 0 {
+			plan.LimitQueries(f.maxQueries)
+		}
 		if st != nil {
 			// The other targets' answers are under the same name and
 			// another fingerprint by design: not worth a note each.
@@ -383,6 +392,13 @@ func matrixLearn(e *env, f *matrixFlags, st *store.Store, log io.Writer, flaky *
 		res, err := engine.Run(ctx, plan.Job, opts)
 		executed.Add(int64(executedBy(plan)))
 		flaky.add(t.Name, err)
+		var budgetErr *budget.Error
+		if errors.As(err, &budgetErr) {
+			err = fmt.Errorf("%w (--max-queries %d)", err, f.maxQueries)
+			if res == nil {
+				return engine.Unfinished(plan.Job, opts, time.Since(start), err), err
+			}
+		}
 		if err != nil && res == nil && stops.isStopped() {
 			// Before the first hypothesis a stop keeps the statistics.
 			return engine.Unfinished(plan.Job, opts, time.Since(start), err), err

@@ -312,3 +312,28 @@ func TestMatrixUnsettledVote(t *testing.T) {
 		t.Errorf("api23.partial.json has no hypothesis")
 	}
 }
+
+// --max-queries stops each target on its own budget, keeping what it has.
+func TestMatrixMaxQueries(t *testing.T) {
+	dir := repoPath("testdata", "matrix")
+	out := t.TempDir()
+	code, stdout, stderr := run(t, "matrix", filepath.Join(dir, "purpose.yaml"), "--store", "off", "--max-queries", "5",
+		"--sim-model", "api23="+filepath.Join(dir, "api23.dot"), "--sim-model", "api34="+filepath.Join(dir, "api34.dot"), "-o", out)
+	want := "target  states  transitions  vs api23\n" +
+		"api23        -            -  failed: stopped after 5 executed queries (--max-queries 5) (no hypothesis yet: the statistics are in " + filepath.Join(out, "api23.partial.json") + ")\n" +
+		"api34        -            -  failed: stopped after 5 executed queries (--max-queries 5) (no hypothesis yet: the statistics are in " + filepath.Join(out, "api34.partial.json") + ")\n"
+	if code != ExitFail || stdout != want {
+		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %s", code, stdout, want, stderr)
+	}
+	for _, name := range []string{"api23", "api34"} {
+		doc := readModel(t, filepath.Join(out, name+".partial.json"))
+		if got := doc.Stats.Total().Executed; got != 5 {
+			t.Errorf("%s: %d executed, want 5", name, got)
+		}
+	}
+	code, _, stderr = run(t, "matrix", filepath.Join(dir, "purpose.yaml"), "--max-queries", "0", "-o", t.TempDir(),
+		"--sim-model", "api23="+filepath.Join(dir, "api23.dot"))
+	if want := "droidstar: --max-queries must be at least 1, got 0\n"; code != ExitUsage || stderr != want {
+		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}
