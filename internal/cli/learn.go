@@ -18,6 +18,7 @@ import (
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/export"
+	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
@@ -34,6 +35,7 @@ type learnFlags struct {
 	format      string
 	bound       string
 	conformance string
+	learner     string
 	oracle      string
 	quiescence  time.Duration
 	reset       time.Duration
@@ -155,6 +157,7 @@ the one running at a stop finishes in time.`,
 	fl.StringVar(&f.format, "model-format", "auto", "format of --model: auto, droidstar-dot, mealy-dot, json")
 	fl.StringVar(&f.bound, "bound", "", "distinguisher bound in free symbols (default: the purpose's bound, else 2): N, or auto (start at 1, raise while a raised bound's round finds counterexamples, up to 4) or auto:MAX; the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted; the model is exact if the target needs no more than the bound used")
 	fl.StringVar(&f.conformance, "conformance", defaultConformance, "conformance test run once a hypothesis passes the bound check: random:N (N random words from the hypothesis's states, seed 1), random:N:SEED, wp:K (the Wp-method, K extra states) or off")
+	fl.StringVar(&f.learner, "learner", learn.DefaultName, "the learner: "+strings.Join(learn.Names(), ", "))
 	fl.StringVar(&f.oracle, "oracle", oracleBound, "equivalence oracle: bound (the distinguisher-bound oracle) or perfect (compare hypotheses with the target's model; backend sim only)")
 	fl.DurationVar(&f.quiescence, "quiescence", purpose.DefaultQuiescence, "quiescence timeout for --model")
 	fl.DurationVar(&f.reset, "reset", purpose.DefaultSettle+purpose.DefaultPostReset, "device time per query for --model (settle + post-reset)")
@@ -221,6 +224,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	conformance, err := parseConformance(f.conformance)
 	if err != nil {
 		return err
+	}
+	if _, err := learn.ByName(f.learner); err != nil {
+		return usageError("--learner: %v", err)
 	}
 	if f.oracle == oraclePerfect && (bound.Auto || c.Flags().Changed("conformance")) {
 		return usageError("--oracle perfect compares hypotheses with the target itself: --bound auto and --conformance do not apply")
@@ -323,7 +329,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	opts := engine.Options{
 		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism,
-		Perfect: perfect, Conformance: conformance,
+		Perfect: perfect, Conformance: conformance, Learn: f.learner,
 		Progress: func(s engine.Snapshot) {
 			last = s
 			display.Update(s)

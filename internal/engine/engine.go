@@ -6,6 +6,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -78,6 +79,9 @@ type Options struct {
 	// comparison with this machine (benchmarks of the learner alone, and
 	// learn --oracle perfect); the document then records no bound.
 	Perfect *mealy.Machine
+	// Learn names the learner (see learn.ByName; empty: learn.DefaultName);
+	// Learner tunes it.
+	Learn   string
 	Learner learn.Options
 	// Conformance, when set, adds a conformance test that runs whenever a
 	// hypothesis passes the bound check (see NewConformance).
@@ -185,6 +189,11 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		defer stop()
 	}
 
+	learnerName := cmp.Or(o.Learn, learn.DefaultName)
+	learner, err := learn.ByName(learnerName)
+	if err != nil {
+		return nil, err
+	}
 	// A vote that overturns an answer the learner already used makes its
 	// table untrustworthy: learn again. The cache answers everything it
 	// kept, so only what the vote dropped runs again; each restart follows
@@ -196,7 +205,7 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 			learnErr = fmt.Errorf("%w, %d times: the target is too flaky to learn", oracle.ErrRevised, maxRestarts)
 			break
 		}
-		res, learnErr = learn.LStar(ctx, t.Inputs, t.Outputs, learnMQ, eq, lopts)
+		res, learnErr = learner(ctx, t.Inputs, t.Outputs, learnMQ, eq, lopts)
 		if errors.Is(learnErr, oracle.ErrRevised) {
 			continue
 		}
@@ -245,6 +254,7 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	doc.Backend, doc.Stats = recorded(job, wall, o.VirtualClock)
 	doc.Stats.States, doc.Stats.EQs = typestateStates(h.Machine, t.Semantics), res.EQs
 	doc.Stats.Counterexamples = checks.found
+	doc.Stats.Learner = learnerName
 	if o.Determinism != nil {
 		d := *o.Determinism
 		d.Reruns, d.Agreements, d.Votes = rec.Determinism()

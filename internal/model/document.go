@@ -232,6 +232,9 @@ type PhaseStats struct {
 // Stats are the statistics of a learning run, in the columns of the
 // DroidStar paper's Table 1 and more.
 type Stats struct {
+	// Learner names the learner (lstar when absent: documents written
+	// before there was a choice).
+	Learner     string     `json:"learner,omitempty"`
 	States      int        `json:"states"`
 	EQs         int        `json:"equivalence_queries"`
 	Learning    PhaseStats `json:"learning"`
