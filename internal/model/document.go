@@ -106,30 +106,9 @@ type Bound struct {
 	LearnedNeeds int `json:"learned_model_needs"`
 	// Auto is how --bound auto chose Used (absent for a fixed bound).
 	Auto *AutoBound `json:"auto,omitempty"`
-}
-
-// UnmarshalJSON also reads the key earlier versions wrote for
-// LearnedNeeds ("needed"), which claimed more than it knew.
-func (b *Bound) UnmarshalJSON(data []byte) error {
-	var v struct {
-		Used         int        `json:"used"`
-		LearnedNeeds *int       `json:"learned_model_needs"`
-		Needed       *int       `json:"needed"`
-		Auto         *AutoBound `json:"auto"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		return err
-	}
-	*b = Bound{Used: v.Used, Auto: v.Auto}
-	switch {
-	case v.LearnedNeeds != nil:
-		b.LearnedNeeds = *v.LearnedNeeds
-	case v.Needed != nil:
-		b.LearnedNeeds = *v.Needed
-	}
-	return nil
+	// Needed is the key earlier versions wrote for LearnedNeeds, which
+	// claimed more than it knew; Unmarshal moves it there.
+	Needed *int `json:"needed,omitempty"`
 }
 
 // AutoBound records how --bound auto settled: it started at Start, and
@@ -428,6 +407,9 @@ func Unmarshal(data []byte) (*Document, error) {
 	}
 	if nTransitions > 0 && len(d.Transitions) == 0 && cap(d.Transitions) == nTransitions {
 		d.Transitions = nil
+	}
+	if b := d.Bound; b != nil && b.Needed != nil {
+		b.LearnedNeeds, b.Needed = *b.Needed, nil
 	}
 	if d.Format != Format {
 		return nil, fmt.Errorf("format is %q, want %q", d.Format, Format)

@@ -154,3 +154,28 @@ func TestUnmarshalKeepsMissingAndEmptyLists(t *testing.T) {
 		})
 	}
 }
+
+// Documents written before the bound the learned model needs was called
+// what it is keep their figure, and encode under the new key.
+func TestLegacyNeededKey(t *testing.T) {
+	src := `{"format": "droidstar-model", "version": 1, "name": "x", "semantics": "mealy", "inputs": ["a"], "outputs": ["x"],
+ "initial": "s0", "states": [{"id": "s0", "access": []}], "transitions": [{"from": "s0", "input": "a", "output": "x", "to": "s0"}],
+ "complete": true, "bound": {"used": 2, "needed": 1}}`
+	d, err := Unmarshal([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Bound == nil || d.Bound.LearnedNeeds != 1 || d.Bound.Used != 2 || d.Bound.Needed != nil {
+		t.Fatalf("bound %+v", d.Bound)
+	}
+	data, err := d.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"bound": {
+    "used": 2,
+    "learned_model_needs": 1
+  }`) || strings.Contains(string(data), `"needed"`) {
+		t.Fatalf("encoded:\n%s", data)
+	}
+}
