@@ -789,3 +789,22 @@ func TestDOTReplacementChar(t *testing.T) {
 		t.Fatalf("states %q", got)
 	}
 }
+
+// Without a start marker the first state the file names is initial,
+// whether a node statement or an edge names it first.
+func TestMealyDOTWithoutStartMarker(t *testing.T) {
+	for _, c := range []struct{ src, initial string }{
+		{"digraph g { b; a -> b [label=\"x / y\"]; b -> a [label=\"x / z\"]; }", "b"},
+		{"digraph g { a -> b [label=\"x / y\"]; b -> a [label=\"x / z\"]; }", "a"},
+	} {
+		m, err := ParseModel("m.dot", []byte(c.src), FormatMealyDOT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := m.Machine.Run(m.Machine.Inputs.MustWord("x"))
+		want := map[string]string{"a": "y", "b": "z"}[c.initial]
+		if got := m.Machine.Outputs.Name(out[0]); got != want {
+			t.Errorf("%s: x answers %s, want %s (initial %s)", c.src, got, want, c.initial)
+		}
+	}
+}
