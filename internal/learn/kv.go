@@ -50,36 +50,43 @@ func KV(ctx context.Context, inputs, outputs *mealy.Alphabet, mq oracle.Oracle, 
 		return nil, err
 	}
 	res := &Result{}
-	fail := func(err error) (*Result, error) {
-		if res.Hypothesis != nil {
-			return res, err
+	// The observations are copied out only when the run ends, not every
+	// round: they hold a cell per row and discriminator. A failure while
+	// a counterexample was being analysed has split the tree since the
+	// hypothesis was built, and its observations would not be the
+	// hypothesis's, so it returns none (no final check follows a failure).
+	done := func(err error) (*Result, error) {
+		if res.Hypothesis == nil {
+			return nil, err
 		}
-		return nil, err
+		if len(k.access) == res.Hypothesis.Machine.NumStates() {
+			res.Observations = k.observations()
+			res.Rows, res.Columns = len(res.Observations.Rows), len(res.Observations.Columns)
+		}
+		return res, err
 	}
 	for {
 		if err := ctx.Err(); err != nil {
-			return fail(err)
+			return done(err)
 		}
 		h := k.hypothesis(outputs)
 		res.Hypothesis = h
-		res.Observations = k.observations()
-		res.Rows, res.Columns = len(res.Observations.Rows), len(res.Observations.Columns)
 		res.EQs++
 		if opts.OnHypothesis != nil {
 			opts.OnHypothesis(res.EQs, h)
 		}
 		cex, err := eq.FindCounterexample(ctx, h)
 		if err != nil {
-			return fail(fmt.Errorf("equivalence query %d: %w", res.EQs, err))
+			return done(fmt.Errorf("equivalence query %d: %w", res.EQs, err))
 		}
 		if cex == nil {
-			return res, nil
+			return done(nil)
 		}
 		if opts.MaxRounds > 0 && res.EQs >= opts.MaxRounds {
-			return res, ErrMaxRounds
+			return done(ErrMaxRounds)
 		}
-		if err := k.counterexample(ctx, mq, outputs, h, cex); err != nil {
-			return fail(fmt.Errorf("counterexample %s: %w", inputs.Format(cex.Word), err))
+		if err := k.counterexample(ctx, mq, cex); err != nil {
+			return done(fmt.Errorf("counterexample %s: %w", inputs.Format(cex.Word), err))
 		}
 	}
 }
@@ -263,18 +270,17 @@ func (k *kvTree) split(ctx context.Context, mq oracle.Oracle, old int, tr *kvTra
 	return k.refine(ctx, mq, pending)
 }
 
-// counterexample refines the tree with cex until the hypothesis agrees
-// with the target on cex.Word.
-func (k *kvTree) counterexample(ctx context.Context, mq oracle.Oracle, outputs *mealy.Alphabet, h *Hypothesis, cex *Counterexample) error {
+// counterexample refines the tree with cex until the tree's hypothesis
+// agrees with the target on cex.Word. The refined hypotheses are not
+// built: the tree runs the word itself.
+func (k *kvTree) counterexample(ctx context.Context, mq oracle.Oracle, cex *Counterexample) error {
 	changed := false
 	if len(cex.Suffix) > 0 {
-		used, err := k.suffix(ctx, mq, h, cex)
+		used, err := k.suffix(ctx, mq, cex)
 		if err != nil {
 			return err
 		}
-		if used {
-			h, changed = k.hypothesis(outputs), true
-		}
+		changed = used
 	}
 	for ; ; changed = true {
 		if err := ctx.Err(); err != nil {
@@ -284,25 +290,43 @@ func (k *kvTree) counterexample(ctx context.Context, mq oracle.Oracle, outputs *
 		if err != nil {
 			return err
 		}
-		hyp, _ := h.Machine.Run(cex.Word)
-		if hyp.Equal(ans[0].Outputs) {
+		if k.run(cex.Word).Equal(ans[0].Outputs) {
 			if !changed {
 				return errors.New("the hypothesis already answers it as the target does: the target is not deterministic or the oracle is wrong")
 			}
 			return nil
 		}
-		if err := k.rivestSchapire(ctx, mq, h, cex.Word, ans[0].Outputs); err != nil {
+		if err := k.rivestSchapire(ctx, mq, cex.Word, ans[0].Outputs); err != nil {
 			return err
 		}
-		h = k.hypothesis(outputs)
 	}
+}
+
+// stateAfter is the state the tree's hypothesis reaches on w.
+func (k *kvTree) stateAfter(w mealy.Word) int {
+	q := 0
+	for _, a := range w {
+		q = k.trans[q][a].node.state
+	}
+	return q
+}
+
+// run is the tree's hypothesis's output word on w.
+func (k *kvTree) run(w mealy.Word) mealy.Word {
+	out := make(mealy.Word, len(w))
+	q := 0
+	for j, a := range w {
+		t := k.trans[q][a]
+		out[j], q = t.out, t.node.state
+	}
+	return out
 }
 
 // suffix uses the bound oracle's distinguishing suffix s directly when the
 // counterexample is access(q)·a·s for a transition (q, a) that is no
 // state's access word: s then tells apart access(q)·a and access(q'),
 // q' = δ(q, a), which the hypothesis merged. It reports whether it split.
-func (k *kvTree) suffix(ctx context.Context, mq oracle.Oracle, h *Hypothesis, cex *Counterexample) (bool, error) {
+func (k *kvTree) suffix(ctx context.Context, mq oracle.Oracle, cex *Counterexample) (bool, error) {
 	s := cex.Suffix
 	if len(cex.Word) <= len(s) || !cex.Word[len(cex.Word)-len(s):].Equal(s) {
 		return false, nil
@@ -344,8 +368,8 @@ func (k *kvTree) suffix(ctx context.Context, mq oracle.Oracle, h *Hypothesis, ce
 // does not. The transition (δ(u[:i]), u[i]) then leads to a state the
 // hypothesis merged with δ(u[:i+1]), told apart by v = u[i+1:]; that leaf
 // is split.
-func (k *kvTree) rivestSchapire(ctx context.Context, mq oracle.Oracle, h *Hypothesis, u, target mealy.Word) error {
-	hyp, _ := h.Machine.Run(u)
+func (k *kvTree) rivestSchapire(ctx context.Context, mq oracle.Oracle, u, target mealy.Word) error {
+	hyp := k.run(u)
 	n := -1
 	for j := range u {
 		if hyp[j] != target[j] {
@@ -367,7 +391,7 @@ func (k *kvTree) rivestSchapire(ctx context.Context, mq oracle.Oracle, h *Hypoth
 		if a, ok := answers[i]; ok {
 			return a, nil
 		}
-		w := k.access[h.Machine.StateAfter(u[:i])].Concat(u[i:]...)
+		w := k.access[k.stateAfter(u[:i])].Concat(u[i:]...)
 		a, err := mq.Ask(ctx, []mealy.Word{w})
 		if err != nil {
 			return nil, err
@@ -399,7 +423,7 @@ func (k *kvTree) rivestSchapire(ctx context.Context, mq oracle.Oracle, h *Hypoth
 	if outHi[len(outHi)-1] == want {
 		return errors.New("no breakpoint: the target is not deterministic or the oracle is wrong")
 	}
-	q := h.Machine.StateAfter(u[:lo])
+	q := k.stateAfter(u[:lo])
 	tr := k.trans[q][u[lo]]
 	to := tr.node.state
 	v := u[lo+1:]
@@ -424,7 +448,7 @@ func (k *kvTree) hypothesis(outputs *mealy.Alphabet) *Hypothesis {
 // observations are what the hypothesis rests on: the states' access
 // words, then the other transitions' words, each with the answers on its
 // sift path (the labels from the root to its leaf); a row has no cell for
-// the discriminators off its path.
+// the discriminators off its path. Rows in one leaf share their cells.
 func (k *kvTree) observations() oracle.Observations {
 	paths := make([][]mealy.Word, len(k.leaves))
 	for s, leaf := range k.leaves {
@@ -437,13 +461,13 @@ func (k *kvTree) observations() oracle.Observations {
 	obs := oracle.Observations{States: len(k.access), Columns: slices.Clone(k.cols)}
 	for s, acc := range k.access {
 		obs.Rows = append(obs.Rows, acc)
-		obs.Cells = append(obs.Cells, slices.Clone(paths[s]))
+		obs.Cells = append(obs.Cells, paths[s])
 	}
 	for _, ts := range k.trans {
 		for _, t := range ts {
 			if !t.tree {
 				obs.Rows = append(obs.Rows, t.word)
-				obs.Cells = append(obs.Cells, slices.Clone(paths[t.node.state]))
+				obs.Cells = append(obs.Cells, paths[t.node.state])
 			}
 		}
 	}

@@ -231,7 +231,8 @@ func TestKVWithBoundOracleOnClosureModel(t *testing.T) {
 // suffix for a transition it names, and records how the learner asked.
 type suffixCex struct {
 	target *mealy.Machine
-	got    []*learn.Counterexample
+	// strip hands out the word alone, for the learner to analyse.
+	strip bool
 }
 
 // FindCounterexample returns, for the first transition (q, a) whose target
@@ -254,7 +255,9 @@ func (s *suffixCex) FindCounterexample(_ context.Context, h *learn.Hypothesis) (
 				if hyp, _ := m.Run(cex.Word); func() bool { out, _ := s.target.Run(cex.Word); return hyp.Equal(out) }() {
 					cex.Word = h.Access[m.Next[q][a]].Concat(v...)
 				}
-				s.got = append(s.got, cex)
+				if s.strip {
+					cex.Suffix = nil
+				}
 				return cex, nil
 			}
 		}
@@ -266,18 +269,29 @@ func (s *suffixCex) FindCounterexample(_ context.Context, h *learn.Hypothesis) (
 }
 
 // A suffix the oracle hands over becomes a discriminator with no analysis:
-// the learner asks no binary-search query for it.
+// the learner asks fewer queries than when it has to find one in the word.
 func TestKVUsesSuffixDirectly(t *testing.T) {
+	var with, without int
 	for seed := int64(1); seed <= 30; seed++ {
 		target := randomMachine(seed, 5+int(seed%20), 3, 2)
-		eq := &suffixCex{target: target}
-		mq := &machineOracle{m: target}
-		res, err := learn.KV(context.Background(), target.Inputs, target.Outputs, mq, eq, learn.Options{})
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
+		for _, strip := range []bool{false, true} {
+			mq := &machineOracle{m: target}
+			res, err := learn.KV(context.Background(), target.Inputs, target.Outputs, mq, &suffixCex{target: target, strip: strip}, learn.Options{})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			checkLearned(t, fmt.Sprintf("seed %d, strip %v", seed, strip), target, res)
+			if strip {
+				without += mq.queries
+			} else {
+				with += mq.queries
+			}
 		}
-		checkLearned(t, "suffix", target, res)
 	}
+	if with >= without {
+		t.Fatalf("with the suffixes KV asked %d queries, without %d: want fewer", with, without)
+	}
+	t.Logf("queries with suffixes %d, without %d", with, without)
 }
 
 func TestKVMaxRoundsKeepsHypothesis(t *testing.T) {
@@ -373,4 +387,26 @@ func (o *flipOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer,
 		}
 	}
 	return out, err
+}
+
+// BenchmarkKV learns random machines with 10 inputs and 2 outputs from a
+// perfect teacher (the CPU setting for the learners).
+func BenchmarkKV(b *testing.B) {
+	for _, n := range []int{100, 500, 2000} {
+		target := randomMachine(int64(n), n, 10, 2)
+		b.Run(fmt.Sprintf("states=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				mq := &machineOracle{m: target}
+				res, err := learn.KV(context.Background(), target.Inputs, target.Outputs, mq, &equivalence.Perfect{Target: target}, learn.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Hypothesis.Machine.NumStates() != target.Minimize().NumStates() {
+					b.Fatal("learned machine is not the target")
+				}
+				b.ReportMetric(float64(mq.queries), "queries")
+			}
+		})
+	}
 }
