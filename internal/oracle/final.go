@@ -16,7 +16,9 @@ type Observations struct {
 	// States rows), then their one-letter extensions.
 	Rows, Columns []mealy.Word
 	States        int
-	// Cells[r][c] is the answer to Rows[r]·Columns[c], suffix part only.
+	// Cells[r][c] is the answer to Rows[r]·Columns[c], suffix part only,
+	// or nil where the learner did not ask it (a discrimination tree asks
+	// each row only the columns on its path).
 	Cells [][]mealy.Word
 }
 
@@ -139,11 +141,19 @@ func (c *Cache) nearWords(obs Observations) []mealy.Word {
 			ra, rb := classes[a][0], classes[b][0]
 			var diff []spot
 			for col := range obs.Columns {
+				if obs.Cells[ra][col] == nil || obs.Cells[rb][col] == nil {
+					continue
+				}
 				for j, o := range obs.Cells[ra][col] {
 					if o != obs.Cells[rb][col][j] {
 						diff = append(diff, spot{col, j})
 					}
 				}
+			}
+			if len(diff) == 0 {
+				// Rows that asked different columns and agree where both
+				// asked: no answer separates them.
+				continue
 			}
 			for _, u := range classes[a] {
 				for _, v := range classes[b] {

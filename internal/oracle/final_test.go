@@ -129,6 +129,46 @@ func TestVerifyNear(t *testing.T) {
 	}
 }
 
+// A discrimination tree's rows ask only the columns on their path (nil
+// cells): rows are compared where both asked. Row b, told apart from rows
+// ε and a by the wrong answer to b·b alone, runs that word again as when
+// every cell is known (TestVerifyNear's first case), and the vote
+// overturns it; column a, which row b did not ask, compares nothing.
+func TestVerifyNearSparseRows(t *testing.T) {
+	in, _ := mealy.NewAlphabet("a", "b")
+	out, _ := mealy.NewAlphabet("x", "y")
+	dev := &scripted{in: in, out: out, wrong: map[string][]string{"b b": {"x", "y"}}}
+	c := NewCache(dev, in, out, mealy.PlainSemantics(), &Recorder{})
+	c.Repeat = 3
+	ctx := context.Background()
+	rows := words(t, in, "", "a", "b")
+	cols := words(t, in, "b", "a")
+	asked := [][]bool{{true, true}, {true, true}, {true, false}}
+	obs := Observations{Rows: rows, States: 1, Columns: cols}
+	for r, row := range rows {
+		cells := make([]mealy.Word, len(cols))
+		for j, e := range cols {
+			if !asked[r][j] {
+				continue
+			}
+			a, err := c.Ask(ctx, []mealy.Word{row.Concat(e...)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cells[j] = a[0].Outputs[len(row):]
+		}
+		obs.Cells = append(obs.Cells, cells)
+	}
+	dev.ran = nil
+	revised, err := c.VerifyNear(ctx, obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a b", "b b", "b b", "b b", "b b"}; !slices.Equal(dev.ran, want) || !revised {
+		t.Fatalf("re-ran %q, revised %v; want %q, true", dev.ran, revised, want)
+	}
+}
+
 // A re-run that disagrees part-way and loses the vote checked nothing
 // after the disagreement: the word runs again, and a wrong answer there
 // is still found.
