@@ -19,19 +19,23 @@ type Learner func(ctx context.Context, inputs, outputs *mealy.Alphabet, mq oracl
 // Learner names (--learner).
 const (
 	NameLStar = "lstar"
+
+	NameLSharp = "lsharp"
 )
 
 // DefaultName is the learner a run uses unless told otherwise.
 const DefaultName = NameLStar
 
 // Names lists the learners ByName knows, the default first.
-func Names() []string { return []string{NameLStar} }
+func Names() []string { return []string{NameLStar, NameLSharp} }
 
 // ByName returns the learner called name.
 func ByName(name string) (Learner, error) {
 	switch name {
 	case NameLStar:
 		return LStar, nil
+	case NameLSharp:
+		return LSharp, nil
 	}
 	return nil, fmt.Errorf("unknown learner %q (learners: %s)", name, strings.Join(Names(), ", "))
 }
