@@ -109,6 +109,12 @@ func LoadDroidStarStats(shared string) (map[string]DroidStarStats, error) {
 // RunDroidStarCase learns one DroidStar diagram on the simulated device with
 // the distinguisher-bound oracle and compares the result with the diagram.
 func RunDroidStarCase(ctx context.Context, shared string, c DroidStarCase, lanes int) (*DroidStarRow, error) {
+	return RunDroidStarCaseWith(ctx, shared, c, lanes, "")
+}
+
+// RunDroidStarCaseWith is RunDroidStarCase with the learner called learner
+// (see learn.ByName; empty: the default).
+func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, lanes int, learner string) (*DroidStarRow, error) {
 	file := filepath.Join(shared, "models", "droidstar-2016", c.Class+"-diagram.gv")
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -122,7 +128,7 @@ func RunDroidStarCase(ctx context.Context, shared string, c DroidStarCase, lanes
 		return nil, err
 	}
 	defer plan.Close()
-	res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: true})
+	res, err := engine.Run(ctx, plan.Job, engine.Options{Learn: learner, VirtualClock: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Class, err)
 	}
@@ -138,17 +144,34 @@ func RunDroidStarCase(ctx context.Context, shared string, c DroidStarCase, lanes
 	}, nil
 }
 
-// AALpyRow is one line of aalpy-perfect-teacher.tsv.
-type AALpyRow struct {
-	Model    string
-	States   int
-	Inputs   int
+// AALpyCounts are what one AALpy algorithm needed on one model.
+type AALpyCounts struct {
 	Executed int
 	Symbols  int
 	EQs      int
 }
 
-// LoadAALpy reads AALpy's L* (Rivest-Schapire) numbers.
+// AALpyRow is one model of aalpy-perfect-teacher.tsv with the counts of
+// AALpy's three algorithms: L* and KV (both with Rivest-Schapire) and L#.
+type AALpyRow struct {
+	Model  string
+	States int
+	Inputs int
+	LStar  AALpyCounts
+	KV     AALpyCounts
+	LSharp AALpyCounts
+}
+
+// aalpyAlgorithms are the algorithm names the table uses, each with where
+// its counts go.
+var aalpyAlgorithms = map[string]func(*AALpyRow) *AALpyCounts{
+	"lstar":  func(r *AALpyRow) *AALpyCounts { return &r.LStar },
+	"kv":     func(r *AALpyRow) *AALpyCounts { return &r.KV },
+	"lsharp": func(r *AALpyRow) *AALpyCounts { return &r.LSharp },
+}
+
+// LoadAALpy reads AALpy's numbers, one row per model in the order the
+// models first appear; every model must have all three algorithms.
 func LoadAALpy(shared string) ([]AALpyRow, error) {
 	file := filepath.Join(shared, "benchmarks", "mealy", "aalpy-perfect-teacher.tsv")
 	f, err := os.Open(file)
@@ -156,7 +179,9 @@ func LoadAALpy(shared string) ([]AALpyRow, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var rows []AALpyRow
+	var rows []*AALpyRow
+	byModel := map[string]*AALpyRow{}
+	seen := map[[2]string]bool{}
 	sc := bufio.NewScanner(f)
 	line := 0
 	for sc.Scan() {
@@ -169,9 +194,14 @@ func LoadAALpy(shared string) ([]AALpyRow, error) {
 		if len(cols) < 7 {
 			return nil, fmt.Errorf("%s:%d: want 8 tab-separated columns, got %d", file, line, len(cols))
 		}
-		if cols[3] != "lstar" {
-			continue
+		slot, ok := aalpyAlgorithms[cols[3]]
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: unknown algorithm %q (want lstar, kv or lsharp)", file, line, cols[3])
 		}
+		if seen[[2]string{cols[0], cols[3]}] {
+			return nil, fmt.Errorf("%s:%d: a second %s row for %s", file, line, cols[3], cols[0])
+		}
+		seen[[2]string{cols[0], cols[3]}] = true
 		nums := make([]int, 0, 5)
 		for _, k := range []int{1, 2, 4, 5, 6} {
 			n, err := strconv.Atoi(cols[k])
@@ -180,9 +210,29 @@ func LoadAALpy(shared string) ([]AALpyRow, error) {
 			}
 			nums = append(nums, n)
 		}
-		rows = append(rows, AALpyRow{Model: cols[0], States: nums[0], Inputs: nums[1], Executed: nums[2], Symbols: nums[3], EQs: nums[4]})
+		r := byModel[cols[0]]
+		if r == nil {
+			r = &AALpyRow{Model: cols[0], States: nums[0], Inputs: nums[1]}
+			byModel[cols[0]] = r
+			rows = append(rows, r)
+		} else if r.States != nums[0] || r.Inputs != nums[1] {
+			return nil, fmt.Errorf("%s:%d: %s has %d states and %d inputs here, %d and %d on an earlier line", file, line, cols[0], nums[0], nums[1], r.States, r.Inputs)
+		}
+		*slot(r) = AALpyCounts{Executed: nums[2], Symbols: nums[3], EQs: nums[4]}
 	}
-	return rows, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]AALpyRow, len(rows))
+	for k, r := range rows {
+		for _, alg := range []string{"lstar", "kv", "lsharp"} {
+			if !seen[[2]string{r.Model, alg}] {
+				return nil, fmt.Errorf("%s: no %s row for %s", file, alg, r.Model)
+			}
+		}
+		out[k] = *r
+	}
+	return out, nil
 }
 
 // MealyRow is the outcome of learning one Mealy benchmark.
@@ -196,9 +246,10 @@ type MealyRow struct {
 	Equal    bool
 }
 
-// RunMealy learns one benchmark model with a perfect teacher, so only the
+// RunMealy learns one benchmark model with the learner called learner (see
+// learn.ByName; empty: the default) and a perfect teacher, so only the
 // learner's queries count, as in AALpy's table.
-func RunMealy(ctx context.Context, shared string, a AALpyRow) (*MealyRow, error) {
+func RunMealy(ctx context.Context, shared string, a AALpyRow, learner string) (*MealyRow, error) {
 	file := filepath.Join(shared, "benchmarks", "mealy", a.Model+".dot")
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -209,7 +260,7 @@ func RunMealy(ctx context.Context, shared string, a AALpyRow) (*MealyRow, error)
 		return nil, err
 	}
 	defer plan.Close()
-	res, err := engine.Run(ctx, plan.Job, engine.Options{Perfect: plan.Model.Machine, VirtualClock: true})
+	res, err := engine.Run(ctx, plan.Job, engine.Options{Perfect: plan.Model.Machine, Learn: learner, VirtualClock: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", a.Model, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
+	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/refdata"
 )
 
@@ -76,18 +77,18 @@ func TestMealyBenchmarksAgainstAALpy(t *testing.T) {
 	}
 	var ours, theirs int
 	for _, a := range rows {
-		row, err := RunMealy(context.Background(), shared, a)
+		row, err := RunMealy(context.Background(), shared, a, learn.NameLStar)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !row.Equal || row.States != a.States {
 			t.Errorf("%s: equal=%v, %d states, want %d", a.Model, row.Equal, row.States, a.States)
 		}
-		if r := Ratio(row.Executed, a.Executed); r > 1.10 {
-			t.Errorf("%s: executed %d, AALpy %d (ratio %.2f)", a.Model, row.Executed, a.Executed, r)
+		if r := Ratio(row.Executed, a.LStar.Executed); r > 1.10 {
+			t.Errorf("%s: executed %d, AALpy %d (ratio %.2f)", a.Model, row.Executed, a.LStar.Executed, r)
 		}
 		ours += row.Executed
-		theirs += a.Executed
+		theirs += a.LStar.Executed
 	}
 	if r := Ratio(ours, theirs); r < 0.90 || r > 1.10 {
 		t.Errorf("in total %d executed queries against AALpy's %d (ratio %.2f), want within 10%%", ours, theirs, r)
@@ -149,18 +150,20 @@ func BenchmarkLearnMealy(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, a := range rows {
-		b.Run(a.Model, func(b *testing.B) {
-			b.ReportAllocs()
-			var executed int
-			for i := 0; i < b.N; i++ {
-				row, err := RunMealy(context.Background(), shared, a)
-				if err != nil {
-					b.Fatal(err)
+	for _, name := range learn.Names() {
+		for _, a := range rows {
+			b.Run(name+"/"+a.Model, func(b *testing.B) {
+				b.ReportAllocs()
+				var executed int
+				for i := 0; i < b.N; i++ {
+					row, err := RunMealy(context.Background(), shared, a, name)
+					if err != nil {
+						b.Fatal(err)
+					}
+					executed = row.Executed
 				}
-				executed = row.Executed
-			}
-			b.ReportMetric(float64(executed), "queries")
-		})
+				b.ReportMetric(float64(executed), "queries")
+			})
+		}
 	}
 }

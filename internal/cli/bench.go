@@ -10,6 +10,7 @@ import (
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/bench"
 	"github.com/droidstar/droidstar/internal/engine"
+	"github.com/droidstar/droidstar/internal/learn"
 )
 
 func newBenchCmd(e *env) *cobra.Command {
@@ -23,8 +24,9 @@ func newBenchCmd(e *env) *cobra.Command {
   droidstar  the six typestates DroidStar learned on a real device in 2016,
              with the distinguisher-bound oracle, checking each learned model
              equals the target, beside DroidStar's executed queries and wall time;
-  mealy      the public Mealy benchmarks with a perfect teacher, beside AALpy's
-             L* (Rivest-Schapire) executed queries and symbols;
+  mealy      the public Mealy benchmarks with a perfect teacher, learned by
+             each learner (--learner's choices), beside AALpy's L*, KV and L#:
+             executed queries, symbols and equivalence queries;
   examples   the bundled examples, checking each against its model;
   checks     what each equivalence check costs and catches: every target of
              the three suites learned with the bound oracle alone, with
@@ -149,25 +151,90 @@ func benchMealy(c *cobra.Command, out io.Writer, shared string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	fmt.Fprintln(out, "Mealy benchmarks, L* with Rivest-Schapire and a perfect teacher, beside AALpy 1.6.1's L*")
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "model\tstates\tinputs\tequal\texecuted\tAALpy\tratio\tsymbols\tAALpy\tratio\tEQ\tAALpy EQ\t")
+	learners := learn.Names()
+	type cell struct{ executed, symbols, eqs int }
+	ours := make([][]cell, len(rows))
+	secs := make([]float64, len(learners))
 	bad := 0
-	var q, qa, s, sa int
-	for _, a := range rows {
-		row, err := bench.RunMealy(c.Context(), shared, a)
-		if err != nil {
-			return bad, err
+	for k, a := range rows {
+		ours[k] = make([]cell, len(learners))
+		for j, name := range learners {
+			row, err := bench.RunMealy(c.Context(), shared, a, name)
+			if err != nil {
+				return bad, fmt.Errorf("%s: %w", name, err)
+			}
+			if !row.Equal || row.States != a.States {
+				bad++
+				fmt.Fprintf(out, "%s: %s learned %d states (equal: %s), want %d\n", a.Model, name, row.States, yesNo(row.Equal), a.States)
+			}
+			ours[k][j] = cell{row.Executed, row.Symbols, row.EQs}
+			secs[j] += row.WallSecs
 		}
-		if !row.Equal {
-			bad++
-		}
-		q, qa, s, sa = q+row.Executed, qa+a.Executed, s+row.Symbols, sa+a.Symbols
-		fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%d\t%d\t%.2f\t%d\t%d\t%.2f\t%d\t%d\t\n",
-			a.Model, row.States, a.Inputs, yesNo(row.Equal), row.Executed, a.Executed, bench.Ratio(row.Executed, a.Executed),
-			row.Symbols, a.Symbols, bench.Ratio(row.Symbols, a.Symbols), row.EQs, a.EQs)
 	}
-	fmt.Fprintf(w, "total\t\t\t\t%d\t%d\t%.2f\t%d\t%d\t%.2f\t\t\t\n", q, qa, bench.Ratio(q, qa), s, sa, bench.Ratio(s, sa))
+	fmt.Fprintln(out, "Mealy benchmarks with a perfect teacher: each droidstar learner beside AALpy 1.6.1's L* and KV")
+	fmt.Fprintln(out, "(Rivest-Schapire) and L# (separating sequences, ADS). best: the fewest of droidstar's learners.")
+	table := func(title string, get func(cell) int, theirs func(bench.AALpyCounts) int) error {
+		fmt.Fprintln(out, title)
+		w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+		header := "model\tstates\tinputs\t"
+		for _, name := range learners {
+			header += name + "\t"
+		}
+		fmt.Fprintln(w, header+"AALpy L*\tAALpy KV\tAALpy L#\tbest/L#\t")
+		sums := make([]int, len(learners)+4)
+		atOrBelow := 0
+		for k, a := range rows {
+			line := fmt.Sprintf("%s\t%d\t%d\t", a.Model, a.States, a.Inputs)
+			best := -1
+			for j := range learners {
+				v := get(ours[k][j])
+				sums[j] += v
+				if best < 0 || v < best {
+					best = v
+				}
+				line += fmt.Sprintf("%d\t", v)
+			}
+			l, kv, ls := theirs(a.LStar), theirs(a.KV), theirs(a.LSharp)
+			sums[len(learners)] += l
+			sums[len(learners)+1] += kv
+			sums[len(learners)+2] += ls
+			sums[len(learners)+3] += best
+			if best <= ls {
+				atOrBelow++
+			}
+			fmt.Fprintf(w, "%s%d\t%d\t%d\t%.2f\t\n", line, l, kv, ls, bench.Ratio(best, ls))
+		}
+		line := "total\t\t\t"
+		for j := range learners {
+			line += fmt.Sprintf("%d\t", sums[j])
+		}
+		n := len(learners)
+		fmt.Fprintf(w, "%s%d\t%d\t%d\t%.2f\t\n", line, sums[n], sums[n+1], sums[n+2], bench.Ratio(sums[n+3], sums[n+2]))
+		line = "vs AALpy L#\t\t\t"
+		for j := range learners {
+			line += fmt.Sprintf("%.2f\t", bench.Ratio(sums[j], sums[n+2]))
+		}
+		fmt.Fprintf(w, "%s%.2f\t%.2f\t1.00\t\t\n", line, bench.Ratio(sums[n], sums[n+2]), bench.Ratio(sums[n+1], sums[n+2]))
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "the best droidstar learner is at or below AALpy's L# on %d of %d models\n\n", atOrBelow, len(rows))
+		return nil
+	}
+	if err := table("executed queries", func(c cell) int { return c.executed }, func(a bench.AALpyCounts) int { return a.Executed }); err != nil {
+		return bad, err
+	}
+	if err := table("symbols", func(c cell) int { return c.symbols }, func(a bench.AALpyCounts) int { return a.Symbols }); err != nil {
+		return bad, err
+	}
+	if err := table("equivalence queries", func(c cell) int { return c.eqs }, func(a bench.AALpyCounts) int { return a.EQs }); err != nil {
+		return bad, err
+	}
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "learner\tseconds for all models\t")
+	for j, name := range learners {
+		fmt.Fprintf(w, "%s\t%.2f\t\n", name, secs[j])
+	}
 	if err := w.Flush(); err != nil {
 		return bad, err
 	}

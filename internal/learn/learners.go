@@ -20,13 +20,15 @@ type Learner func(ctx context.Context, inputs, outputs *mealy.Alphabet, mq oracl
 const (
 	NameLStar = "lstar"
 	NameKV    = "kv"
+
+	NameLSharp = "lsharp"
 )
 
 // DefaultName is the learner a run uses unless told otherwise.
 const DefaultName = NameLStar
 
 // Names lists the learners ByName knows, the default first.
-func Names() []string { return []string{NameLStar, NameKV} }
+func Names() []string { return []string{NameLStar, NameKV, NameLSharp} }
 
 // ByName returns the learner called name.
 func ByName(name string) (Learner, error) {
@@ -35,6 +37,8 @@ func ByName(name string) (Learner, error) {
 		return LStar, nil
 	case NameKV:
 		return KV, nil
+	case NameLSharp:
+		return LSharp, nil
 	}
 	return nil, fmt.Errorf("unknown learner %q (learners: %s)", name, strings.Join(Names(), ", "))
 }

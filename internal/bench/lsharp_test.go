@@ -1,0 +1,114 @@
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/droidstar/droidstar/examples"
+	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/engine"
+	"github.com/droidstar/droidstar/internal/learn"
+	"github.com/droidstar/droidstar/internal/model"
+)
+
+// LoadAALpy reads all three of AALpy's algorithms for each of the 13
+// models, in the order the table lists the models.
+func TestLoadAALpyHasAllAlgorithms(t *testing.T) {
+	rows, err := LoadAALpy(sharedOrSkip(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 13 {
+		t.Fatalf("%d models, want 13", len(rows))
+	}
+	// The table's first model, BitVise's three rows.
+	if r := rows[0]; r.Model != "4_learnresult_MAESTRO_fix" || r.States != 6 || r.Inputs != 14 ||
+		r.KV != (AALpyCounts{163, 637, 4}) || r.LSharp != (AALpyCounts{161, 629, 4}) || r.LStar != (AALpyCounts{1176, 4704, 1}) {
+		t.Fatalf("first row %+v", r)
+	}
+	for _, r := range rows {
+		if r.LStar.Executed == 0 || r.KV.Executed == 0 || r.LSharp.Executed == 0 {
+			t.Errorf("%s: a count is missing: %+v", r.Model, r)
+		}
+	}
+}
+
+// L# learns every public Mealy benchmark exactly with a perfect teacher.
+func TestMealyBenchmarksWithLSharp(t *testing.T) {
+	shared := sharedOrSkip(t)
+	rows, err := LoadAALpy(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ours, theirs int
+	for _, a := range rows {
+		row, err := RunMealy(context.Background(), shared, a, learn.NameLSharp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !row.Equal || row.States != a.States {
+			t.Errorf("%s: equal=%v, %d states, want %d", a.Model, row.Equal, row.States, a.States)
+		}
+		ours += row.Executed
+		theirs += a.LSharp.Executed
+		t.Logf("%s: executed %d (AALpy's L# %d, ratio %.2f), %d symbols (%d), %d EQs (%d), %.2f s",
+			a.Model, row.Executed, a.LSharp.Executed, Ratio(row.Executed, a.LSharp.Executed),
+			row.Symbols, a.LSharp.Symbols, row.EQs, a.LSharp.EQs, row.WallSecs)
+	}
+	t.Logf("total executed %d, AALpy's L# %d (ratio %.2f)", ours, theirs, Ratio(ours, theirs))
+}
+
+// Through the engine with the checks a run makes by default (the bound
+// oracle, then the wp:1 conformance test), L# learns every bundled
+// example's typestate exactly.
+func TestExamplesLearnedExactlyWithLSharp(t *testing.T) {
+	for _, name := range examples.Names() {
+		t.Run(name, func(t *testing.T) {
+			p, err := examples.Purpose(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer plan.Close()
+			res, err := engine.Run(context.Background(), plan.Job, engine.Options{Learn: learn.NameLSharp, VirtualClock: true,
+				Conformance: &model.Conformance{Method: engine.ConformanceWp, Depth: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w, differ, err := compose.Disagreement(res.Machine, plan); err != nil || differ {
+				t.Fatalf("learned model differs from the example's model on %s (err %v)", plan.Target().Inputs.Format(w), err)
+			}
+			if got := res.Document.Stats.Learner; got != learn.NameLSharp {
+				t.Fatalf("stats.learner %q", got)
+			}
+			t.Logf("%s: %d states, executed %d", name, res.Document.Stats.States, res.Document.Stats.Total().Executed)
+		})
+	}
+}
+
+// L# learns DroidStar's six typestates exactly with the bound oracle alone
+// (the guarantee the floor is measured for), beside L*'s counts.
+func TestDroidStarModelsWithLSharp(t *testing.T) {
+	shared := sharedOrSkip(t)
+	var ours, lstar int
+	for _, c := range DroidStarCases {
+		row, err := RunDroidStarCaseWith(context.Background(), shared, c, 1, learn.NameLSharp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !row.Equal {
+			t.Errorf("%s: learned model is not equivalent to DroidStar's diagram", c.Class)
+		}
+		base, err := RunDroidStarCaseWith(context.Background(), shared, c, 1, learn.NameLStar)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours += row.Executed
+		lstar += base.Executed
+		t.Logf("%s: L# executed %d (L* %d), %d EQs, %.1f device-s (L* %.1f)", c.Class, row.Executed, base.Executed, row.EQs, row.DeviceSecs, base.DeviceSecs)
+	}
+	t.Logf("total executed: L# %d, L* %d", ours, lstar)
+}
