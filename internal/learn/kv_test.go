@@ -19,7 +19,7 @@ import (
 // checkLearned fails unless res holds the minimal machine equivalent to
 // target, with access words that reach their states and observations that
 // are the target's answers and tell every two states apart.
-func checkLearned(t *testing.T, name string, target *mealy.Machine, res *learn.Result) {
+func checkKVLearned(t *testing.T, name string, target *mealy.Machine, res *learn.Result) {
 	t.Helper()
 	got := res.Hypothesis.Machine
 	if w, differ, err := got.Counterexample(target); err != nil || differ {
@@ -86,7 +86,7 @@ func TestKVLearnsRandomMachinesWithPerfectTeacher(t *testing.T) {
 	for seed := int64(1); seed <= 200; seed++ {
 		target := randomMachine(seed, 2+int(seed%29), 2+int(seed%4), 2+int(seed/7%3))
 		res, _ := learnKV(t, target)
-		checkLearned(t, fmt.Sprintf("seed %d", seed), target, res)
+		checkKVLearned(t, fmt.Sprintf("seed %d", seed), target, res)
 	}
 }
 
@@ -130,7 +130,7 @@ func TestKVLearnsKnownMachines(t *testing.T) {
 	for _, c := range tests {
 		t.Run(c.name, func(t *testing.T) {
 			res, _ := learnKV(t, c.target)
-			checkLearned(t, c.name, c.target, res)
+			checkKVLearned(t, c.name, c.target, res)
 			if got := res.Hypothesis.Machine.NumStates(); got != c.states {
 				t.Fatalf("%d states, want %d", got, c.states)
 			}
@@ -220,7 +220,7 @@ func TestKVWithBoundOracleOnClosureModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkLearned(t, "serversocket", target, res)
+		checkKVLearned(t, "serversocket", target, res)
 		if res.EQs < 2 {
 			t.Fatalf("per batch %d: %d equivalence queries, want a counterexample first", per, res.EQs)
 		}
@@ -280,7 +280,7 @@ func TestKVUsesSuffixDirectly(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
-			checkLearned(t, fmt.Sprintf("seed %d, strip %v", seed, strip), target, res)
+			checkKVLearned(t, fmt.Sprintf("seed %d, strip %v", seed, strip), target, res)
 			if strip {
 				without += mq.queries
 			} else {

@@ -18,9 +18,8 @@ type Learner func(ctx context.Context, inputs, outputs *mealy.Alphabet, mq oracl
 
 // Learner names (--learner).
 const (
-	NameLStar = "lstar"
-	NameKV    = "kv"
-
+	NameLStar  = "lstar"
+	NameKV     = "kv"
 	NameLSharp = "lsharp"
 )
 

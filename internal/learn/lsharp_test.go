@@ -31,7 +31,7 @@ func (o *batchOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer
 // checkLearned fails unless res holds a hypothesis equivalent to target,
 // minimal, whose access words reach their states, and whose observations
 // are a table of the shape the final check reads.
-func checkLearned(t *testing.T, name string, target *mealy.Machine, res *learn.Result) {
+func checkLSharpLearned(t *testing.T, name string, target *mealy.Machine, res *learn.Result) {
 	t.Helper()
 	got := res.Hypothesis.Machine
 	if w, differ, err := got.Counterexample(target); err != nil || differ {
@@ -108,7 +108,7 @@ func TestLSharpLearnsKnownMachinesWithPerfectTeacher(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkLearned(t, c.name, c.m, res)
+			checkLSharpLearned(t, c.name, c.m, res)
 		})
 	}
 }
@@ -126,7 +126,7 @@ func TestLSharpLearnsRandomMinimalMachines(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		checkLearned(t, fmt.Sprintf("seed %d", seed), target, res)
+		checkLSharpLearned(t, fmt.Sprintf("seed %d", seed), target, res)
 	}
 }
 
@@ -161,7 +161,7 @@ func TestLSharpWithBoundOracleOnClosureMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLearned(t, "serversocket", target, res)
+	checkLSharpLearned(t, "serversocket", target, res)
 	if res.EQs < 2 {
 		t.Fatalf("%d equivalence queries: the bound oracle found no counterexample, so the test shows nothing of their processing", res.EQs)
 	}
@@ -180,15 +180,15 @@ func TestLSharpMaxRoundsKeepsHypothesis(t *testing.T) {
 	}
 }
 
-// failingOracle answers from a machine until it has answered limit batches,
+// failingAfter answers from a machine until it has answered limit batches,
 // then fails with err.
-type failingOracle struct {
+type failingAfter struct {
 	machineOracle
 	limit int
 	err   error
 }
 
-func (o *failingOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+func (o *failingAfter) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
 	if o.limit == 0 {
 		return nil, o.err
 	}
@@ -209,10 +209,10 @@ func TestLSharpErrors(t *testing.T) {
 		keepsHyp bool
 	}{
 		{"cancelled", cancelled, &machineOracle{m: target}, context.Canceled, false},
-		{"first batch fails", context.Background(), &failingOracle{machineOracle{m: target}, 0, boom}, boom, false},
-		{"revised", context.Background(), &failingOracle{machineOracle{m: target}, 0, oracle.ErrRevised}, oracle.ErrRevised, false},
+		{"first batch fails", context.Background(), &failingAfter{machineOracle{m: target}, 0, boom}, boom, false},
+		{"revised", context.Background(), &failingAfter{machineOracle{m: target}, 0, oracle.ErrRevised}, oracle.ErrRevised, false},
 		// A hypothesis needs a few batches; a failure after it keeps it.
-		{"fails later", context.Background(), &failingOracle{machineOracle{m: target}, 12, boom}, boom, true},
+		{"fails later", context.Background(), &failingAfter{machineOracle{m: target}, 12, boom}, boom, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -231,21 +231,21 @@ func TestLSharpErrors(t *testing.T) {
 // deterministic, and L# says so.
 func TestLSharpReportsNonDeterminism(t *testing.T) {
 	target := minimalRandom(5, 6, 2, 2)
-	flip := &flipOracle{machineOracle: machineOracle{m: target}}
+	flip := &flippingOracle{machineOracle: machineOracle{m: target}}
 	_, err := learn.LSharp(context.Background(), target.Inputs, target.Outputs, flip, &equivalence.Perfect{Target: target}, learn.Options{})
 	if err == nil || !strings.Contains(err.Error(), "not deterministic") {
 		t.Fatalf("err %v, want one saying the target is not deterministic", err)
 	}
 }
 
-// flipOracle answers from a machine but flips the first output of every
+// flippingOracle answers from a machine but flips the first output of every
 // answer after the first batch.
-type flipOracle struct {
+type flippingOracle struct {
 	machineOracle
 	asked int
 }
 
-func (o *flipOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+func (o *flippingOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
 	a, err := o.machineOracle.Ask(ctx, qs)
 	o.asked++
 	if o.asked > 1 {
