@@ -21,6 +21,7 @@ import (
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
+	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/refdata"
 )
@@ -69,6 +70,7 @@ type DroidStarRow struct {
 	Asked        int
 	Executed     int
 	Excluded     int
+	Padded       int // symbols the padding stage appended
 	EQs          int
 	DeviceSecs   float64
 	WallSecs     float64
@@ -109,12 +111,22 @@ func LoadDroidStarStats(shared string) (map[string]DroidStarStats, error) {
 // RunDroidStarCase learns one DroidStar diagram on the simulated device with
 // the distinguisher-bound oracle and compares the result with the diagram.
 func RunDroidStarCase(ctx context.Context, shared string, c DroidStarCase, lanes int) (*DroidStarRow, error) {
-	return RunDroidStarCaseWith(ctx, shared, c, lanes, "")
+	return RunDroidStarCaseWith(ctx, shared, c, DroidStarRun{Lanes: lanes})
 }
 
-// RunDroidStarCaseWith is RunDroidStarCase with the learner called learner
-// (see learn.ByName; empty: the default).
-func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, lanes int, learner string) (*DroidStarRow, error) {
+// DroidStarRun is how RunDroidStarCaseWith learns: with the learner called
+// Learner (see learn.ByName; empty: the default), on Lanes simulated
+// devices, padding learning queries by Pad symbols (0: none), and with the
+// Conformance test after the bound check (nil: none).
+type DroidStarRun struct {
+	Learner     string
+	Lanes, Pad  int
+	Conformance *model.Conformance
+}
+
+// RunDroidStarCaseWith is RunDroidStarCase with the run's settings.
+func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r DroidStarRun) (*DroidStarRow, error) {
+	lanes := r.Lanes
 	file := filepath.Join(shared, "models", "droidstar-2016", c.Class+"-diagram.gv")
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -128,7 +140,8 @@ func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, l
 		return nil, err
 	}
 	defer plan.Close()
-	res, err := engine.Run(ctx, plan.Job, engine.Options{Learn: learner, VirtualClock: true})
+	plan.Pad(r.Pad)
+	res, err := engine.Run(ctx, plan.Job, engine.Options{Learn: r.Learner, VirtualClock: true, Conformance: r.Conformance})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Class, err)
 	}
@@ -139,7 +152,7 @@ func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, l
 	st := res.Document.Stats
 	total := st.Total()
 	return &DroidStarRow{
-		Case: c, States: st.States, Asked: total.Asked, Executed: total.Executed, Excluded: total.Excluded,
+		Case: c, States: st.States, Asked: total.Asked, Executed: total.Executed, Excluded: total.Excluded, Padded: total.Padded,
 		EQs: st.EQs, DeviceSecs: st.DeviceSecs, WallSecs: st.WallSecs, LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: equal,
 	}, nil
 }
@@ -287,6 +300,11 @@ type ExampleRow struct {
 
 // RunExample learns an embedded example and compares it with its model.
 func RunExample(ctx context.Context, name string) (*ExampleRow, error) {
+	return RunExampleWith(ctx, name, 0)
+}
+
+// RunExampleWith is RunExample padding learning queries by pad symbols.
+func RunExampleWith(ctx context.Context, name string, pad int) (*ExampleRow, error) {
 	p, err := examples.Purpose(name)
 	if err != nil {
 		return nil, err
@@ -296,6 +314,7 @@ func RunExample(ctx context.Context, name string) (*ExampleRow, error) {
 		return nil, err
 	}
 	defer plan.Close()
+	plan.Pad(pad)
 	res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/learn"
+	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/refdata"
 )
 
@@ -165,5 +166,58 @@ func BenchmarkLearnMealy(b *testing.B) {
 				b.ReportMetric(float64(executed), "queries")
 			})
 		}
+	}
+}
+
+// Padding changes what runs, never what is learned: every DroidStar
+// diagram and every example comes back exactly, with the same number of
+// states, at each padding length, and the default pads for fewer
+// executed queries in all.
+func TestPaddingLearnsTheSameModels(t *testing.T) {
+	for _, name := range examples.Names() {
+		t.Run(name, func(t *testing.T) {
+			plain, err := RunExampleWith(context.Background(), name, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []int{1, pad.Default, 5} {
+				row, err := RunExampleWith(context.Background(), name, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !row.Equal || row.States != plain.States {
+					t.Errorf("pad %d: %d states, matches the model: %v; without padding %d states", n, row.States, row.Equal, plain.States)
+				}
+				if n == pad.Default && row.Executed > plain.Executed {
+					t.Errorf("pad %d executed %d queries, %d without padding", n, row.Executed, plain.Executed)
+				}
+			}
+		})
+	}
+	shared := sharedOrSkip(t)
+	var plainTotal, paddedTotal int
+	for _, c := range DroidStarCases {
+		t.Run(c.Class, func(t *testing.T) {
+			plain, err := RunDroidStarCase(context.Background(), shared, c, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plainTotal += plain.Executed
+			for n := 1; n <= 5; n++ {
+				row, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: n})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !row.Equal || row.States != plain.States {
+					t.Errorf("pad %d: %d states, equal to the diagram: %v; without padding %d states", n, row.States, row.Equal, plain.States)
+				}
+				if n == pad.Default {
+					paddedTotal += row.Executed
+				}
+			}
+		})
+	}
+	if paddedTotal >= plainTotal {
+		t.Errorf("the six executed %d queries padded by %d, %d without padding", paddedTotal, pad.Default, plainTotal)
 	}
 }

@@ -95,14 +95,14 @@ func TestDroidStarModelsWithLSharp(t *testing.T) {
 	shared := sharedOrSkip(t)
 	var ours, lstar int
 	for _, c := range DroidStarCases {
-		row, err := RunDroidStarCaseWith(context.Background(), shared, c, 1, learn.NameLSharp)
+		row, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Learner: learn.NameLSharp})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !row.Equal {
 			t.Errorf("%s: learned model is not equivalent to DroidStar's diagram", c.Class)
 		}
-		base, err := RunDroidStarCaseWith(context.Background(), shared, c, 1, learn.NameLStar)
+		base, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Learner: learn.NameLStar})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/droidstar/droidstar/internal/bench"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/learn"
+	"github.com/droidstar/droidstar/internal/oracle/pad"
 )
 
 func newBenchCmd(e *env) *cobra.Command {
@@ -69,6 +70,10 @@ in a checkout (see the README).`,
 			if want["droidstar"] {
 				n, err := benchDroidStar(c, e.stdout, dir, lanes)
 				if err != nil {
+					return err
+				}
+				bad += n
+				if n, err = benchDroidStarPad(c, e.stdout, dir, lanes); err != nil {
 					return err
 				}
 				bad += n
@@ -139,6 +144,53 @@ func benchDroidStar(c *cobra.Command, out io.Writer, shared string, lanes int) (
 			bench.Ratio(row.Executed, t.Executed), row.Excluded, row.DeviceSecs, theirSecs, theirSecs/row.DeviceSecs, row.LearnedNeeds)
 	}
 	fmt.Fprintf(w, "total\t\t\t\t%d\t%d\t%.2f\t\t\t\t\t\t\n", sumOurs, sumTheirs, bench.Ratio(sumOurs, sumTheirs))
+	if err := w.Flush(); err != nil {
+		return bad, err
+	}
+	fmt.Fprintln(out)
+	return bad, nil
+}
+
+// benchDroidStarPad shows what padding does to the DroidStar suite: the
+// executed queries and device-seconds without it and with --pad's default,
+// for the bound oracle alone and with the default conformance test.
+func benchDroidStarPad(c *cobra.Command, out io.Writer, shared string, lanes int) (int, error) {
+	conf, err := parseConformance(defaultConformance)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(out, "Padding (--pad %d, the default, beside --pad 0): executed queries and device-seconds\n", pad.Default)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "class\tequal\tbound\tpadded\tratio\tdevice-s\tpadded\tratio\t+%s\tpadded\tratio\tdevice-s\tpadded\tratio\t\n", defaultConformance)
+	bad := 0
+	var sum [8]float64
+	for _, cs := range bench.DroidStarCases {
+		var rows [4]*bench.DroidStarRow
+		for k, r := range []bench.DroidStarRun{{Lanes: lanes}, {Lanes: lanes, Pad: pad.Default},
+			{Lanes: lanes, Conformance: conf}, {Lanes: lanes, Pad: pad.Default, Conformance: conf}} {
+			if rows[k], err = bench.RunDroidStarCaseWith(c.Context(), shared, cs, r); err != nil {
+				return bad, err
+			}
+		}
+		equal := true
+		for k, r := range rows {
+			equal = equal && r.Equal
+			sum[2*k] += float64(r.Executed)
+			sum[2*k+1] += r.DeviceSecs
+		}
+		if !equal {
+			bad++
+		}
+		fmt.Fprintf(w, "%s\t%s\t", cs.Class, yesNo(equal))
+		for _, k := range []int{0, 2} {
+			a, b := rows[k], rows[k+1]
+			fmt.Fprintf(w, "%d\t%d\t%.2f\t%.1f\t%.1f\t%.2f\t", a.Executed, b.Executed, bench.Ratio(b.Executed, a.Executed),
+				a.DeviceSecs, b.DeviceSecs, b.DeviceSecs/a.DeviceSecs)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "total\t\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t%.2f\t%.0f\t%.0f\t%.2f\t%.1f\t%.1f\t%.2f\t\n",
+		sum[0], sum[2], sum[2]/sum[0], sum[1], sum[3], sum[3]/sum[1], sum[4], sum[6], sum[6]/sum[4], sum[5], sum[7], sum[7]/sum[5])
 	if err := w.Flush(); err != nil {
 		return bad, err
 	}

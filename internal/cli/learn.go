@@ -22,6 +22,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
+	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/progress"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/render"
@@ -49,6 +50,7 @@ type learnFlags struct {
 	grace       time.Duration
 	progress    time.Duration
 	maxQueries  int
+	pad         int
 	backend     string
 	adb         adbFlags
 	store       storeFlags
@@ -171,6 +173,7 @@ the one running at a stop finishes in time.`,
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
 	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop once this many queries have run on devices (answers from the cache or the store are free), writing the partial model; 0: no limit")
+	fl.IntVar(&f.pad, "pad", pad.Default, "extend each learning query the cache cannot answer by up to this many symbols the restrictions allow, so that one reset answers later queries too; 0: no padding")
 	f.store.add(fl)
 	f.vote.add(fl)
 	f.adb.addServer(fl)
@@ -207,6 +210,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	if f.progress <= 0 {
 		return usageError("--progress-interval must be positive, got %s", f.progress)
+	}
+	if f.pad < 0 {
+		return usageError("--pad must not be negative, got %d", f.pad)
 	}
 	if c.Flags().Changed("max-queries") && f.maxQueries < 1 {
 		return usageError("--max-queries must be at least 1, got %d", f.maxQueries)
@@ -292,6 +298,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return err
 	}
 	defer plan.Close()
+	plan.Pad(f.pad)
 	if f.maxQueries > 0 {
 		plan.LimitQueries(f.maxQueries)
 	}

@@ -35,6 +35,7 @@ import (
 	"github.com/droidstar/droidstar/internal/oracle/budget"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
 	"github.com/droidstar/droidstar/internal/oracle/mapper"
+	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/store"
@@ -100,6 +101,8 @@ type Plan struct {
 	// Cache is the pipeline's cache, whose vote settings (Repeat, Verify)
 	// a command may change before the run.
 	Cache *oracle.Cache
+	// filter is the pipeline's top stage, above which Pad goes.
+	filter *restrict.Filter
 	// keyParts are the store key's parts known before the devices are
 	// (see StoreKey).
 	keyParts map[string]string
@@ -175,6 +178,17 @@ func (p *Plan) LimitQueries(max int) {
 	p.Cache.Next = &budget.Stage{Next: p.Cache.Next, Max: max}
 }
 
+// Pad makes the pipeline extend each learning query the cache misses by
+// up to n symbols the restrictions allow (see pad.Stage): the stage goes
+// between the filter and the cache. n of 0 or less pads nothing.
+func (p *Plan) Pad(n int) {
+	if n <= 0 {
+		return
+	}
+	p.filter.Next = &pad.Stage{Next: p.filter.Next, Known: p.Cache, Rules: p.Rules, N: n,
+		Inputs: p.Job.Target.Inputs.Size(), Recorder: p.Job.Recorder}
+}
+
 // DefaultRepeat is how often a contradicted query runs again by default.
 const DefaultRepeat = 3
 
@@ -185,7 +199,8 @@ func (p *Plan) Target() engine.Target { return p.Job.Target }
 //
 //	restrict.Filter → oracle.Cache → dispatch.Scheduler → mapper → executors
 //
-// (UseStore puts a query store's stage under the cache.) The filter sits above the cache so that an excluded query's allowed
+// (UseStore puts a query store's stage under the cache, Pad the padding
+// stage above it.) The filter sits above the cache so that an excluded query's allowed
 // prefix is answered from the cache instead of running again.
 func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backend.Executor) (*Plan, error) {
 	sem, err := t.Sem()
@@ -218,7 +233,7 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	}
 	return &Plan{
 		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices},
-		Executors: execs, Rules: automaton, Map: m, stop: stop, Cache: cache, sched: sched,
+		Executors: execs, Rules: automaton, Map: m, stop: stop, Cache: cache, sched: sched, filter: filter,
 	}, nil
 }
 

@@ -206,6 +206,9 @@ type PhaseStats struct {
 	Executed   int     `json:"executed"`
 	Symbols    int     `json:"symbols"`
 	DeviceSecs float64 `json:"device_seconds"`
+	// Padded counts the symbols the padding stage (--pad) appended to
+	// the phase's queries; they are among Symbols.
+	Padded int `json:"padded,omitempty"`
 }
 
 // Stats are the statistics of a learning run, in the columns of the
@@ -277,6 +280,7 @@ func (s *Stats) Total() PhaseStats {
 		t.Symbols += p.Symbols
 		t.DeviceSecs += p.DeviceSecs
 		t.Stored += p.Stored
+		t.Padded += p.Padded
 	}
 	return t
 }

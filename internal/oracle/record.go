@@ -78,6 +78,11 @@ func IsRerun(ctx context.Context) bool {
 	return r
 }
 
+// PhaseOf returns the phase of the queries asked under ctx (learning when
+// no Counter tagged it), for a stage that treats one phase apart (the
+// padding stage pads only learning queries).
+func PhaseOf(ctx context.Context) Phase { return phaseOf(ctx) }
+
 // phaseOf returns the phase of the queries asked under ctx (learning when
 // no Counter tagged it).
 func phaseOf(ctx context.Context) Phase {
@@ -139,6 +144,12 @@ func (r *Recorder) Stored(ctx context.Context, n int) {
 // Excluded records n queries the restrictions cut short.
 func (r *Recorder) Excluded(ctx context.Context, n int) {
 	r.phase(ctx, func(p *model.PhaseStats) { p.Excluded += n })
+}
+
+// Padded records n symbols the padding stage appended to queries before
+// they ran.
+func (r *Recorder) Padded(ctx context.Context, n int) {
+	r.phase(ctx, func(p *model.PhaseStats) { p.Padded += n })
 }
 
 // Busy records that an executor started (true) or stopped (false)

@@ -1,0 +1,203 @@
+// Package pad is the padding stage: between the restriction filter and the
+// cache, it runs each learning query the cache cannot answer extended by a
+// few more symbols. A query costs a reset (seconds on a phone); a few more
+// symbols cost little, and their answers, kept by the cache, answer later
+// questions (the learner's next rows and the bound check's words) without
+// another reset.
+//
+//	restrict.Filter → pad.Stage → Cache → ...
+//
+// The asker still gets exactly the answer to its own query: the padded
+// answer cut to the query's length. Only the cache sees more.
+package pad
+
+import (
+	"context"
+	"slices"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/restrict"
+)
+
+// Default is how many symbols --pad appends when not told: the bench's
+// DroidStar suite (see the README) measured it.
+const Default = 3
+
+// Known answers a query from what has already run, without running it:
+// the cache's Lookup.
+type Known interface {
+	Lookup(w mealy.Word) (oracle.Answer, bool)
+}
+
+// Stage pads the learning phase's misses by up to N symbols.
+//
+// Which symbols: after the word so far, the first input in alphabet order
+// that the restrictions allow (the filter's automaton, so a padded word is
+// never one the filter would cut; after a followed_by_wait callin that is
+// its wait). A miss's every extension is a miss too, so each padded
+// symbol's answer is unknown to the cache by construction, and the choice
+// is only about which unknown word to run. Alphabet order makes it
+// deterministic, so that a run repeats exactly, and puts the callins
+// before wait: a callin costs its latency while a quiet wait costs a
+// whole quiescence timeout, so callin padding is the cheap kind. A
+// repeated callin often throws; that is no loss, since the cache then
+// knows every extension of the err (the closure's rule) and the executor
+// stops there.
+//
+// N counts free symbols, as the distinguisher bound does: a wait that a
+// followed_by_wait callin forces is appended with it and not counted, so
+// a padded word never ends on a callin whose callbacks it did not wait
+// for.
+//
+// Only misses that are not a proper prefix of another miss of the batch
+// are padded: the cache runs only the longest words of a batch, so
+// padding a shorter one would cost a reset of its own.
+//
+// Equivalence, conformance and verification queries, and re-runs that
+// check an answer, pass unchanged: the checks' words are already the ones
+// they need, and a re-run must run the very word it checks.
+type Stage struct {
+	Next oracle.Oracle
+	// Known is the cache below (it tells the misses).
+	Known Known
+	// Rules are the restrictions the filter above applies.
+	Rules *restrict.Automaton
+	// N is how many free symbols a miss is extended by at most; 0 pads
+	// nothing.
+	N        int
+	Inputs   int // the input alphabet's size
+	Recorder *oracle.Recorder
+}
+
+// Ask implements oracle.Oracle.
+func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
+	if s.N <= 0 || oracle.PhaseOf(ctx) != oracle.PhaseLearning || oracle.IsRerun(ctx) {
+		return s.Next.Ask(ctx, queries)
+	}
+	sent, padded := s.pad(queries)
+	if padded == 0 {
+		return s.Next.Ask(ctx, queries)
+	}
+	s.Recorder.Padded(ctx, padded)
+	answers, err := s.Next.Ask(ctx, sent)
+	if err != nil {
+		return nil, err
+	}
+	for k, q := range queries {
+		if len(sent[k]) > len(q) {
+			answers[k] = cut(answers[k], len(q))
+		}
+	}
+	return answers, nil
+}
+
+// Explain implements oracle.Explainer by asking the stages below.
+func (s *Stage) Explain(w mealy.Word) (*model.ErrInfo, bool) {
+	return oracle.Explain(s.Next, w)
+}
+
+// pad returns the words to send down, query by query, and how many
+// symbols it appended to the distinct words it padded.
+func (s *Stage) pad(queries []mealy.Word) (sent []mealy.Word, padded int) {
+	var misses []int
+	for k, q := range queries {
+		if _, ok := s.Known.Lookup(q); !ok {
+			misses = append(misses, k)
+		}
+	}
+	sent = slices.Clone(queries)
+	if len(misses) == 0 {
+		return sent, 0
+	}
+	// In lexical order a word that is a proper prefix of another miss is
+	// a proper prefix of the next different miss.
+	slices.SortStableFunc(misses, func(a, b int) int { return slices.Compare(queries[a], queries[b]) })
+	forcing := s.Rules.Forcing()
+	for i, k := range misses {
+		q := queries[k]
+		j := i + 1
+		for j < len(misses) && slices.Equal(queries[misses[j]], q) {
+			j++
+		}
+		if j < len(misses) && isPrefix(q, queries[misses[j]]) {
+			continue
+		}
+		p := s.extend(q, forcing)
+		if len(p) == len(q) {
+			continue
+		}
+		if i == 0 || !slices.Equal(queries[misses[i-1]], q) {
+			padded += len(p) - len(q)
+		}
+		sent[k] = p
+	}
+	return sent, padded
+}
+
+// extend appends up to N free symbols to q, each the first input the rules
+// allow after the word so far.
+func (s *Stage) extend(q mealy.Word, forcing mealy.Forcing) mealy.Word {
+	st := s.Rules.Start()
+	for _, in := range q {
+		var ok bool
+		if st, ok, _ = s.Rules.Step(st, in); !ok {
+			return q // the filter cut it above; nothing to add to
+		}
+	}
+	w := slices.Clone(q)
+	prev := -1
+	if len(q) > 0 {
+		prev = q[len(q)-1]
+	}
+	// A query that ends on a forcing callin gets its wait first, free.
+	if forcing.Forced(prev) {
+		next, ok, _ := s.Rules.Step(st, forcing.Wait)
+		if !ok {
+			return w
+		}
+		st, w, prev = next, append(w, forcing.Wait), forcing.Wait
+	}
+	for free := 0; free < s.N; free++ {
+		in, next := s.first(st)
+		if in < 0 {
+			break
+		}
+		st, w, prev = next, append(w, in), in
+		if forcing.Forced(prev) {
+			if next, ok, _ := s.Rules.Step(st, forcing.Wait); ok {
+				st, w = next, append(w, forcing.Wait)
+			}
+		}
+	}
+	return w
+}
+
+// first is the first input the rules allow in state st, and the state
+// after it; -1 when they allow none.
+func (s *Stage) first(st restrict.State) (int, restrict.State) {
+	for in := 0; in < s.Inputs; in++ {
+		if next, ok, _ := s.Rules.Step(st, in); ok {
+			return in, next
+		}
+	}
+	return -1, nil
+}
+
+// cut is a padded word's answer cut to the query's first n symbols: the
+// outputs, the per-step times, and the err only when it falls within them.
+func cut(a oracle.Answer, n int) oracle.Answer {
+	a.Outputs = a.Outputs[:n:n]
+	if len(a.Steps) > n {
+		a.Steps = a.Steps[:n:n]
+	}
+	if a.ErrAt >= n {
+		a.ErrAt, a.Err = -1, nil
+	}
+	return a
+}
+
+func isPrefix(p, w mealy.Word) bool {
+	return len(p) < len(w) && slices.Equal(p, w[:len(p)])
+}

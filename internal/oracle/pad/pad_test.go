@@ -1,0 +1,296 @@
+package pad_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/mealy/mealytest"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/pad"
+	"github.com/droidstar/droidstar/internal/oracle/restrict"
+)
+
+// machineOracle answers from a machine, as a device would, and keeps
+// every word sent down to it.
+type machineOracle struct {
+	m    *mealy.Machine
+	sem  mealy.Semantics
+	mu   sync.Mutex
+	sent []mealy.Word
+}
+
+func (o *machineOracle) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := make([]oracle.Answer, len(qs))
+	for k, q := range qs {
+		o.sent = append(o.sent, slices.Clone(q))
+		outs, _ := o.m.Run(q)
+		a := oracle.Answer{Outputs: outs, ErrAt: -1, Device: "machine"}
+		if at := slices.Index(outs, o.sem.Err); o.sem.Closure && at >= 0 {
+			a.ErrAt, a.Err = at, &model.ErrInfo{Kind: model.ErrThrown, Detail: "thrown by " + o.m.Inputs.Name(q[at])}
+		}
+		out[k] = a
+	}
+	return out, nil
+}
+
+// target is a machine with the restrictions its purpose would have.
+type target struct {
+	name  string
+	m     *mealy.Machine
+	rules []restrict.Rule
+}
+
+// asyncTask: exec runs the task once (a second exec throws), cancel
+// before it finishes cancels it; no restrictions, so padding meets errs.
+func asyncTask(t *testing.T) target {
+	in, out, err := mealy.ClosureAlphabets([]string{"exec", "cancel"}, []string{"done", "cancelled"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const exec, cancel, wait = 0, 1, 2
+	const ok, quiet, errO, done, cancelled = 0, 1, 2, 3, 4
+	m := mealy.NewMachine(in, out, 5)
+	for q := 0; q < 5; q++ {
+		m.SetTransition(q, exec, errO, 4)
+		m.SetTransition(q, cancel, ok, q)
+		m.SetTransition(q, wait, quiet, q)
+	}
+	for i := 0; i < 3; i++ {
+		m.SetTransition(4, i, errO, 4)
+	}
+	m.SetTransition(0, exec, ok, 1)
+	m.SetTransition(1, wait, done, 2)
+	m.SetTransition(1, cancel, ok, 3)
+	m.SetTransition(3, wait, cancelled, 2)
+	return target{name: "asynctask", m: m}
+}
+
+// timer: at most one start, and a word starts with start or cancel.
+func timer(t *testing.T) target {
+	in, out, err := mealy.ClosureAlphabets([]string{"start", "cancel"}, []string{"fired"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start, cancel, wait = 0, 1, 2
+	const ok, quiet, fired = 0, 1, 3
+	m := mealy.NewMachine(in, out, 3)
+	for q := 0; q < 3; q++ {
+		m.SetTransition(q, start, ok, 1)
+		m.SetTransition(q, cancel, ok, 2)
+		m.SetTransition(q, wait, quiet, q)
+	}
+	m.SetTransition(1, wait, fired, 2)
+	return target{name: "timer", m: m, rules: []restrict.Rule{
+		{Kind: restrict.AtMost, Count: 1, Symbols: []string{"start"}, Text: "at most 1 of [start]"},
+		{Kind: restrict.First, Symbols: []string{"start", "cancel"}, Text: "first one of [start cancel]"},
+	}}
+}
+
+// serverSocket: every callin followed by its wait.
+func serverSocket(t *testing.T) target {
+	m, _ := mealytest.ServerSocket()
+	return target{name: "serversocket", m: m, rules: []restrict.Rule{
+		{Kind: restrict.FollowedByWait, Symbols: []string{"bind", "accept", "close"}, Text: "wait after bind, accept, close"},
+	}}
+}
+
+// stack is Counter → Filter → [pad.Stage] → Cache → machineOracle.
+type stack struct {
+	rules *restrict.Automaton
+	dev   *machineOracle
+	rec   *oracle.Recorder
+	cache *oracle.Cache
+	learn oracle.Oracle
+	eq    oracle.Oracle
+}
+
+func newStack(t *testing.T, tg target, n int) *stack {
+	t.Helper()
+	m := tg.m
+	sem := mealy.ClosureSemantics(m.Inputs, m.Outputs)
+	s := &stack{dev: &machineOracle{m: m, sem: sem}, rec: &oracle.Recorder{}}
+	rules, err := restrict.Compile(m.Inputs, sem, tg.rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.rules = rules
+	s.cache = oracle.NewCache(s.dev, m.Inputs, m.Outputs, sem, s.rec)
+	var below oracle.Oracle = s.cache
+	if n > 0 {
+		below = &pad.Stage{Next: s.cache, Known: s.cache, Rules: rules, N: n, Inputs: m.Inputs.Size(), Recorder: s.rec}
+	}
+	filter := &restrict.Filter{Next: below, Rules: rules, Sem: sem, Recorder: s.rec}
+	s.learn = &oracle.Counter{Next: filter, Phase: oracle.PhaseLearning, Recorder: s.rec}
+	s.eq = &oracle.Counter{Next: filter, Phase: oracle.PhaseEquivalence, Recorder: s.rec}
+	return s
+}
+
+// allWords are the words over in up to length n, shortest first.
+func allWords(size, n int) []mealy.Word {
+	out := []mealy.Word{{}}
+	level := []mealy.Word{{}}
+	for range n {
+		var next []mealy.Word
+		for _, w := range level {
+			for i := 0; i < size; i++ {
+				next = append(next, w.Concat(i))
+			}
+		}
+		out = append(out, next...)
+		level = next
+	}
+	return out
+}
+
+// Padding never changes an answer: every word up to length 4, asked in
+// shuffled batches, answers exactly as without the stage (outputs, err
+// position and what the err says), and every word the device ran is one
+// the restrictions allow.
+func TestPaddingNeverChangesAnAnswer(t *testing.T) {
+	for _, mk := range []func(*testing.T) target{asyncTask, timer, serverSocket} {
+		tg := mk(t)
+		for _, n := range []int{1, 3, 5} {
+			padded, plain := newStack(t, tg, n), newStack(t, tg, 0)
+			words := allWords(tg.m.Inputs.Size(), 4)
+			r := rand.New(rand.NewPCG(1, uint64(n)))
+			r.Shuffle(len(words), func(a, b int) { words[a], words[b] = words[b], words[a] })
+			for start := 0; start < len(words); start += 7 {
+				batch := words[start:min(start+7, len(words))]
+				got, err := padded.learn.Ask(context.Background(), batch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := plain.learn.Ask(context.Background(), batch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k, q := range batch {
+					g, w := got[k], want[k]
+					g.Device, w.Device = "", ""
+					if !reflect.DeepEqual(g, w) {
+						t.Fatalf("%s, pad %d: %s answered %s (err at %d: %v), without padding %s (err at %d: %v)", tg.name, n,
+							tg.m.Inputs.Format(q), tg.m.Outputs.Format(g.Outputs), g.ErrAt, g.Err, tg.m.Outputs.Format(w.Outputs), w.ErrAt, w.Err)
+					}
+				}
+			}
+			longest := 0
+			for _, w := range padded.dev.sent {
+				if at, why := padded.rules.FirstViolation(w); at >= 0 {
+					t.Errorf("%s, pad %d: ran %s, which breaks %q at %d", tg.name, n, tg.m.Inputs.Format(w), why, at)
+				}
+				longest = max(longest, len(w))
+			}
+			learning, _ := padded.rec.Snapshot()
+			if learning.Padded == 0 || longest <= 4 {
+				t.Errorf("%s, pad %d: padded %d symbols, longest word run %d: nothing was padded", tg.name, n, learning.Padded, longest)
+			}
+			if len(padded.dev.sent) >= len(plain.dev.sent) {
+				t.Errorf("%s, pad %d: ran %d words, %d without padding", tg.name, n, len(padded.dev.sent), len(plain.dev.sent))
+			}
+		}
+	}
+}
+
+// The words the stage sends down for one batch on an empty cache: the
+// first input the rules allow, N free symbols, a forced wait free.
+func TestPaddedWords(t *testing.T) {
+	cases := []struct {
+		target func(*testing.T) target
+		n      int
+		batch  []string
+		sent   []string
+	}{
+		// An err at the second exec ends what the device runs, but the
+		// stage cannot know it before: the word goes down whole.
+		{asyncTask, 3, []string{"exec"}, []string{"exec exec exec exec"}},
+		{asyncTask, 1, []string{"cancel wait"}, []string{"cancel wait exec"}},
+		// at most one start: then only cancel and wait are left.
+		{timer, 3, []string{"start"}, []string{"start cancel cancel cancel"}},
+		{timer, 2, []string{"cancel"}, []string{"cancel start cancel"}},
+		// The shorter miss is answered by the longer; only that is padded.
+		{timer, 2, []string{"start", "start wait", "start wait"}, []string{"start wait cancel cancel"}},
+		// followed_by_wait: the forced wait comes free, after the query's
+		// own last callin as after each padded one.
+		{serverSocket, 2, []string{"bind"}, []string{"bind wait bind wait bind wait"}},
+		{serverSocket, 1, []string{"bind wait"}, []string{"bind wait bind wait"}},
+	}
+	for _, c := range cases {
+		tg := c.target(t)
+		s := newStack(t, tg, c.n)
+		batch := make([]mealy.Word, len(c.batch))
+		for k, w := range c.batch {
+			batch[k] = tg.m.Inputs.MustWord(strings.Fields(w)...)
+		}
+		if _, err := s.learn.Ask(context.Background(), batch); err != nil {
+			t.Fatal(err)
+		}
+		var sent []string
+		for _, w := range s.dev.sent {
+			sent = append(sent, tg.m.Inputs.Format(w))
+		}
+		if !slices.Equal(sent, c.sent) {
+			t.Errorf("%s, pad %d, %q: sent %q, want %q", tg.name, c.n, c.batch, sent, c.sent)
+		}
+	}
+}
+
+// A cut answer keeps the query's own err and drops the padding's.
+func TestPaddedAnswerIsCutToTheQuery(t *testing.T) {
+	tg := asyncTask(t)
+	s := newStack(t, tg, 3)
+	in := tg.m.Inputs
+	got, err := s.learn.Ask(context.Background(), []mealy.Word{in.MustWord("exec", "wait"), in.MustWord("cancel", "exec", "exec")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := tg.m.Outputs.Format(got[0].Outputs); f != "ok done" || got[0].ErrAt != -1 || got[0].Err != nil || len(got[0].Outputs) != 2 {
+		t.Errorf("exec wait answered %s, err at %d (%v)", f, got[0].ErrAt, got[0].Err)
+	}
+	if f := tg.m.Outputs.Format(got[1].Outputs); f != "ok ok err" || got[1].ErrAt != 2 || got[1].Err == nil || got[1].Err.Detail != "thrown by exec" {
+		t.Errorf("cancel exec exec answered %s, err at %d (%v)", f, got[1].ErrAt, got[1].Err)
+	}
+	// The cache kept the padding's answers: exec wait exec errs without
+	// running anything more.
+	before := len(s.dev.sent)
+	a, ok := s.cache.Lookup(in.MustWord("exec", "wait", "exec"))
+	if !ok || a.ErrAt != 2 {
+		t.Errorf("the cache does not know exec wait exec from the padded run: %v %+v", ok, a)
+	}
+	if len(s.dev.sent) != before {
+		t.Error("a lookup ran something")
+	}
+}
+
+// Only the learning phase is padded: the checks' words go down as asked.
+func TestOnlyLearningQueriesArePadded(t *testing.T) {
+	tg := timer(t)
+	s := newStack(t, tg, 3)
+	in := tg.m.Inputs
+	if _, err := s.eq.Ask(context.Background(), []mealy.Word{in.MustWord("cancel", "wait")}); err != nil {
+		t.Fatal(err)
+	}
+	rerun := oracle.AsRerun(oracle.WithPhase(context.Background(), oracle.PhaseLearning))
+	stage := &pad.Stage{Next: s.cache, Known: s.cache, Rules: s.rules, N: 3, Inputs: in.Size(), Recorder: s.rec}
+	if _, err := stage.Ask(rerun, []mealy.Word{in.MustWord("start")}); err != nil {
+		t.Fatal(err)
+	}
+	var sent []string
+	for _, w := range s.dev.sent {
+		sent = append(sent, in.Format(w))
+	}
+	if want := []string{"cancel wait", "start"}; !slices.Equal(sent, want) {
+		t.Errorf("sent %q, want %q", sent, want)
+	}
+	if l, e := s.rec.Snapshot(); l.Padded != 0 || e.Padded != 0 {
+		t.Errorf("padded %d learning and %d equivalence symbols, want none", l.Padded, e.Padded)
+	}
+}
