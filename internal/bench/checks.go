@@ -17,7 +17,9 @@ import (
 // with the case's bound (or Bound when set, or chosen automatically up to
 // AutoMax), then the conformance test when set.
 type Checks struct {
-	Name        string
+	Name string
+	// Pad pads learning queries (see internal/oracle/pad; 0: none).
+	Pad         int
 	Bound       int
 	Auto        bool
 	AutoMax     int
@@ -104,6 +106,7 @@ func RunChecks(ctx context.Context, t CheckTarget, checks Checks) (*ChecksRow, e
 		plan.Job.Target.Bound = checks.Bound
 	}
 	plan.Job.Target.BoundAuto, plan.Job.Target.BoundMax = checks.Auto, checks.AutoMax
+	plan.Pad(checks.Pad)
 	res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: true, Conformance: checks.Conformance})
 	if err != nil {
 		return nil, fmt.Errorf("%s (%s): %w", t.Name, checks.Name, err)

@@ -328,6 +328,10 @@ func benchChecksConfigs() ([]bench.Checks, error) {
 		}
 		out = append(out, bench.Checks{Name: "+" + s, Conformance: c})
 	}
+	// As learn runs them: padded as by default.
+	for k := range out {
+		out[k].Pad = pad.Default
+	}
 	return out, nil
 }
 
@@ -345,7 +349,7 @@ func benchChecks(c *cobra.Command, out io.Writer, shared string) error {
 		return err
 	}
 	fmt.Fprintln(out, "Equivalence checks: executed queries per target (x: the learned model differs from its target;")
-	fmt.Fprintln(out, "auto: the bound it settled on in brackets). Simulated device, virtual clock.")
+	fmt.Fprintf(out, "auto: the bound it settled on in brackets). Simulated device, virtual clock, --pad %d.\n", pad.Default)
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	header := "target\tstates\t"
 	for _, cf := range configs {
