@@ -6,11 +6,10 @@ package learn
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/oracle"
@@ -68,34 +67,69 @@ var ErrMaxRounds = errors.New("learning stopped at the round limit")
 
 // table is the observation table: rows S ∪ S·A, columns E, and the output
 // word of each column's suffix in each row.
+//
+// Rows form a tree (every row but ε is an S row's one-letter extension),
+// so they are found by index, never by a key built from their word. A
+// cell holds its column's id for the output word, which each column
+// interns, and a row's signature is its slice of ids with a hash kept up
+// to date as cells come in: comparing two rows compares hashes, then ids.
 type table struct {
 	inputs *mealy.Alphabet
-	s      []mealy.Word
-	inS    map[string]int // row key → index in s
+	rows   []row
+	s      []int32 // the S rows, by state
 	e      []mealy.Word
 	eKeys  map[string]bool
-	cells  map[string][]mealy.Word // row key → one output word per column filled so far
+	cols   []column // by column
+	keyBuf []byte
 }
+
+type row struct {
+	word  mealy.Word
+	state int32   // index in s, -1 for a row of S·A only
+	ext   []int32 // an S row's one-letter extensions, by input
+	cells []int32 // by column: the column's id of the output word
+	hash  uint64  // of cells
+}
+
+// column interns the output words its suffix gets, so that a cell is an
+// int and equal cells have equal ids.
+type column struct {
+	ids   map[string]int32
+	words []mealy.Word
+}
+
+// snapshot is how much of the table a hypothesis rested on: rows,
+// columns and cells are only ever appended, so its first states S rows
+// and first columns columns are that table again.
+type snapshot struct{ states, columns int }
 
 // LStar learns a Mealy machine over inputs from mq, checking hypotheses
 // with eq. The counterexample analysis asks mq too; eq asks whatever
 // oracle it was built over, so a caller that wants the two phases counted
 // apart gives each its own counter.
 func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet, mq oracle.Oracle, eq EquivalenceOracle, opts Options) (*Result, error) {
-	t := &table{inputs: inputs, inS: map[string]int{}, eKeys: map[string]bool{}, cells: map[string][]mealy.Word{}}
+	t := &table{inputs: inputs, eKeys: map[string]bool{}}
 	for a := 0; a < inputs.Size(); a++ {
 		t.addColumn(mealy.Word{a})
 	}
-	t.addRow(mealy.Word{})
+	t.rows = append(t.rows, row{word: mealy.Word{}, state: -1})
+	t.addRow(0)
 	if err := t.fill(ctx, mq); err != nil {
 		return nil, err
 	}
 	res := &Result{}
+	var last snapshot
+	// done fills in the observations of the last hypothesis, which only
+	// a returned result needs.
+	done := func(err error) (*Result, error) {
+		res.Observations = t.observations(last)
+		return res, err
+	}
 	// After the first hypothesis, failures return it too, so a caller can
 	// keep what was learned.
 	fail := func(err error) (*Result, error) {
 		if res.Hypothesis != nil {
-			return res, err
+			return done(err)
 		}
 		return nil, err
 	}
@@ -104,8 +138,8 @@ func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet,
 			return fail(err)
 		}
 		h := t.hypothesis(outputs)
-		res.Hypothesis, res.Rows, res.Columns = h, len(t.cells), len(t.e)
-		res.Observations = t.observations()
+		res.Hypothesis, res.Rows, res.Columns = h, len(t.rows), len(t.e)
+		last = snapshot{states: len(t.s), columns: len(t.e)}
 		res.EQs++
 		if opts.OnHypothesis != nil {
 			opts.OnHypothesis(res.EQs, h)
@@ -115,10 +149,10 @@ func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet,
 			return fail(fmt.Errorf("equivalence query %d: %w", res.EQs, err))
 		}
 		if cex == nil {
-			return res, nil
+			return done(nil)
 		}
 		if opts.MaxRounds > 0 && res.EQs >= opts.MaxRounds {
-			return res, ErrMaxRounds
+			return done(ErrMaxRounds)
 		}
 		suffixes, err := t.suffixesFor(ctx, mq, h, cex)
 		if err != nil {
@@ -152,41 +186,40 @@ func (t *table) addColumn(e mealy.Word) bool {
 	}
 	t.eKeys[k] = true
 	t.e = append(t.e, append(mealy.Word(nil), e...))
+	t.cols = append(t.cols, column{ids: map[string]int32{}})
 	return true
 }
 
-// addRow adds s to S, together with its one-letter extensions as rows.
-func (t *table) addRow(s mealy.Word) {
-	t.inS[s.Key()] = len(t.s)
-	t.s = append(t.s, s)
-	t.ensureRow(s)
-	for a := 0; a < t.inputs.Size(); a++ {
-		t.ensureRow(s.Concat(a))
+// addRow moves row r into S and adds its one-letter extensions as rows.
+// They are new: a row's word has one parent, and r was not in S before.
+func (t *table) addRow(r int32) {
+	t.rows[r].state = int32(len(t.s))
+	t.s = append(t.s, r)
+	n := t.inputs.Size()
+	ext := make([]int32, n)
+	// One array holds the words of all the extensions.
+	w := t.rows[r].word
+	words := make(mealy.Word, n*(len(w)+1))
+	for a := 0; a < n; a++ {
+		word := words[a*(len(w)+1) : (a+1)*(len(w)+1) : (a+1)*(len(w)+1)]
+		copy(word, w)
+		word[len(w)] = a
+		ext[a] = int32(len(t.rows))
+		t.rows = append(t.rows, row{word: word, state: -1})
 	}
+	t.rows[r].ext = ext
 }
 
-func (t *table) ensureRow(r mealy.Word) {
-	if _, ok := t.cells[r.Key()]; !ok {
-		t.cells[r.Key()] = nil
-	}
-}
-
-// rows lists S ∪ S·A in a stable order: S, then each S row's extensions.
-func (t *table) rows() []mealy.Word {
-	out := make([]mealy.Word, 0, len(t.cells))
-	seen := make(map[string]bool, len(t.cells))
-	add := func(r mealy.Word) {
-		if k := r.Key(); !seen[k] {
-			seen[k] = true
-			out = append(out, r)
-		}
-	}
-	for _, s := range t.s {
-		add(s)
-	}
-	for _, s := range t.s {
-		for a := 0; a < t.inputs.Size(); a++ {
-			add(s.Concat(a))
+// order lists the rows of S ∪ S·A of a table with states S rows in a
+// stable order: S, then each S row's extensions that are not in S.
+func (t *table) order(states int) []int32 {
+	out := make([]int32, 0, states*(t.inputs.Size()+1))
+	out = append(out, t.s[:states]...)
+	for _, s := range t.s[:states] {
+		for _, r := range t.rows[s].ext {
+			if st := t.rows[r].state; st < 0 || int(st) >= states {
+				out = append(out, r)
+			}
 		}
 	}
 	return out
@@ -194,66 +227,128 @@ func (t *table) rows() []mealy.Word {
 
 // fill asks, in one batch, every cell not yet known.
 func (t *table) fill(ctx context.Context, mq oracle.Oracle) error {
-	type cell struct {
-		row mealy.Word
-		col int
-	}
-	var want []cell
-	var queries []mealy.Word
-	for _, r := range t.rows() {
-		have := len(t.cells[r.Key()])
-		for c := have; c < len(t.e); c++ {
-			want = append(want, cell{r, c})
-			queries = append(queries, r.Concat(t.e[c]...))
+	rows := t.order(len(t.s))
+	size, n := 0, 0
+	for _, r := range rows {
+		for c := len(t.rows[r].cells); c < len(t.e); c++ {
+			size += len(t.rows[r].word) + len(t.e[c])
+			n++
 		}
 	}
-	if len(queries) == 0 {
+	if n == 0 {
 		return nil
+	}
+	// One array holds every query of the batch: the pipeline keeps no
+	// query past its answer but may keep a few for messages.
+	buf := make(mealy.Word, 0, size)
+	queries := make([]mealy.Word, 0, n)
+	for _, r := range rows {
+		w := t.rows[r].word
+		for c := len(t.rows[r].cells); c < len(t.e); c++ {
+			start := len(buf)
+			buf = append(append(buf, w...), t.e[c]...)
+			queries = append(queries, buf[start:len(buf):len(buf)])
+		}
 	}
 	answers, err := mq.Ask(ctx, queries)
 	if err != nil {
 		return err
 	}
-	for k, w := range want {
-		key := w.row.Key()
-		out := answers[k].Outputs
-		t.cells[key] = append(t.cells[key], append(mealy.Word(nil), out[len(w.row):]...))
-		if len(t.cells[key]) != w.col+1 {
-			return fmt.Errorf("internal: observation table filled out of order")
+	if len(answers) != len(queries) {
+		return fmt.Errorf("internal: %d answers to %d queries", len(answers), len(queries))
+	}
+	k := 0
+	for _, r := range rows {
+		rw := &t.rows[r]
+		for c := len(rw.cells); c < len(t.e); c++ {
+			id := t.intern(c, answers[k].Outputs[len(rw.word):])
+			rw.cells = append(rw.cells, id)
+			rw.hash = mix(rw.hash, id)
+			k++
 		}
 	}
 	return nil
 }
 
-func (t *table) signature(r mealy.Word) string {
-	var b strings.Builder
-	for _, out := range t.cells[r.Key()] {
-		for _, o := range out {
-			b.WriteString(strconv.Itoa(o))
-			b.WriteByte(',')
-		}
-		b.WriteByte('|')
+// intern returns column c's id for the output word out.
+func (t *table) intern(c int, out mealy.Word) int32 {
+	b := t.keyBuf[:0]
+	for _, o := range out {
+		b = binary.AppendUvarint(b, uint64(o))
 	}
-	return b.String()
+	t.keyBuf = b
+	col := &t.cols[c]
+	if id, ok := col.ids[string(b)]; ok {
+		return id
+	}
+	id := int32(len(col.words))
+	col.ids[string(b)] = id
+	col.words = append(col.words, append(mealy.Word(nil), out...))
+	return id
+}
+
+// mix folds a cell's id into a row's hash.
+func mix(h uint64, id int32) uint64 {
+	h ^= uint64(uint32(id)) + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+	return h * 0xff51afd7ed558ccd
+}
+
+// classes maps row signatures to a representative: by hash, and on a
+// collision of unequal signatures at the next free hash value, so that
+// equal hashes never merge different rows.
+type classes struct {
+	t  *table
+	by map[uint64]int32
+}
+
+func (t *table) classes(n int) *classes {
+	return &classes{t: t, by: make(map[uint64]int32, n)}
+}
+
+// find returns the representative of r's signature, or -1.
+func (c *classes) find(r int32) int32 {
+	cells := c.t.rows[r].cells
+	for h := c.t.rows[r].hash; ; h++ {
+		rep, ok := c.by[h]
+		if !ok {
+			return -1
+		}
+		if slices.Equal(c.t.rows[rep].cells, cells) {
+			return rep
+		}
+	}
+}
+
+// add makes r the representative of its signature, which has none yet.
+func (c *classes) add(r int32) {
+	h := c.t.rows[r].hash
+	for {
+		if _, taken := c.by[h]; !taken {
+			c.by[h] = r
+			return
+		}
+		h++
+	}
 }
 
 // close moves rows of S·A whose signature no S row has into S, one per
 // distinct signature, shortest first, until the table is closed.
 func (t *table) close(ctx context.Context, mq oracle.Oracle) error {
 	for {
-		sigs := make(map[string]bool, len(t.s))
+		sigs := t.classes(len(t.s))
 		for _, s := range t.s {
-			sigs[t.signature(s)] = true
+			if sigs.find(s) < 0 {
+				sigs.add(s)
+			}
 		}
-		var promote []mealy.Word
+		var promote []int32
 		for _, s := range t.s {
-			for a := 0; a < t.inputs.Size(); a++ {
-				r := s.Concat(a)
-				if _, in := t.inS[r.Key()]; in {
+			for _, r := range t.rows[s].ext {
+				if t.rows[r].state >= 0 {
 					continue
 				}
-				if sig := t.signature(r); !sigs[sig] {
-					sigs[sig] = true
+				if sigs.find(r) < 0 {
+					sigs.add(r)
 					promote = append(promote, r)
 				}
 			}
@@ -270,32 +365,43 @@ func (t *table) close(ctx context.Context, mq oracle.Oracle) error {
 	}
 }
 
-// observations copies the table out for a final check.
-func (t *table) observations() oracle.Observations {
-	rows := t.rows()
-	cells := make([][]mealy.Word, len(rows))
-	for k, r := range rows {
-		cells[k] = slices.Clone(t.cells[r.Key()])
+// observations copies out the table of snapshot sn for a final check.
+func (t *table) observations(sn snapshot) oracle.Observations {
+	order := t.order(sn.states)
+	rows := make([]mealy.Word, len(order))
+	cells := make([][]mealy.Word, len(order))
+	// One array holds every row's cells.
+	all := make([]mealy.Word, len(order)*sn.columns)
+	for k, r := range order {
+		rows[k] = t.rows[r].word
+		cs := all[k*sn.columns : (k+1)*sn.columns : (k+1)*sn.columns]
+		for c, id := range t.rows[r].cells[:sn.columns] {
+			cs[c] = t.cols[c].words[id]
+		}
+		cells[k] = cs
 	}
-	return oracle.Observations{Rows: rows, States: len(t.s), Columns: slices.Clone(t.e), Cells: cells}
+	return oracle.Observations{Rows: rows, States: sn.states, Columns: slices.Clone(t.e[:sn.columns]), Cells: cells}
 }
 
 // hypothesis builds the conjecture of a closed table.
 func (t *table) hypothesis(outputs *mealy.Alphabet) *Hypothesis {
-	bySig := make(map[string]int, len(t.s))
-	for q, s := range t.s {
-		bySig[t.signature(s)] = q
+	sigs := t.classes(len(t.s))
+	for _, s := range t.s {
+		sigs.add(s)
 	}
 	m := mealy.NewMachine(t.inputs, outputs, len(t.s))
 	for q, s := range t.s {
-		row := t.cells[s.Key()]
-		for a := 0; a < t.inputs.Size(); a++ {
+		row := &t.rows[s]
+		for a, r := range row.ext {
 			// Column a is the one-letter experiment a (E starts as the alphabet).
-			m.SetTransition(q, a, row[a][0], bySig[t.signature(s.Concat(a))])
+			out := t.cols[a].words[row.cells[a]][0]
+			m.SetTransition(q, a, out, int(t.rows[sigs.find(r)].state))
 		}
 	}
 	access := make([]mealy.Word, len(t.s))
-	copy(access, t.s)
+	for q, s := range t.s {
+		access[q] = t.rows[s].word
+	}
 	return &Hypothesis{Machine: m, Access: access}
 }
 

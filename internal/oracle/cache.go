@@ -1,11 +1,12 @@
 package oracle
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -43,6 +44,9 @@ type Cache struct {
 	// devices names the executors the nodes' device fields index
 	// (0 is "": unknown).
 	devices []string
+	// path is lookup's list of the nodes on a word's path, kept for the
+	// next lookup.
+	path []*node
 }
 
 // node is one executed edge. It is kept small (48 bytes, plus the children
@@ -82,10 +86,11 @@ func (t *touch) mark(n *node) {
 	}
 }
 
-// touchFor starts a batch asked under ctx. The caller holds c.mu.
-func (c *Cache) touchFor(ctx context.Context) *touch {
+// touchFor starts a batch asked under ctx. The caller holds c.mu. It is
+// a value, for the caller's stack: every executed answer starts one.
+func (c *Cache) touchFor(ctx context.Context) touch {
 	c.tick++
-	return &touch{tick: c.tick, keep: phaseOf(ctx) != PhaseEquivalence}
+	return touch{tick: c.tick, keep: phaseOf(ctx) != PhaseEquivalence}
 }
 
 // deviceID interns an executor's name. The caller holds c.mu.
@@ -161,45 +166,40 @@ func (c *Cache) Explain(w mealy.Word) (*model.ErrInfo, bool) {
 // lookup answers w from the tree, marking its path with t when it is
 // there.
 func (c *Cache) lookup(w mealy.Word, t *touch) (Answer, bool) {
-	ans := Answer{Outputs: make(mealy.Word, len(w)), ErrAt: -1}
+	return c.lookupInto(w, make(mealy.Word, len(w)), t)
+}
+
+// lookupInto is lookup writing the outputs into out (len(w) long), so
+// that a batch's answers can share one array.
+func (c *Cache) lookupInto(w, out mealy.Word, t *touch) (Answer, bool) {
+	ans := Answer{Outputs: out, ErrAt: -1}
 	n := c.root
-	path := 0
+	path := c.path[:0]
 	for k, in := range w {
 		// A forced output does not move down the tree: the harness ran
 		// nothing for it.
-		if out, forced := c.Sem.Forced(int(n.out), in); forced {
-			ans.Outputs[k] = out
+		if o, forced := c.Sem.Forced(int(n.out), in); forced {
+			ans.Outputs[k] = o
 			continue
 		}
 		if n.children == nil || n.children[in] == nil {
 			return Answer{}, false
 		}
 		n = n.children[in]
-		path++
+		if t != nil {
+			path = append(path, n)
+		}
 		ans.Outputs[k] = int(n.out)
 		if c.Sem.Closure && int(n.out) == c.Sem.Err {
 			ans.ErrAt, ans.Err = k, n.err
 		}
 	}
-	if t != nil && path > 0 {
-		c.markPath(w, t)
-	}
-	return ans, true
-}
-
-// markPath marks every node on w's path with t.
-func (c *Cache) markPath(w mealy.Word, t *touch) {
-	n := c.root
-	for _, in := range w {
-		if _, forced := c.Sem.Forced(int(n.out), in); forced {
-			continue
-		}
-		if n.children == nil || n.children[in] == nil {
-			return
-		}
-		n = n.children[in]
+	// Only a word the tree holds whole marks its path.
+	for _, n := range path {
 		t.mark(n)
 	}
+	c.path = path
+	return ans, true
 }
 
 // Add puts an answer executed before (a query store's) into the tree,
@@ -260,6 +260,13 @@ func (c *Cache) conflict(w mealy.Word, k int, earlier int, earlierDevice string,
 // start again.
 func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error) {
 	answers := make([]Answer, len(queries))
+	// One array holds every answer's outputs, each query its own part of
+	// it (capped, so that an append to one cannot run into the next).
+	size := 0
+	for _, q := range queries {
+		size += len(q)
+	}
+	outs := make(mealy.Word, size)
 	revised := false
 	// A vote can drop the answer that started it, so a batch may take
 	// more than one round; each round settles at least one query.
@@ -267,12 +274,17 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 		var missIdx []int
 		c.mu.Lock()
 		t := c.touchFor(ctx)
+		off := 0
 		for k, q := range queries {
-			if a, ok := c.lookup(q, t); ok {
+			// Every round looks every query up again: a vote may have
+			// dropped or changed an answer an earlier round gave.
+			end := off + len(q)
+			if a, ok := c.lookupInto(q, outs[off:end:end], &t); ok {
 				answers[k] = a
 			} else {
 				missIdx = append(missIdx, k)
 			}
+			off = end
 		}
 		c.mu.Unlock()
 		if round == 0 {
@@ -328,7 +340,8 @@ func (c *Cache) add(ctx context.Context, w mealy.Word, a Answer) (revised bool, 
 // run it again.
 func (c *Cache) addVoting(ctx context.Context, w mealy.Word, a Answer) (agreed, revised bool, err error) {
 	c.mu.Lock()
-	err = c.insert(w, a, c.touchFor(ctx))
+	t := c.touchFor(ctx)
+	err = c.insert(w, a, &t)
 	c.mu.Unlock()
 	if err == nil {
 		return true, false, nil
@@ -360,7 +373,7 @@ func (c *Cache) keepPartial(ctx context.Context, run []mealy.Word, err error) er
 		if !pe.Answered[k] {
 			continue
 		}
-		if ierr := c.insert(w, pe.Answers[k], t); ierr != nil {
+		if ierr := c.insert(w, pe.Answers[k], &t); ierr != nil {
 			return errors.Join(err, ierr)
 		}
 	}
@@ -368,34 +381,84 @@ func (c *Cache) keepPartial(ctx context.Context, run []mealy.Word, err error) er
 }
 
 // maximalWords returns the distinct missed queries that are not a proper
-// prefix of another missed query, longest first: executing those answers
-// all the others.
+// prefix of another missed query, longest first (ties in batch order):
+// executing those answers all the others. In lexicographic order a word
+// that is a proper prefix of another is one of the next different word.
 func maximalWords(queries []mealy.Word, idx []int) []mealy.Word {
-	words := make([]mealy.Word, 0, len(idx))
-	for _, k := range idx {
-		words = append(words, queries[k])
+	order := sortedWords(queries, idx)
+	keep := make([]int, 0, len(order))
+	for k, e := range order {
+		w := queries[e.k]
+		if len(w) == 0 {
+			continue // runs nothing (the tree always answers it)
+		}
+		if k > 0 && slices.Equal(queries[order[k-1].k], w) {
+			continue // the first of equal words stands for them all
+		}
+		next := k + 1
+		for next < len(order) && slices.Equal(queries[order[next].k], w) {
+			next++
+		}
+		if next < len(order) && queries[order[next].k].HasPrefix(w) {
+			continue
+		}
+		keep = append(keep, e.k)
 	}
-	sort.SliceStable(words, func(a, b int) bool { return len(words[a]) > len(words[b]) })
-	type trie struct{ kids map[int]*trie }
-	root := &trie{}
-	var out []mealy.Word
-	for _, w := range words {
-		n, fresh := root, false
-		for _, in := range w {
-			if n.kids == nil {
-				n.kids = map[int]*trie{}
-			}
-			child := n.kids[in]
-			if child == nil {
-				child = &trie{}
-				n.kids[in] = child
-				fresh = true
-			}
-			n = child
+	slices.SortFunc(keep, func(a, b int) int {
+		if la, lb := len(queries[a]), len(queries[b]); la != lb {
+			return lb - la
 		}
-		if fresh {
-			out = append(out, w)
-		}
+		return a - b
+	})
+	out := make([]mealy.Word, len(keep))
+	for k, q := range keep {
+		out[k] = queries[q]
 	}
 	return out
+}
+
+// sortKey is a word's first symbols packed so that comparing keys
+// compares words as far as they go: a byte per symbol, one more than the
+// symbol so that a word's end (0) sorts before any symbol.
+type sortKey struct {
+	key uint64
+	k   int // the query's index
+}
+
+const keySymbols = 8
+
+// sortedWords orders the queries at idx lexicographically, equal words by
+// index. Sorting a batch of hundreds of thousands of queries is most of
+// maximalWords, hence the keys: most comparisons end at them.
+func sortedWords(queries []mealy.Word, idx []int) []sortKey {
+	order := make([]sortKey, len(idx))
+	packed := true
+	for j, k := range idx {
+		var key uint64
+		w := queries[k]
+		for p := 0; p < keySymbols; p++ {
+			key <<= 8
+			if p < len(w) {
+				if w[p] < 0 || w[p] >= 0xff {
+					packed = false
+				}
+				key |= uint64(w[p]+1) & 0xff
+			}
+		}
+		order[j] = sortKey{key: key, k: k}
+	}
+	slices.SortFunc(order, func(a, b sortKey) int {
+		if packed && a.key != b.key {
+			return cmp.Compare(a.key, b.key)
+		}
+		wa, wb := queries[a.k], queries[b.k]
+		if !packed || len(wa) > keySymbols || len(wb) > keySymbols {
+			if c := slices.Compare(wa, wb); c != 0 {
+				return c
+			}
+		}
+		// Equal keys of words of at most keySymbols symbols: equal words.
+		return a.k - b.k
+	})
+	return order
 }

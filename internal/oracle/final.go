@@ -264,7 +264,7 @@ func (c *Cache) recheck(ctx context.Context, words []mealy.Word) (revised bool, 
 		c.mu.Lock()
 		t := c.touchFor(ctx)
 		for k, w := range words {
-			firsts[k], _ = c.lookup(w, t)
+			firsts[k], _ = c.lookup(w, &t)
 		}
 		c.mu.Unlock()
 		got, err := c.Next.Ask(AsRerun(ctx), words)

@@ -187,7 +187,8 @@ func truncate(a Answer, n int) Answer {
 func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (revised bool, err error) {
 	p := nd.Query
 	c.mu.Lock()
-	before, ok := c.lookup(p, c.touchFor(ctx))
+	seen := c.touchFor(ctx)
+	before, ok := c.lookup(p, &seen)
 	c.mu.Unlock()
 	if !ok {
 		return false, nd
@@ -266,7 +267,8 @@ func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (
 	if slices.Equal(win.Outputs, before.Outputs) {
 		return false, nil // the contradicting answer was the odd one out
 	}
-	if err := c.replace(p, win, c.touchFor(ctx)); err != nil {
+	settled := c.touchFor(ctx)
+	if err := c.replace(p, win, &settled); err != nil {
 		return false, errors.Join(nd, err)
 	}
 	return true, nil

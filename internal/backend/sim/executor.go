@@ -42,6 +42,56 @@ type Executor struct {
 
 	sem   mealy.Semantics
 	flaky *flake
+
+	// Results take their outputs and step costs from these, a chunk at a
+	// time, instead of two allocations per query; a chunk is freed once
+	// no result uses it.
+	outs  chunk[string]
+	costs chunk[time.Duration]
+	// last is the previous query's inputs with their indices: a batch's
+	// queries share long prefixes, and comparing a name with the one
+	// before at its place is cheaper than looking it up.
+	last []named
+}
+
+type named struct {
+	name  string
+	index int
+}
+
+// input is the index of the input name at place k of a query.
+func (e *Executor) input(k int, name string) (int, bool) {
+	if k < len(e.last) && e.last[k].name == name {
+		return e.last[k].index, true
+	}
+	in, ok := e.model.Machine.Inputs.Index(name)
+	if !ok {
+		return 0, false
+	}
+	if k < len(e.last) {
+		e.last[k] = named{name, in}
+	} else if k == len(e.last) {
+		e.last = append(e.last, named{name, in})
+	}
+	return in, true
+}
+
+// chunk hands out parts of one array; no part is handed out twice.
+type chunk[T any] struct{ buf []T }
+
+const chunkSize = 4096
+
+// take returns an empty slice with room for n, its own to append to.
+func (c *chunk[T]) take(n int) []T {
+	if n > chunkSize/4 {
+		return make([]T, 0, n)
+	}
+	if cap(c.buf)-len(c.buf) < n {
+		c.buf = make([]T, 0, chunkSize)
+	}
+	start := len(c.buf)
+	c.buf = c.buf[:start+n]
+	return c.buf[start : start : start+n]
 }
 
 // NewExecutor returns an executor named serial (e.g. "sim-0") over m.
@@ -69,26 +119,33 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 		return backend.Result{}, nil, fmt.Errorf("simulator %s is closed", e.serial)
 	}
 	m := e.model.Machine
-	res := backend.Result{Outputs: make([]string, 0, len(inputs)), Device: e.timing.Reset}
-	costs := make([]time.Duration, 0, len(inputs))
+	res := backend.Result{Outputs: e.outs.take(len(inputs)), Device: e.timing.Reset}
+	costs := e.costs.take(len(inputs))
 	q, prev := m.Initial, -1
-	var ruled []bool // outputs the closure's rules gave
-	for _, name := range inputs {
-		in, ok := m.Inputs.Index(name)
+	var ruled []bool // outputs the closure's rules gave, kept only for flip
+	if e.flaky != nil {
+		ruled = make([]bool, 0, len(inputs))
+	}
+	for k, name := range inputs {
+		in, ok := e.input(k, name)
 		if !ok {
 			return res, costs, fmt.Errorf("the model %s has no input %q", e.model.Path, name)
 		}
 		if out, forced := e.sem.Forced(prev, in); forced {
 			// The harness answers at once: no time passes, nothing changes.
 			res.Outputs = append(res.Outputs, m.Outputs.Name(out))
-			ruled = append(ruled, true)
+			if ruled != nil {
+				ruled = append(ruled, true)
+			}
 			costs = append(costs, 0)
 			continue
 		}
 		out := m.Out[q][in]
 		q, prev = m.Next[q][in], out
 		res.Outputs = append(res.Outputs, m.Outputs.Name(out))
-		ruled = append(ruled, false)
+		if ruled != nil {
+			ruled = append(ruled, false)
+		}
 		var cost time.Duration
 		switch {
 		case in == e.sem.Wait && out == e.sem.Quiet:
