@@ -696,44 +696,57 @@ func (l *lsharp) observations(h *Hypothesis) oracle.Observations {
 		}
 	}
 	cols := l.columns(h)
+	// A cell holds what the tree observed, or nil where the tree never
+	// asked that word: the final check re-runs answers, and a prediction
+	// is none (internal/oracle/final.go compares rows on the cells both
+	// hold).
 	cells := make([][]mealy.Word, len(rows))
-	for r := range rows {
+	for r, row := range rows {
 		cells[r] = make([]mealy.Word, len(cols))
+		n := l.t.node(row)
+		if n < 0 {
+			continue
+		}
 		for c, e := range cols {
-			cells[r][c], _ = h.Machine.RunFrom(states[r], e)
+			if out, ok := l.t.outputs(n, e); ok {
+				cells[r][c] = out
+			}
 		}
 	}
 	return oracle.Observations{Rows: rows, States: len(l.basis), Columns: cols, Cells: cells}
 }
 
-// columns picks separating words of basis pairs, each kept only when it
-// splits a block of basis nodes no column before it split, so that every
-// two states are told apart with at most one column per state.
+// columns picks separating words of basis pairs: for each pair that no
+// column so far tells apart by what the tree observed for both, its
+// witness (a word both hold with different outputs). So every two states
+// differ on a cell the target answered, which the final check can re-run.
 func (l *lsharp) columns(h *Hypothesis) []mealy.Word {
 	n := len(l.basis)
-	block := make([]int, n)
+	nodes := make([]int32, n)
+	for q := range nodes {
+		nodes[q] = l.t.node(h.Access[q])
+	}
 	var cols []mealy.Word
+	apart := func(p, q int) bool {
+		if nodes[p] < 0 || nodes[q] < 0 {
+			return false
+		}
+		for _, w := range cols {
+			a, okA := l.t.outputs(nodes[p], w)
+			b, okB := l.t.outputs(nodes[q], w)
+			if okA && okB && !a.Equal(b) {
+				return true
+			}
+		}
+		return false
+	}
 	for p := 0; p < n; p++ {
 		for q := p + 1; q < n; q++ {
-			if block[p] != block[q] {
+			if apart(p, q) {
 				continue
 			}
-			w := l.witness(p, q)
-			if w == nil {
-				continue
-			}
-			cols = append(cols, w)
-			// Refine: states with the same block and outputs on w stay together.
-			next := map[string]int{}
-			for s := 0; s < n; s++ {
-				out, _ := h.Machine.RunFrom(s, w)
-				key := fmt.Sprintf("%d/%s", block[s], out.Key())
-				id, ok := next[key]
-				if !ok {
-					id = len(next)
-					next[key] = id
-				}
-				block[s] = id
+			if w := l.witness(p, q); w != nil {
+				cols = append(cols, w)
 			}
 		}
 	}
