@@ -100,6 +100,10 @@ type Recorder struct {
 
 	reruns, agreements int
 	votes              []model.Vote
+
+	// wall is the estimated wall time of the batches run so far: each
+	// batch's makespan on the lanes the scheduler gave its queries.
+	wall time.Duration
 }
 
 // DeviceStats is what one executor has done so far.
@@ -159,6 +163,23 @@ func (r *Recorder) Executed(ctx context.Context, serial string, symbols int, dev
 		d.Executed++
 		d.DeviceSecs += device.Seconds()
 	})
+}
+
+// Makespan records the estimated wall time of one batch the scheduler
+// ran: batches run one after another, so the run's estimate is their sum.
+func (r *Recorder) Makespan(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.wall += d
+}
+
+// EstimatedWall is the sum of the batches' makespans so far: what the
+// run takes on its lanes and devices in real time, ADB and host work
+// aside (see dispatch.Makespan).
+func (r *Recorder) EstimatedWall() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.wall
 }
 
 // Warn records assumption violations, each once.
