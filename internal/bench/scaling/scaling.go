@@ -5,7 +5,7 @@
 // and tests run it, never the droidstar binary:
 //
 //	make bench-scaling
-//	go test -run '^$' -bench Scaling -benchtime 1x ./internal/bench/scaling -args -example fileobserver -devices 1,2,3,4
+//	go test -run '^$' -bench Scaling -benchtime 1x ./internal/bench/scaling -args -example fileobserver -devices 1,2,3,4 -runs 5
 package scaling
 
 import (
