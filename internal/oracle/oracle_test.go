@@ -474,3 +474,15 @@ func TestCacheKeepsCutOffAnswers(t *testing.T) {
 		t.Fatalf("error %v, want the contradiction alone", err)
 	}
 }
+
+// A re-run checks an answer whatever the hypothesis predicts: it carries
+// no expectation to cut it off.
+func TestRerunDropsTheExpectation(t *testing.T) {
+	ctx := oracle.WithExpectation(context.Background(), oracle.Expectation{Outputs: func(w mealy.Word) mealy.Word { return w }, CutOff: true})
+	if _, ok := oracle.ExpectationOf(ctx); !ok {
+		t.Fatal("no expectation")
+	}
+	if e, ok := oracle.ExpectationOf(oracle.AsRerun(ctx)); ok {
+		t.Errorf("a re-run carries %+v", e)
+	}
+}

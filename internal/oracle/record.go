@@ -68,7 +68,11 @@ type rerunKey struct{}
 // answer already given: a stage that keeps answers (the query store) must
 // execute them, not answer them from what it kept, or the check would
 // compare an answer with itself.
+//
+// A re-run carries no expectation: it must run whatever the hypothesis
+// predicts, so nothing cuts it off.
 func AsRerun(ctx context.Context) context.Context {
+	ctx = context.WithValue(ctx, expectKey{}, Expectation{})
 	return context.WithValue(ctx, rerunKey{}, true)
 }
 
