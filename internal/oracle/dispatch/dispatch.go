@@ -6,8 +6,9 @@
 // When the asker says what it expects (oracle.Expectation: an equivalence
 // oracle's hypothesis), the Scheduler predicts each query's device time
 // from the predicted outputs and the step times it has measured, starts
-// the longest first, and, if asked to, starts no more of the batch once
-// an answer differs from the prediction. It estimates each batch's wall
+// the longest first (executors that take batches get shares balanced on
+// it), and, if asked to, starts no more of the batch once an answer
+// differs from the prediction. It estimates each batch's wall
 // time (its makespan on the lanes) for the statistics.
 package dispatch
 
@@ -339,18 +340,12 @@ func (s *Scheduler) run(ctx context.Context, ex backend.Executor, serial string,
 
 // askShares gives each executor its share of the batch in one call (or
 // in requests of RequestTime's size). With predictions, the shares are
-// balanced on predicted device time and each runs its longest first.
+// balanced on predicted device time. A share runs back to back on its
+// device, so its order changes nothing of its time: it keeps the batch's.
 func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.BatchExecutor, serials []string) {
 	var shares [][]int
 	if r.predicted != nil {
 		shares = SplitCosts(r.predicted, len(execs))
-		rank := make([]int, len(r.order))
-		for pos, q := range r.order {
-			rank[q] = pos
-		}
-		for _, sh := range shares {
-			sort.Slice(sh, func(a, b int) bool { return rank[sh[a]] < rank[sh[b]] })
-		}
 	} else {
 		shares = Split(r.queries, len(execs))
 	}
@@ -382,7 +377,7 @@ func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.Bat
 // cut-off starts no further request.
 func (s *Scheduler) runShare(ctx context.Context, r *round, ex backend.BatchExecutor, serial string, share []int) {
 	for len(share) > 0 {
-		n := s.requestSize(serial, len(share), r.exp.CutOff)
+		n := s.requestSize(serial, len(share))
 		if !s.runRequest(ctx, r, ex, serial, share[:n]) {
 			return
 		}
@@ -393,18 +388,11 @@ func (s *Scheduler) runShare(ctx context.Context, r *round, ex backend.BatchExec
 	}
 }
 
-// cutOffRequest is how many queries a request carries at most when the
-// batch may be cut off and RequestTime sets no size: a request runs to
-// its end, so a whole share in one would make the cut-off stop nothing.
-const cutOffRequest = 8
-
 // requestSize is how many of the left queries the next request to the
-// executor serial carries.
-func (s *Scheduler) requestSize(serial string, left int, cutOff bool) int {
+// executor serial carries. A request runs to its end, so a cut-off stops
+// only the requests after it: learn sizes them (RequestTime).
+func (s *Scheduler) requestSize(serial string, left int) int {
 	if s.RequestTime <= 0 {
-		if cutOff {
-			return min(left, cutOffRequest)
-		}
 		return left
 	}
 	for _, d := range s.Recorder.Devices() {
