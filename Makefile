@@ -105,8 +105,9 @@ bench-large:
 	$(GO) test -run '^$$' -bench LargeModels -benchtime 1x -timeout 60m ./cmd/droidstar -args -large-states $(LARGE_STATES)
 
 # Learning over 1, 2 and 4 fake devices through a real adb server, in real
-# time (about a minute; needs adb). Another example or other counts:
-#   go test -run '^$$' -bench Scaling -benchtime 1x ./internal/bench/scaling -args -example fileobserver -devices 1,2,3,4
+# time (3 interleaved runs per count, the best kept: about 3 minutes; needs
+# adb). Another example, other counts or runs:
+#   go test -run '^$$' -bench Scaling -benchtime 1x ./internal/bench/scaling -args -example fileobserver -devices 1,2,3,4 -runs 5
 bench-scaling:
 	$(GO) test -run '^$$' -bench Scaling -benchtime 1x ./internal/bench/scaling
 

@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,18 +65,21 @@ type DroidStarStats struct {
 
 // DroidStarRow is the outcome of learning one DroidStar model.
 type DroidStarRow struct {
-	Case         DroidStarCase
-	Theirs       DroidStarStats
-	States       int
-	Asked        int
-	Executed     int
-	Excluded     int
-	Padded       int // symbols the padding stage appended
-	EQs          int
-	DeviceSecs   float64
-	WallSecs     float64
-	LearnedNeeds int
-	Equal        bool // learned model equivalent to the target
+	Case       DroidStarCase
+	Theirs     DroidStarStats
+	States     int
+	Asked      int
+	Executed   int
+	Excluded   int
+	Padded     int // symbols the padding stage appended
+	EQs        int
+	DeviceSecs float64
+	// EstimatedWallSecs is the run's makespan on its lanes (see
+	// model.Stats.EstimatedWallSecs).
+	EstimatedWallSecs float64
+	WallSecs          float64
+	LearnedNeeds      int
+	Equal             bool // learned model equivalent to the target
 }
 
 // Reset is the device time charged per query in the benchmarks (the
@@ -153,7 +157,8 @@ func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r
 	total := st.Total()
 	return &DroidStarRow{
 		Case: c, States: st.States, Asked: total.Asked, Executed: total.Executed, Excluded: total.Excluded, Padded: total.Padded,
-		EQs: st.EQs, DeviceSecs: st.DeviceSecs, WallSecs: st.WallSecs, LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: equal,
+		EQs: st.EQs, DeviceSecs: st.DeviceSecs, EstimatedWallSecs: st.EstimatedWallSecs, WallSecs: st.WallSecs,
+		LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: equal,
 	}, nil
 }
 
@@ -328,6 +333,22 @@ func RunExampleWith(ctx context.Context, name string, pad int) (*ExampleRow, err
 	st := res.Document.Stats
 	return &ExampleRow{Name: name, States: st.States, Executed: st.Total().Executed, EQs: st.EQs,
 		DeviceSecs: st.DeviceSecs, LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: !differ}, nil
+}
+
+// GeoMean is the geometric mean of xs, 0 when xs is empty or holds a
+// value that is not positive.
+func GeoMean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, x := range xs {
+		if !(x > 0) {
+			return 0
+		}
+		sum += math.Log(x)
+	}
+	return math.Exp(sum / float64(len(xs)))
 }
 
 // Ratio is a/b, or 0 when b is 0.

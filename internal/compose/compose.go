@@ -301,6 +301,7 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 		return nil, err
 	}
 	plan.Model, plan.Virtual = b.model, b.virtual
+	plan.sched.Virtual = plan.Virtual
 	plan.keyParts = purposeKeyParts(p, b, o)
 	return plan, nil
 }
@@ -641,6 +642,7 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 		return nil, err
 	}
 	plan.Model, plan.Virtual = m, !timing.Realtime
+	plan.sched.Virtual = plan.Virtual
 	plan.keyParts = map[string]string{
 		store.PartModel:    store.Digest(data),
 		store.PartTimeouts: fmt.Sprintf("quiescence %s, reset %s, latency %s", o.Quiescence, o.Reset, o.Latency),

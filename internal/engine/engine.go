@@ -87,7 +87,12 @@ type Options struct {
 	// hypothesis passes the bound check (see NewConformance).
 	Conformance *model.Conformance
 	// PerBatch is the number of transitions the bound oracle checks per
-	// batch (see equivalence.Bound); 0 picks one per device.
+	// batch (see equivalence.Bound); 0 picks one on one device and the
+	// whole round on several, cut off at the first surprise, so that the
+	// devices always have work. On one simulated lane the whole round
+	// measured only 1% fewer executed queries on DroidStar's six (760
+	// against 768), and a device that takes a batch in one request could
+	// not stop it part-way: one transition per batch stays there.
 	PerBatch int
 	// VirtualClock marks device time as simulated in the statistics.
 	VirtualClock bool
@@ -157,7 +162,10 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	} else {
 		per := o.PerBatch
 		if per == 0 {
-			per = max(len(job.Devices), 1)
+			per = 1
+			if len(job.Devices) > 1 {
+				per = equivalence.WholeRound
+			}
 		}
 		bound := &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.Forcing, PerBatch: per, OnProgress: watch.roundProgress}
 		checks.bound = bound
@@ -334,5 +342,6 @@ func recorded(job Job, wall time.Duration, virtual bool) (*model.BackendInfo, *m
 	return &backendInfo, &model.Stats{
 		Learning: learning, Equivalence: equiv, Verification: verification, Conformance: conformance, WallSecs: wall.Seconds(),
 		DeviceSecs: learning.DeviceSecs + equiv.DeviceSecs + verification.DeviceSecs + conformance.DeviceSecs, VirtualClock: virtual,
+		EstimatedWallSecs: rec.EstimatedWall().Seconds(),
 	}
 }

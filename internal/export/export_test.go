@@ -84,11 +84,12 @@ func asyncTask(t *testing.T) *model.Document {
 	}}
 	d.Stats = &model.Stats{
 		States: 4, EQs: 1,
-		Learning:     model.PhaseStats{Asked: 48, CacheHits: 21, Excluded: 3, Executed: 24, Symbols: 71, DeviceSecs: 14.5},
-		Equivalence:  model.PhaseStats{Asked: 324, CacheHits: 290, Excluded: 18, Executed: 16, Symbols: 58, DeviceSecs: 10.25},
-		WallSecs:     0.0123,
-		DeviceSecs:   24.75,
-		VirtualClock: true,
+		Learning:          model.PhaseStats{Asked: 48, CacheHits: 21, Excluded: 3, Executed: 24, Symbols: 71, DeviceSecs: 14.5},
+		Equivalence:       model.PhaseStats{Asked: 324, CacheHits: 290, Excluded: 18, Executed: 16, Symbols: 58, DeviceSecs: 10.25},
+		WallSecs:          0.0123,
+		DeviceSecs:        24.75,
+		EstimatedWallSecs: 13.5,
+		VirtualClock:      true,
 	}
 	d.Warnings = []string{"sim-1: query exec cancel wait answered after 480 ms, close to the 500 ms quiescence timeout"}
 	d.Tool = &model.ToolInfo{Name: "droidstar", Version: "0.1.0"}
@@ -336,10 +337,10 @@ func TestSummaryContent(t *testing.T) {
 		"4 states (+ error sink), 7 transitions",
 		"created    --exec-->      running",
 		"running    ==postexec==>  done",
-		"372 (40)",                 // MQ asked (executed), both phases
-		"324 (16)",                 // MQ per EQ
-		"2 (1)",                    // bound used (learned needs)
-		"virtual device time 25 s", // device time on the virtual clock
+		"372 (40)", // MQ asked (executed), both phases
+		"324 (16)", // MQ per EQ
+		"2 (1)",    // bound used (learned needs)
+		"virtual device time 25 s (estimated wall time 14 s),", // device time on the virtual clock, and on its 2 lanes
 		"129 symbols executed",
 		"21 queries excluded",
 		"311 cache hits",

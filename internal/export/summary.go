@@ -204,8 +204,13 @@ func statsSummary(b *strings.Builder, s *model.Stats, bound *model.Bound) {
 	if s.VirtualClock {
 		clock = "virtual "
 	}
-	fmt.Fprintf(b, "  %sdevice time %s, %s executed, %s excluded, %s\n",
-		clock, longSeconds(s.DeviceSecs), plural(tot.Symbols, "symbol"), plural(tot.Excluded, "query"), plural(tot.CacheHits, "cache hit"))
+	wall := ""
+	if s.EstimatedWallSecs > 0 {
+		// Device time sums the lanes; this is the run on them in real time.
+		wall = fmt.Sprintf(" (estimated wall time %s)", longSeconds(s.EstimatedWallSecs))
+	}
+	fmt.Fprintf(b, "  %sdevice time %s%s, %s executed, %s excluded, %s\n",
+		clock, longSeconds(s.DeviceSecs), wall, plural(tot.Symbols, "symbol"), plural(tot.Excluded, "query"), plural(tot.CacheHits, "cache hit"))
 	if tot.Stored > 0 {
 		// A resumed run: say how much an earlier run had already executed.
 		fmt.Fprintf(b, "  %s answered from the query store (executed by an earlier run)\n", plural(tot.Stored, "query"))

@@ -18,8 +18,9 @@ const table1Columns = 6
 // StatsColumns are a run's statistics as Summary prints them: the columns
 // of the DroidStar paper's Table 1 (states, time, MQ asked (executed), EQ,
 // MQ per EQ asked (executed) rounded up, bound used (the bound the learned model
-// needs)), then device
-// time, cache hits and excluded queries. A missing value is "–".
+// needs)), then device time (summed over the lanes and devices), the
+// estimated wall time on them, cache hits and excluded queries. A missing
+// value is "–".
 func StatsColumns(s *model.Stats, bound *model.Bound) []Column {
 	tot := s.Total()
 	perEQ, perEQExec := "–", "–"
@@ -35,6 +36,12 @@ func StatsColumns(s *model.Stats, bound *model.Bound) []Column {
 	if s.VirtualClock {
 		device = "virtual device time"
 	}
+	// Summed over the lanes, device time says what the devices did; the
+	// estimate says what the run takes in real time on them.
+	wall := "–"
+	if s.EstimatedWallSecs > 0 {
+		wall = longSeconds(s.EstimatedWallSecs)
+	}
 	return []Column{
 		{"states", fmt.Sprint(s.States)},
 		{"time (s)", seconds(s.WallSecs)},
@@ -43,6 +50,7 @@ func StatsColumns(s *model.Stats, bound *model.Bound) []Column {
 		{"MQ per EQ asked (executed)", fmt.Sprintf("%s (%s)", perEQ, perEQExec)},
 		{"bound used (learned needs)", boundCol},
 		{device, longSeconds(s.DeviceSecs)},
+		{"estimated wall time", wall},
 		{"cache hits", fmt.Sprint(tot.CacheHits)},
 		{"excluded", fmt.Sprint(tot.Excluded)},
 	}

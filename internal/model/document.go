@@ -232,7 +232,12 @@ type Stats struct {
 	Counterexamples []FoundCounterexample `json:"counterexamples,omitempty"`
 	WallSecs        float64               `json:"wall_seconds"`
 	DeviceSecs      float64               `json:"device_seconds"`
-	VirtualClock    bool                  `json:"virtual_clock,omitempty"`
+	// EstimatedWallSecs is what the run takes on its lanes and devices in
+	// real time: each batch's makespan as the scheduler gave its queries
+	// to the lanes, summed over the batches (which run one after
+	// another). DeviceSecs sums the lanes; on one lane the two agree.
+	EstimatedWallSecs float64 `json:"estimated_wall_seconds,omitempty"`
+	VirtualClock      bool    `json:"virtual_clock,omitempty"`
 	// Determinism is what the run measured of the target's determinism:
 	// the re-runs, and the votes that settled contradicting answers.
 	Determinism *Determinism `json:"determinism,omitempty"`

@@ -366,6 +366,25 @@ func (c *Cache) keepPartial(ctx context.Context, run []mealy.Word, err error) er
 	if !errors.As(err, &pe) || len(pe.Answers) != len(run) || len(pe.Answered) != len(run) {
 		return err
 	}
+	if errors.Is(err, ErrCutOff) {
+		// A cut-off batch is no failure: its answers go in as any others,
+		// a contradiction settled by a vote.
+		revised := false
+		for k, w := range run {
+			if !pe.Answered[k] {
+				continue
+			}
+			r, aerr := c.add(ctx, w, pe.Answers[k])
+			if aerr != nil {
+				return aerr
+			}
+			revised = revised || r
+		}
+		if revised {
+			return ErrRevised
+		}
+		return err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := c.touchFor(ctx)

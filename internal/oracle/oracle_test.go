@@ -433,3 +433,56 @@ func TestVoteToldFlakyDeviceFromDisagreeingDevices(t *testing.T) {
 		})
 	}
 }
+
+// cutting is failing with the scheduler's cut-off: the first query of the
+// batch answered (each output the given one), the rest not started.
+type cutting struct {
+	out    *mealy.Alphabet
+	answer string
+}
+
+func (f cutting) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	pe := &oracle.PartialError{Answers: make([]oracle.Answer, len(qs)), Answered: make([]bool, len(qs)), Err: oracle.ErrCutOff}
+	o, _ := f.out.Index(f.answer)
+	pe.Answers[0] = oracle.Answer{Outputs: slices.Repeat(mealy.Word{o}, len(qs[0])), ErrAt: -1, Device: "d"}
+	pe.Answered[0] = true
+	return nil, pe
+}
+
+// A cut-off batch's answers go into the cache as any others and the
+// cut-off reaches the asker; an answer that contradicts the cache is the
+// contradiction, not a cut-off (with no re-runs allowed, an error).
+func TestCacheKeepsCutOffAnswers(t *testing.T) {
+	in, out, _ := mealy.ClosureAlphabets([]string{"start", "cancel"}, []string{"fired"})
+	c := oracle.NewCache(cutting{out, "ok"}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	_, err := c.Ask(context.Background(), []mealy.Word{in.MustWord("start", "cancel"), in.MustWord("cancel")})
+	if !errors.Is(err, oracle.ErrCutOff) {
+		t.Fatalf("error %v, want the cut-off", err)
+	}
+	if a, ok := c.Lookup(in.MustWord("start", "cancel")); !ok || out.Format(a.Outputs) != "ok ok" {
+		t.Errorf("the answered query: %+v %v", a, ok)
+	}
+	if _, ok := c.Lookup(in.MustWord("cancel")); ok {
+		t.Error("the unanswered query is in the cache")
+	}
+
+	// start cancel answered ok ok above; now the device says fired fired.
+	c.Next = cutting{out, "fired"}
+	_, err = c.Ask(context.Background(), []mealy.Word{in.MustWord("start", "cancel", "cancel")})
+	var nd *oracle.NondeterminismError
+	if !errors.As(err, &nd) || errors.Is(err, oracle.ErrCutOff) {
+		t.Fatalf("error %v, want the contradiction alone", err)
+	}
+}
+
+// A re-run checks an answer whatever the hypothesis predicts: it carries
+// no expectation to cut it off.
+func TestRerunDropsTheExpectation(t *testing.T) {
+	ctx := oracle.WithExpectation(context.Background(), oracle.Expectation{Outputs: func(w mealy.Word) mealy.Word { return w }, CutOff: true})
+	if _, ok := oracle.ExpectationOf(ctx); !ok {
+		t.Fatal("no expectation")
+	}
+	if e, ok := oracle.ExpectationOf(oracle.AsRerun(ctx)); ok {
+		t.Errorf("a re-run carries %+v", e)
+	}
+}

@@ -68,7 +68,11 @@ type rerunKey struct{}
 // answer already given: a stage that keeps answers (the query store) must
 // execute them, not answer them from what it kept, or the check would
 // compare an answer with itself.
+//
+// A re-run carries no expectation: it must run whatever the hypothesis
+// predicts, so nothing cuts it off.
 func AsRerun(ctx context.Context) context.Context {
+	ctx = context.WithValue(ctx, expectKey{}, Expectation{})
 	return context.WithValue(ctx, rerunKey{}, true)
 }
 
@@ -105,6 +109,10 @@ type Recorder struct {
 
 	reruns, agreements int
 	votes              []model.Vote
+
+	// wall is the estimated wall time of the batches run so far: each
+	// batch's makespan on the lanes the scheduler gave its queries.
+	wall time.Duration
 }
 
 // DeviceStats is what one executor has done so far.
@@ -170,6 +178,23 @@ func (r *Recorder) Executed(ctx context.Context, serial string, symbols int, dev
 		d.Executed++
 		d.DeviceSecs += device.Seconds()
 	})
+}
+
+// Makespan records the estimated wall time of one batch the scheduler
+// ran: batches run one after another, so the run's estimate is their sum.
+func (r *Recorder) Makespan(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.wall += d
+}
+
+// EstimatedWall is the sum of the batches' makespans so far: what the
+// run takes on its lanes and devices in real time, ADB and host work
+// aside (see dispatch.Makespan).
+func (r *Recorder) EstimatedWall() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.wall
 }
 
 // Warn records assumption violations, each once.

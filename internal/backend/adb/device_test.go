@@ -300,7 +300,7 @@ func TestOneRunRequestPerDevicePerBatch(t *testing.T) {
 		}
 		sum += d.Queries
 	}
-	if sum != executed || len(batches.batches) < 5 || wantRuns[1] == 0 {
+	if sum != executed || len(batches.batches) < 4 || wantRuns[1] == 0 { // on two devices a bound round is one batch
 		t.Errorf("%d batches; the devices ran %d queries, learning executed %d", len(batches.batches), sum, executed)
 	}
 	t.Logf("%d batches, %d queries: %v run requests", len(batches.batches), executed, wantRuns)

@@ -5,7 +5,7 @@
 // and tests run it, never the droidstar binary:
 //
 //	make bench-scaling
-//	go test -run '^$' -bench Scaling -benchtime 1x ./internal/bench/scaling -args -example fileobserver -devices 1,2,3,4
+//	go test -run '^$' -bench Scaling -benchtime 1x ./internal/bench/scaling -args -example fileobserver -devices 1,2,3,4 -runs 5
 package scaling
 
 import (
@@ -45,15 +45,28 @@ const (
 	TargetDevices = 4
 )
 
+// DefaultRuns is how many times Run learns on each device count: the
+// rows keep the best wall time, as a run slowed by other work on the
+// machine only ever takes longer (one such run once printed a speed-up
+// of 7.53× at 4 devices).
+const DefaultRuns = 3
+
 // Row is the outcome of learning the example on some devices.
 type Row struct {
-	Devices    int
-	WallSecs   float64 // the learning run alone, without attaching and installing
-	SpeedUp    float64 // the first row's WallSecs over this row's
-	Executed   int
-	DeviceSecs float64
-	Queries    []int // executed per device, in the order the devices were listed
-	Equal      bool  // learned typestate equivalent to the example's model
+	Devices int
+	// WallSecs is the best run's, the learning run alone, without
+	// attaching and installing; WorstSecs the slowest run's.
+	WallSecs  float64
+	WorstSecs float64
+	Runs      int
+	// EstimatedWallSecs is what the run's statistics estimate from the
+	// device times (model.Stats.EstimatedWallSecs), for the best run.
+	EstimatedWallSecs float64
+	SpeedUp           float64 // the first row's WallSecs over this row's
+	Executed          int
+	DeviceSecs        float64
+	Queries           []int // executed per device, in the order the devices were listed
+	Equal             bool  // learned typestate equivalent to the example's model
 }
 
 // Options tune RunWith.
@@ -66,15 +79,21 @@ type Options struct {
 	// Host identifies droidstar in the harness hello; empty means
 	// "droidstar scaling benchmark".
 	Host string
+	// Runs is how many times each count is learned (0 means 1): the
+	// counts take turns, one run each in order, so that a slow spell of
+	// the machine slows every count rather than one, and each row keeps
+	// its best run.
+	Runs int
 }
 
 // Run learns an example over real ADB on 1, 2, ... fake devices
 // (one count per row, in the order given) whose harnesses answer from the
 // example's model in real time, so that the rows' wall times show what
-// sharing the queries among devices gains. It needs adb on PATH
-// (adbserver.ErrNoADB otherwise). Speed-ups are relative to the first count.
+// sharing the queries among devices gains: DefaultRuns runs per count,
+// interleaved, the best kept. It needs adb on PATH (adbserver.ErrNoADB
+// otherwise). Speed-ups are relative to the first count.
 func Run(ctx context.Context, example string, counts []int) ([]Row, error) {
-	return RunWith(ctx, example, counts, Options{})
+	return RunWith(ctx, example, counts, Options{Runs: DefaultRuns})
 }
 
 // RunWith is Run with options.
@@ -93,6 +112,10 @@ func RunWith(ctx context.Context, example string, counts []int, o Options) ([]Ro
 	if o.Speed == 0 {
 		o.Speed = 1
 	}
+	if o.Runs < 0 {
+		return nil, fmt.Errorf("scaling: runs must not be negative, got %d", o.Runs)
+	}
+	o.Runs = max(o.Runs, 1)
 	if o.Host == "" {
 		o.Host = "droidstar scaling benchmark"
 	}
@@ -120,19 +143,37 @@ func RunWith(ctx context.Context, example string, counts []int, o Options) ([]Ro
 	timing := scaledTiming(sp, o.Speed)
 	names := simharness.PurposeCallbackNames(sp)
 
-	rows := make([]Row, 0, len(counts))
-	for _, n := range counts {
-		row, err := runRow(ctx, example, n, simPlan, timing, names, o.Host)
-		if err != nil {
-			return rows, fmt.Errorf("scaling: %s on %s: %w", example, devices(n), err)
+	rows := make([]Row, len(counts))
+	for run := range o.Runs {
+		for k, n := range counts {
+			row, err := runRow(ctx, example, n, simPlan, timing, names, o.Host)
+			if err != nil {
+				return nil, fmt.Errorf("scaling: %s on %s: %w", example, devices(n), err)
+			}
+			rows[k] = best(rows[k], *row, run == 0)
 		}
-		row.SpeedUp = 1
-		if len(rows) > 0 {
-			row.SpeedUp = rows[0].WallSecs / row.WallSecs
-		}
-		rows = append(rows, *row)
+	}
+	for k := range rows {
+		rows[k].SpeedUp = rows[0].WallSecs / rows[k].WallSecs
 	}
 	return rows, nil
+}
+
+// best merges one more run into a count's row: the faster run's figures,
+// the slowest wall time, and a model that differs in any run.
+func best(have, run Row, first bool) Row {
+	if first {
+		run.Runs, run.WorstSecs = 1, run.WallSecs
+		return run
+	}
+	out := have
+	if run.WallSecs < have.WallSecs {
+		out = run
+	}
+	out.Runs = have.Runs + 1
+	out.WorstSecs = max(have.WorstSecs, run.WallSecs)
+	out.Equal = have.Equal && run.Equal
+	return out
 }
 
 func devices(n int) string {
@@ -216,8 +257,8 @@ func runRow(ctx context.Context, example string, n int, simPlan *compose.Plan, t
 		return nil, fmt.Errorf("compare with the model: %w", err)
 	}
 	doc := res.Document
-	row := &Row{Devices: n, WallSecs: doc.Stats.WallSecs, Executed: doc.Stats.Total().Executed,
-		DeviceSecs: doc.Stats.DeviceSecs, Equal: !differ}
+	row := &Row{Devices: n, WallSecs: doc.Stats.WallSecs, EstimatedWallSecs: doc.Stats.EstimatedWallSecs,
+		Executed: doc.Stats.Total().Executed, DeviceSecs: doc.Stats.DeviceSecs, Equal: !differ}
 	for _, d := range doc.Backend.Devices {
 		row.Queries = append(row.Queries, d.Queries)
 	}
@@ -235,11 +276,14 @@ func Report(w io.Writer, example string, rows []Row, speed float64) (differ int,
 	}
 	fmt.Fprintf(w, "Scaling: %s learned over real ADB on %s fake devices, their harnesses answering from its model in real time\n",
 		example, strings.Join(counts, ", "))
+	if len(rows) > 0 && rows[0].Runs > 1 {
+		fmt.Fprintf(w, "(best of %d runs per count, the counts taking turns; worst: the slowest run; estimated: from the device times)\n", rows[0].Runs)
+	}
 	if speed != 0 && speed != 1 {
 		fmt.Fprintf(w, "(the devices ran %g× faster than real time: these are no benchmark numbers)\n", speed)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "devices\twall s\tspeed-up\texecuted\tdevice-s\tqueries per device\tmatches model\t")
+	fmt.Fprintln(tw, "devices\twall s\tworst s\testimated s\tspeed-up\texecuted\tdevice-s\tqueries per device\tmatches model\t")
 	var one, target *Row
 	for i, row := range rows {
 		if !row.Equal {
@@ -259,8 +303,8 @@ func Report(w io.Writer, example string, rows []Row, speed float64) (differ int,
 		if !row.Equal {
 			matches = "NO"
 		}
-		fmt.Fprintf(tw, "%d\t%.1f\t%.2f×\t%d\t%.1f\t%s\t%s\t\n",
-			row.Devices, row.WallSecs, row.SpeedUp, row.Executed, row.DeviceSecs, strings.Join(per, " "), matches)
+		fmt.Fprintf(tw, "%d\t%.1f\t%.1f\t%.1f\t%.2f×\t%d\t%.1f\t%s\t%s\t\n",
+			row.Devices, row.WallSecs, row.WorstSecs, row.EstimatedWallSecs, row.SpeedUp, row.Executed, row.DeviceSecs, strings.Join(per, " "), matches)
 	}
 	if err := tw.Flush(); err != nil {
 		return differ, err

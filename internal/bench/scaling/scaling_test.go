@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func skipWithoutADB(t *testing.T) {
 // also why no speed-up is asserted: that is the benchmark's to report.
 func TestScalingLearnsOnEveryDevice(t *testing.T) {
 	skipWithoutADB(t)
-	rows, err := RunWith(context.Background(), "sqliteopenhelper", []int{1, 2}, Options{Speed: 10})
+	rows, err := RunWith(context.Background(), "sqliteopenhelper", []int{1, 2}, Options{Speed: 10, Runs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,10 @@ func TestScalingLearnsOnEveryDevice(t *testing.T) {
 		if !row.Equal {
 			t.Errorf("%d devices: the learned typestate differs from the model", row.Devices)
 		}
-		if row.Executed <= 0 || row.WallSecs <= 0 || row.DeviceSecs <= 0 {
+		if row.Runs != 2 || row.WorstSecs < row.WallSecs {
+			t.Errorf("%d devices: %d runs, best %.2f s, worst %.2f s", row.Devices, row.Runs, row.WallSecs, row.WorstSecs)
+		}
+		if row.Executed <= 0 || row.WallSecs <= 0 || row.DeviceSecs <= 0 || row.EstimatedWallSecs <= 0 {
 			t.Errorf("%d devices: executed %d, wall %.2f s, device %.2f s; want all positive", row.Devices, row.Executed, row.WallSecs, row.DeviceSecs)
 		}
 		if len(row.Queries) != row.Devices {
@@ -69,13 +73,14 @@ func TestScalingLearnsOnEveryDevice(t *testing.T) {
 var (
 	benchExample = flag.String("example", Example, "example the scaling benchmark learns")
 	benchDevices = flag.String("devices", "1,2,"+strconv.Itoa(TargetDevices), "fake device counts, one row each")
+	benchRuns    = flag.Int("runs", DefaultRuns, "runs per count, interleaved; each row keeps the best")
 )
 
 // BenchmarkScaling learns the example on each device count in real time
 // and prints the table with the speed-up target's verdict; the metrics are
 // the speed-up at the largest count and the wall time on one device. Run it
 // with -benchtime 1x (make bench-scaling): each iteration takes about a
-// minute.
+// minute per run (-runs, DefaultRuns by default).
 func BenchmarkScaling(b *testing.B) {
 	if !HaveADB() {
 		b.Skip(adbserver.ErrNoADB)
@@ -89,7 +94,7 @@ func BenchmarkScaling(b *testing.B) {
 		counts = append(counts, n)
 	}
 	for b.Loop() {
-		rows, err := Run(context.Background(), *benchExample, counts)
+		rows, err := RunWith(context.Background(), *benchExample, counts, Options{Runs: *benchRuns})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -112,9 +117,9 @@ func BenchmarkScaling(b *testing.B) {
 // counts 1 and TargetDevices.
 func TestReport(t *testing.T) {
 	rows := []Row{
-		{Devices: 1, WallSecs: 33, SpeedUp: 1, Executed: 80, DeviceSecs: 32.9, Queries: []int{80}, Equal: true},
-		{Devices: 4, WallSecs: 10, SpeedUp: 3.3, Executed: 80, DeviceSecs: 32.9, Queries: []int{20, 21, 21, 18}, Equal: true},
-		{Devices: 2, WallSecs: 20, SpeedUp: 1.65, Executed: 81, DeviceSecs: 33, Queries: []int{40, 41}},
+		{Devices: 1, WallSecs: 33, WorstSecs: 33.4, Runs: 3, EstimatedWallSecs: 32.9, SpeedUp: 1, Executed: 80, DeviceSecs: 32.9, Queries: []int{80}, Equal: true},
+		{Devices: 4, WallSecs: 10, WorstSecs: 12.5, Runs: 3, EstimatedWallSecs: 9.6, SpeedUp: 3.3, Executed: 80, DeviceSecs: 32.9, Queries: []int{20, 21, 21, 18}, Equal: true},
+		{Devices: 2, WallSecs: 20, WorstSecs: 20, Runs: 3, EstimatedWallSecs: 17, SpeedUp: 1.65, Executed: 81, DeviceSecs: 33, Queries: []int{40, 41}},
 	}
 	var out bytes.Buffer
 	differ, err := Report(&out, "asynctask", rows, 1)
@@ -122,10 +127,11 @@ func TestReport(t *testing.T) {
 		t.Fatalf("differ %d, err %v", differ, err)
 	}
 	want := `Scaling: asynctask learned over real ADB on 1, 4, 2 fake devices, their harnesses answering from its model in real time
-  devices  wall s  speed-up  executed  device-s  queries per device  matches model
-        1    33.0     1.00×        80      32.9                  80            yes
-        4    10.0     3.30×        80      32.9         20 21 21 18            yes
-        2    20.0     1.65×        81      33.0               40 41             NO
+(best of 3 runs per count, the counts taking turns; worst: the slowest run; estimated: from the device times)
+  devices  wall s  worst s  estimated s  speed-up  executed  device-s  queries per device  matches model
+        1    33.0     33.4         32.9     1.00×        80      32.9                  80            yes
+        4    10.0     12.5          9.6     3.30×        80      32.9         20 21 21 18            yes
+        2    20.0     20.0         17.0     1.65×        81      33.0               40 41             NO
 target: ≥ 3× at 4 devices: met (3.30×)
 `
 	if out.String() != want {
@@ -136,9 +142,10 @@ target: ≥ 3× at 4 devices: met (3.30×)
 		t.Fatal(err)
 	}
 	want = `Scaling: sqliteopenhelper learned over real ADB on 2 fake devices, their harnesses answering from its model in real time
+(best of 3 runs per count, the counts taking turns; worst: the slowest run; estimated: from the device times)
 (the devices ran 10× faster than real time: these are no benchmark numbers)
-  devices  wall s  speed-up  executed  device-s  queries per device  matches model
-        2    20.0     1.65×        81      33.0               40 41             NO
+  devices  wall s  worst s  estimated s  speed-up  executed  device-s  queries per device  matches model
+        2    20.0     20.0         17.0     1.65×        81      33.0               40 41             NO
 (speed-ups are over 2 devices, the first count)
 target: ≥ 3× at 4 devices: not measured (the device counts need 1 and 4)
 `
@@ -157,6 +164,7 @@ func TestRunRejectsBadSettings(t *testing.T) {
 		{Example, nil, 1, "scaling: no device counts"},
 		{Example, []int{1, 0}, 1, "scaling: device counts must be at least 1, got 0"},
 		{Example, []int{1}, -1, "scaling: speed must be positive, got -1"},
+
 		{"nosuch", []int{1}, 1, `scaling: no example "nosuch" (examples: `},
 	}
 	for _, c := range cases {
@@ -164,5 +172,21 @@ func TestRunRejectsBadSettings(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s %v speed %g: error %v, want %q", c.example, c.counts, c.speed, err, c.want)
 		}
+	}
+}
+
+// Each count keeps its fastest run; the slowest is reported beside it,
+// and a model that differs in any run marks the row.
+func TestBestRun(t *testing.T) {
+	a := Row{Devices: 4, WallSecs: 12, EstimatedWallSecs: 9.6, Executed: 80, Equal: true}
+	b := Row{Devices: 4, WallSecs: 10, EstimatedWallSecs: 9.5, Executed: 81, Equal: true}
+	c := Row{Devices: 4, WallSecs: 30, EstimatedWallSecs: 9.7, Executed: 82, Equal: false}
+	var got Row
+	for k, r := range []Row{a, b, c} {
+		got = best(got, r, k == 0)
+	}
+	want := Row{Devices: 4, WallSecs: 10, WorstSecs: 30, Runs: 3, EstimatedWallSecs: 9.5, Executed: 81, Equal: false}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
 	}
 }

@@ -6,8 +6,11 @@ package equivalence
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
+	"slices"
+	"sync"
 
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -42,7 +45,13 @@ type Bound struct {
 	MaxBatch int
 	// PerBatch is how many transitions are checked in one batch of queries:
 	// 1 stops at the first counterexample with the fewest queries; more gives
-	// several devices more to run at once. 0 means 1.
+	// several devices more to run at once; WholeRound checks them all in one
+	// batch. 0 means 1. A batch of several transitions is cut off at the
+	// first answer the hypothesis does not predict (oracle.Expectation), so
+	// that the devices do not run the rest of the round for nothing; the
+	// counterexample is then looked for transition by transition, in order,
+	// the answers already in coming from the cache, so it is the one a
+	// batch per transition finds.
 	PerBatch int
 	// OnProgress, when set, is told how many of the round's transitions
 	// have been checked, for a progress display's estimate.
@@ -50,6 +59,10 @@ type Bound struct {
 }
 
 type transition struct{ q, in, to int }
+
+// WholeRound as Bound.PerBatch checks a round's transitions in one batch
+// (as far as MaxBatch allows).
+const WholeRound = -1
 
 // DefaultMaxBatch is how many words one batch of a round asks at most when
 // Bound.MaxBatch is 0: enough to keep several devices busy, few enough
@@ -95,6 +108,9 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 		limit = DefaultMaxBatch
 	}
 	limit = max(limit, 2)
+	if b.PerBatch == WholeRound {
+		per = max(min(len(todo), limit/(2*steps.count)), 1)
+	}
 	if b.OnProgress != nil {
 		b.OnProgress(0, len(todo))
 	}
@@ -135,8 +151,21 @@ func suffixOf(h *learn.Hypothesis, t transition, left mealy.Word) mealy.Word {
 	return left[len(h.Access[t.q])+1:]
 }
 
+// expect is what the hypothesis predicts the round's words answer: the
+// scheduler starts the longest first and, with cutOff, stops the batch at
+// the first surprise (surprised, when set, is told the words).
+func expect(ctx context.Context, h *learn.Hypothesis, cutOff bool, surprised func(mealy.Word, oracle.Answer)) context.Context {
+	predict := func(w mealy.Word) mealy.Word {
+		out, _ := h.Machine.Run(w)
+		return out
+	}
+	return oracle.WithExpectation(ctx, oracle.Expectation{Outputs: predict, CutOff: cutOff, OnSurprise: surprised})
+}
+
 // askChunk asks every word of a chunk of transitions in one batch and
-// returns the first transition's counterexample, in chunk order.
+// returns the first transition's counterexample, in chunk order. A chunk
+// of several transitions is cut off at the first answer the hypothesis
+// does not predict (see cutOff).
 func (b *Bound) askChunk(ctx context.Context, h *learn.Hypothesis, chunk []transition, steps *odometer) (*learn.Counterexample, error) {
 	queries := make([]mealy.Word, 0, 2*len(chunk)*steps.count)
 	for _, t := range chunk {
@@ -145,7 +174,25 @@ func (b *Bound) askChunk(ctx context.Context, h *learn.Hypothesis, chunk []trans
 			queries = append(queries, l, r)
 		}
 	}
-	answers, err := b.MQ.Ask(ctx, queries)
+	var mu sync.Mutex
+	var surprises []surprise
+	surprised := func(w mealy.Word, a oracle.Answer) {
+		predicted, _ := h.Machine.Run(w)
+		at := 0
+		for at < len(w)-1 && predicted[at] == a.Outputs[at] {
+			at++
+		}
+		mu.Lock()
+		surprises = append(surprises, surprise{slices.Clone(w), at})
+		mu.Unlock()
+	}
+	if len(chunk) == 1 {
+		surprised = nil
+	}
+	answers, err := b.MQ.Ask(expect(ctx, h, len(chunk) > 1, surprised), queries)
+	if len(chunk) > 1 && errors.Is(err, oracle.ErrCutOff) {
+		return b.cutOff(ctx, h, chunk, steps, queries, surprises)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +209,65 @@ func (b *Bound) askChunk(ctx context.Context, h *learn.Hypothesis, chunk []trans
 	return nil, nil
 }
 
+// cutOff finds a counterexample after a chunk's batch was cut off at the
+// surprising words. The surprise is a counterexample to the hypothesis,
+// so the pair it belongs to usually differs: the pairs whose words share
+// a surprising word up to its first unexpected output are asked (most of
+// their words ran already), transition by transition in chunk order, and
+// the first transition whose pairs differ gives the counterexample, from
+// the best of those pairs. When none does (both words of a pair can be
+// wrong the same way), the chunk's transitions are checked one by one, in
+// order, with what ran coming from the cache.
+func (b *Bound) cutOff(ctx context.Context, h *learn.Hypothesis, chunk []transition, steps *odometer, queries []mealy.Word, surprises []surprise) (*learn.Counterexample, error) {
+	related := func(u mealy.Word) bool {
+		for _, s := range surprises {
+			if len(u) > s.at && u[:s.at+1].Equal(s.word[:s.at+1]) {
+				return true
+			}
+		}
+		return false
+	}
+	per := 2 * steps.count
+	for ti, t := range chunk {
+		var pairs []int // the left word's index in queries
+		var asked []mealy.Word
+		for j := ti * per; j < (ti+1)*per; j += 2 {
+			if related(queries[j]) || related(queries[j+1]) {
+				pairs = append(pairs, j)
+				asked = append(asked, queries[j], queries[j+1])
+			}
+		}
+		if len(pairs) == 0 {
+			continue
+		}
+		answers, err := b.MQ.Ask(expect(ctx, h, false, nil), asked)
+		if err != nil {
+			return nil, err
+		}
+		var best difference
+		for k, j := range pairs {
+			best.consider(b, t, suffixOf(h, t, queries[j]), answers[2*k], answers[2*k+1])
+		}
+		if cex := best.counterexample(h, t); cex != nil {
+			return cex, nil
+		}
+	}
+	for _, t := range chunk {
+		cex, err := b.askChunk(ctx, h, []transition{t}, steps)
+		if err != nil || cex != nil {
+			return cex, err
+		}
+	}
+	return nil, nil
+}
+
+// surprise is a word that answered other than the hypothesis predicts,
+// first at index at.
+type surprise struct {
+	word mealy.Word
+	at   int
+}
+
 // askStreamed asks one transition's words in batches of at most limit
 // words. When one of its two access words extends the other, the words on
 // the longer side are asked first, alone: otherwise a word on the shorter
@@ -176,7 +282,7 @@ func (b *Bound) askStreamed(ctx context.Context, h *learn.Hypothesis, t transiti
 			if len(batch) == 0 {
 				return nil
 			}
-			_, err := b.MQ.Ask(ctx, batch)
+			_, err := b.MQ.Ask(expect(ctx, h, false, nil), batch)
 			batch = batch[:0]
 			return err
 		}
@@ -203,7 +309,7 @@ func (b *Bound) askStreamed(ctx context.Context, h *learn.Hypothesis, t transiti
 		if len(queries) == 0 {
 			return nil
 		}
-		answers, err := b.MQ.Ask(ctx, queries)
+		answers, err := b.MQ.Ask(expect(ctx, h, false, nil), queries)
 		if err != nil {
 			return err
 		}

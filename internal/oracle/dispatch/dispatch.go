@@ -2,6 +2,14 @@
 // batch of queries on executors (devices, harness JVMs, simulators) in
 // parallel across executors, and turns the output names they report into
 // symbols of the output alphabet.
+//
+// When the asker says what it expects (oracle.Expectation: an equivalence
+// oracle's hypothesis), the Scheduler predicts each query's device time
+// from the predicted outputs and the step times it has measured, starts
+// the longest first (executors that take batches get shares balanced on
+// it), and, if asked to, starts no more of the batch once an answer
+// differs from the prediction. It estimates each batch's wall
+// time (its makespan on the lanes) for the statistics.
 package dispatch
 
 import (
@@ -12,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/backend"
@@ -48,9 +57,16 @@ type Scheduler struct {
 	// far (one query alone while it has run none), and a stop starts no
 	// further request.
 	RequestTime time.Duration
+	// Virtual says the executors' device time is simulated, not spent
+	// (the simulator's virtual clock): the executors then take the batch's
+	// queries in the order a real run's lanes would, one at a time on the
+	// simulated timeline, so that a cut-off stops exactly the queries a
+	// real run would not have started, the same ones on every run.
+	Virtual bool
 	// serials names the executors, described once.
 	serials []string
 	once    sync.Once
+	costs   costModel
 }
 
 // ErrStopped is Ask's failure once Stop is closed.
@@ -69,8 +85,16 @@ func (s *Scheduler) stopped() bool {
 type round struct {
 	queries  []mealy.Word
 	answers  []oracle.Answer
-	answered []bool // each index is written by one goroutine only
+	answered []bool          // each index is written by one goroutine only
+	device   []time.Duration // each answer's device time, written with it
 	cancel   context.CancelFunc
+	// order is the order the queries start in; predicted their predicted
+	// device times (nil without an expectation).
+	order     []int
+	predicted []float64
+	exp       oracle.Expectation
+	cut       atomic.Bool // an answer surprised an expectation with CutOff
+	makespan  time.Duration
 
 	mu  sync.Mutex
 	err error
@@ -88,12 +112,23 @@ func (r *round) fail(err error) {
 	r.cancel()
 }
 
-func (r *round) set(q int, a oracle.Answer) {
-	r.answers[q], r.answered[q] = a, true
+// set records query q's answer and the device time it took, and cuts
+// the round off when the answer surprises an expectation that asks for it.
+func (r *round) set(q int, a oracle.Answer, d time.Duration) {
+	r.answers[q], r.answered[q], r.device[q] = a, true, d
+	if (r.exp.CutOff || r.exp.OnSurprise != nil) && r.exp.Surprise(r.queries[q], a) {
+		if r.exp.OnSurprise != nil {
+			r.exp.OnSurprise(r.queries[q], a)
+		}
+		if r.exp.CutOff {
+			r.cut.Store(true)
+		}
+	}
 }
 
 // Ask implements oracle.Oracle. When it fails after some queries were
-// answered, the error is an *oracle.PartialError holding those answers.
+// answered, the error is an *oracle.PartialError holding those answers;
+// a batch an expectation cut off fails so with oracle.ErrCutOff.
 func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
 	if len(s.Executors) == 0 {
 		return nil, errors.New("scheduler: no executors")
@@ -117,18 +152,27 @@ func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Ans
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &round{queries: queries, answers: make([]oracle.Answer, len(queries)), answered: make([]bool, len(queries)), cancel: cancel}
-	if batchers := batchers(execs); batchers != nil {
+	r := &round{queries: queries, answers: make([]oracle.Answer, len(queries)), answered: make([]bool, len(queries)),
+		device: make([]time.Duration, len(queries)), cancel: cancel}
+	s.plan(ctx, r)
+	switch batchers := batchers(execs); {
+	case batchers != nil:
 		s.askShares(ctx, r, batchers, serials)
-	} else {
+	case s.Virtual:
+		s.askVirtual(ctx, r, execs, serials)
+	default:
 		s.askEach(ctx, r, execs, serials)
 	}
+	s.Recorder.Makespan(r.makespan)
 	err := r.err
 	if err == nil {
 		err = parent.Err()
 	}
 	if err == nil && slices.Contains(r.answered, false) && s.stopped() {
 		err = ErrStopped
+	}
+	if err == nil && slices.Contains(r.answered, false) && r.cut.Load() {
+		err = oracle.ErrCutOff
 	}
 	if err == nil {
 		return r.answers, nil
@@ -154,6 +198,26 @@ func batchers(execs []backend.Executor) []backend.BatchExecutor {
 	return out
 }
 
+// plan orders the round's queries: longest predicted device time first
+// when the asker said what it expects (a stable sort: equal predictions
+// keep the batch's order), else in the batch's order.
+func (s *Scheduler) plan(ctx context.Context, r *round) {
+	r.order = make([]int, len(r.queries))
+	for k := range r.order {
+		r.order[k] = k
+	}
+	exp, ok := oracle.ExpectationOf(ctx)
+	if !ok {
+		return
+	}
+	r.exp = exp
+	r.predicted = make([]float64, len(r.queries))
+	for k, q := range r.queries {
+		r.predicted[k] = s.costs.predict(s.Sem, q, exp.Outputs(q))
+	}
+	sort.SliceStable(r.order, func(a, b int) bool { return r.predicted[r.order[a]] > r.predicted[r.order[b]] })
+}
+
 // askEach feeds the queries one at a time to whichever executor is free,
 // so a fast executor takes more of them.
 func (s *Scheduler) askEach(ctx context.Context, r *round, execs []backend.Executor, serials []string) {
@@ -164,22 +228,27 @@ func (s *Scheduler) askEach(ctx context.Context, r *round, execs []backend.Execu
 		go func(ex backend.Executor, serial string) {
 			defer wg.Done()
 			for q := range next {
-				a, err := s.run(ctx, ex, serial, r.queries[q])
+				if r.cut.Load() {
+					continue // handed out just as another answer cut the round off
+				}
+				a, d, err := s.run(ctx, ex, serial, r.queries[q])
 				if err != nil {
 					r.fail(err)
 					return
 				}
-				r.set(q, a)
+				r.set(q, a, d)
 			}
 		}(ex, serials[k])
 	}
+	var issued []int
 feed:
-	for k := range r.queries {
-		if s.stopped() {
+	for _, k := range r.order {
+		if s.stopped() || r.cut.Load() {
 			break // a free executor and a stop both ready: the stop wins
 		}
 		select {
 		case next <- k:
+			issued = append(issued, k)
 		case <-ctx.Done():
 			break feed
 		case <-s.Stop:
@@ -188,22 +257,100 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	// The lanes took the queries in the order they were handed out, each
+	// as it came free: list scheduling, as Makespan plays it out.
+	times := make([]time.Duration, 0, len(issued))
+	for _, k := range issued {
+		if r.answered[k] {
+			times = append(times, r.device[k])
+		}
+	}
+	r.makespan = Makespan(times, len(execs))
 }
 
-func (s *Scheduler) run(ctx context.Context, ex backend.Executor, serial string, q mealy.Word) (oracle.Answer, error) {
+// askVirtual is askEach on the simulated timeline: each query goes to the
+// lane that comes free first (the lowest-numbered on a tie), one at a
+// time, and a cut-off stops the queries that would start once the
+// surprising answer is in, as on real lanes. Simulated executors answer
+// at once, so running them one after another costs nothing.
+func (s *Scheduler) askVirtual(ctx context.Context, r *round, execs []backend.Executor, serials []string) {
+	free := make([]time.Duration, len(execs))
+	cutAt := time.Duration(-1) // when the first surprising answer came in
+	for _, q := range r.order {
+		if s.stopped() || ctx.Err() != nil {
+			break
+		}
+		lane := 0
+		for k := range free {
+			if free[k] < free[lane] {
+				lane = k
+			}
+		}
+		if cutAt >= 0 && free[lane] >= cutAt {
+			break
+		}
+		a, d, err := s.run(ctx, execs[lane], serials[lane], r.queries[q])
+		if err != nil {
+			r.fail(err)
+			break
+		}
+		cut := r.cut.Load()
+		r.set(q, a, d)
+		free[lane] += d
+		if !cut && r.cut.Load() {
+			cutAt = free[lane]
+		}
+	}
+	r.makespan = slices.Max(free)
+}
+
+// Makespan is how long lanes take to run queries of the given device
+// times handed out in this order, each to the lane that comes free first
+// (the lowest-numbered on a tie), every lane running its queries back to
+// back: list scheduling, what askEach does in real time. It is the
+// estimated wall time of a batch; ADB round trips and the host's own
+// work are left out.
+func Makespan(times []time.Duration, lanes int) time.Duration {
+	if lanes < 1 || len(times) == 0 {
+		return 0
+	}
+	free := make([]time.Duration, lanes)
+	for _, d := range times {
+		lane := 0
+		for k := range free {
+			if free[k] < free[lane] {
+				lane = k
+			}
+		}
+		free[lane] += d
+	}
+	return slices.Max(free)
+}
+
+func (s *Scheduler) run(ctx context.Context, ex backend.Executor, serial string, q mealy.Word) (oracle.Answer, time.Duration, error) {
 	s.Recorder.Busy(serial, true)
 	res, err := ex.Execute(ctx, s.Inputs.Strings(q))
 	s.Recorder.Busy(serial, false)
 	if err != nil {
-		return oracle.Answer{}, fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(q), err)
+		return oracle.Answer{}, 0, fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(q), err)
 	}
-	return s.record(ctx, serial, q, res)
+	a, err := s.record(ctx, serial, q, res)
+	return a, res.Device, err
 }
 
-// askShares gives each executor its share of the batch in one call.
+// askShares gives each executor its share of the batch in one call (or
+// in requests of RequestTime's size). With predictions, the shares are
+// balanced on predicted device time. A share runs back to back on its
+// device, so its order changes nothing of its time: it keeps the batch's.
 func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.BatchExecutor, serials []string) {
+	var shares [][]int
+	if r.predicted != nil {
+		shares = SplitCosts(r.predicted, len(execs))
+	} else {
+		shares = Split(r.queries, len(execs))
+	}
 	var wg sync.WaitGroup
-	for k, share := range Split(r.queries, len(execs)) {
+	for k, share := range shares {
 		if len(share) == 0 || s.stopped() {
 			continue
 		}
@@ -214,9 +361,20 @@ func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.Bat
 		}(execs[k], serials[k], share)
 	}
 	wg.Wait()
+	// Each executor ran its share back to back.
+	for _, share := range shares {
+		var sum time.Duration
+		for _, q := range share {
+			if r.answered[q] {
+				sum += r.device[q]
+			}
+		}
+		r.makespan = max(r.makespan, sum)
+	}
 }
 
-// runShare runs an executor's share in requests of RequestTime's size.
+// runShare runs an executor's share in requests of RequestTime's size; a
+// cut-off starts no further request.
 func (s *Scheduler) runShare(ctx context.Context, r *round, ex backend.BatchExecutor, serial string, share []int) {
 	for len(share) > 0 {
 		n := s.requestSize(serial, len(share))
@@ -224,14 +382,15 @@ func (s *Scheduler) runShare(ctx context.Context, r *round, ex backend.BatchExec
 			return
 		}
 		share = share[n:]
-		if len(share) > 0 && (s.stopped() || ctx.Err() != nil) {
+		if len(share) > 0 && (s.stopped() || ctx.Err() != nil || r.cut.Load()) {
 			return
 		}
 	}
 }
 
 // requestSize is how many of the left queries the next request to the
-// executor serial carries.
+// executor serial carries. A request runs to its end, so a cut-off stops
+// only the requests after it: learn sizes them (RequestTime).
 func (s *Scheduler) requestSize(serial string, left int) int {
 	if s.RequestTime <= 0 {
 		return left
@@ -270,7 +429,7 @@ func (s *Scheduler) runRequest(ctx context.Context, r *round, ex backend.BatchEx
 			r.fail(cerr)
 			return false
 		}
-		r.set(share[i], a)
+		r.set(share[i], a, res.Device)
 	}
 	if err == nil && len(results) < len(share) {
 		err = fmt.Errorf("backend answered %d results for a batch of %d queries", len(results), len(share))
@@ -315,6 +474,7 @@ func (s *Scheduler) record(ctx context.Context, serial string, q mealy.Word, res
 	a.Device = serial
 	if len(res.Steps) <= len(q) {
 		a.Steps = res.Steps
+		s.costs.learn(s.Sem, q, a.Outputs, res.Steps, res.Device)
 	}
 	return a, nil
 }
@@ -324,16 +484,25 @@ func (s *Scheduler) record(ctx context.Context, serial string, q mealy.Word, res
 // first, each on the share with the least cost so far. Each share lists
 // query indices in batch order.
 func Split(queries []mealy.Word, n int) [][]int {
+	costs := make([]float64, len(queries))
+	for k, q := range queries {
+		costs[k] = float64(len(q) + 1)
+	}
+	return SplitCosts(costs, n)
+}
+
+// SplitCosts is Split with each query's cost given.
+func SplitCosts(costs []float64, n int) [][]int {
 	shares := make([][]int, n)
 	if n == 0 {
 		return shares
 	}
-	order := make([]int, len(queries))
+	order := make([]int, len(costs))
 	for k := range order {
 		order[k] = k
 	}
-	sort.SliceStable(order, func(a, b int) bool { return len(queries[order[a]]) > len(queries[order[b]]) })
-	load := make([]int, n)
+	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] > costs[order[b]] })
+	load := make([]float64, n)
 	for _, q := range order {
 		least := 0
 		for k := range load {
@@ -342,7 +511,7 @@ func Split(queries []mealy.Word, n int) [][]int {
 			}
 		}
 		shares[least] = append(shares[least], q)
-		load[least] += len(queries[q]) + 1
+		load[least] += costs[q]
 	}
 	for _, sh := range shares {
 		sort.Ints(sh)

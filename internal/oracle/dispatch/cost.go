@@ -1,0 +1,91 @@
+package dispatch
+
+import (
+	"sync"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+)
+
+// costModel predicts a query's device time from its predicted outputs:
+// the mean time each step took so far, keyed by the output before it, its
+// input and its output (a wait that stays quiet costs the quiescence
+// timeout, but nothing right after a quiet, where the harness answers at
+// once; a wait that delivers a callback costs its latency), plus the mean
+// time a query took beyond its steps (the reset). It learns from every
+// answer whose executor measured its steps; until then it predicts
+// nothing, and the batch keeps its order.
+type costModel struct {
+	mu     sync.Mutex
+	step   map[stepKey]*mean
+	coarse map[stepKey]*mean // prev left out, for a step not seen in that context
+	reset  mean
+}
+
+type stepKey struct{ prev, in, out int }
+
+type mean struct {
+	sum float64
+	n   int
+}
+
+func (m *mean) add(x float64) { m.sum, m.n = m.sum+x, m.n+1 }
+
+func (m *mean) value() (float64, bool) {
+	if m == nil || m.n == 0 {
+		return 0, false
+	}
+	return m.sum / float64(m.n), true
+}
+
+// learn records what one query's steps took: steps[k] is input q[k]'s
+// time, answered outs[k].
+func (c *costModel) learn(sem mealy.Semantics, q, outs mealy.Word, steps []time.Duration, device time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.step == nil {
+		c.step, c.coarse = map[stepKey]*mean{}, map[stepKey]*mean{}
+	}
+	n := min(len(q), len(outs), len(steps))
+	rest := device
+	prev := -1
+	for k := range n {
+		key := stepKey{prev, q[k], outs[k]}
+		at(c.step, key).add(steps[k].Seconds())
+		at(c.coarse, stepKey{-1, key.in, key.out}).add(steps[k].Seconds())
+		rest -= steps[k]
+		prev = outs[k]
+		if sem.Closure && outs[k] == sem.Err {
+			break
+		}
+	}
+	c.reset.add(max(rest, 0).Seconds())
+}
+
+// predict is q's predicted device time in seconds when it answers outs.
+func (c *costModel) predict(sem mealy.Semantics, q, outs mealy.Word) float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	total, _ := c.reset.value()
+	prev := -1
+	for k := range min(len(q), len(outs)) {
+		key := stepKey{prev, q[k], outs[k]}
+		if v, ok := c.step[key].value(); ok {
+			total += v
+		} else if v, ok := c.coarse[stepKey{-1, key.in, key.out}].value(); ok {
+			total += v
+		}
+		prev = outs[k]
+		if sem.Closure && outs[k] == sem.Err {
+			break
+		}
+	}
+	return total
+}
+
+func at(m map[stepKey]*mean, k stepKey) *mean {
+	if m[k] == nil {
+		m[k] = &mean{}
+	}
+	return m[k]
+}
