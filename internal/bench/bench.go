@@ -128,18 +128,23 @@ type DroidStarRun struct {
 	Conformance *model.Conformance
 }
 
-// RunDroidStarCaseWith is RunDroidStarCase with the run's settings.
-func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r DroidStarRun) (*DroidStarRow, error) {
-	lanes := r.Lanes
+// droidStarPlan plans learning one of DroidStar's diagrams with its own
+// alphabet, timeouts and restrictions, on lanes simulated devices.
+func droidStarPlan(shared string, c DroidStarCase, lanes int) (*compose.Plan, error) {
 	file := filepath.Join(shared, "models", "droidstar-2016", c.Class+"-diagram.gv")
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := compose.FromModel(file, data, compose.ModelOptions{
+	return compose.FromModel(file, data, compose.ModelOptions{
 		Format: "droidstar-dot", Bound: c.Bound, Quiescence: c.Quiescence, Reset: Reset,
 		Latency: purpose.DefaultLatency, Callins: c.Callins, Restrictions: c.Restrictions, Sim: compose.BackendOptions{Lanes: lanes},
 	})
+}
+
+// RunDroidStarCaseWith is RunDroidStarCase with the run's settings.
+func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r DroidStarRun) (*DroidStarRow, error) {
+	plan, err := droidStarPlan(shared, c, r.Lanes)
 	if err != nil {
 		return nil, err
 	}

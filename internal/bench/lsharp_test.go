@@ -90,7 +90,7 @@ func TestExamplesLearnedExactlyWithLSharp(t *testing.T) {
 }
 
 // L# learns DroidStar's six typestates exactly with the bound oracle alone
-// (the guarantee the floor is measured for), beside L*'s counts.
+// (the distinguisher-bound guarantee alone), beside L*'s counts.
 func TestDroidStarModelsWithLSharp(t *testing.T) {
 	shared := sharedOrSkip(t)
 	var ours, lstar int
