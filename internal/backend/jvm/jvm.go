@@ -51,7 +51,12 @@ type Executor struct {
 	dir     string // the harness's files directory, removed on Close
 	stderr  *tail
 	done    chan struct{} // closed when the process has exited
-	waitErr error
+	// exited holds the process's exit status once done is closed (a
+	// pointer, so that it survives restart's copy).
+	exited *exitStatus
+	// relaunch starts a fresh harness JVM like this one, for a harness
+	// whose main thread did not return (see ExecuteBatch).
+	relaunch func(ctx context.Context) (*Executor, error)
 }
 
 // FindJava resolves the java command: java itself when given, else
@@ -128,7 +133,7 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 		return nil, fmt.Errorf("backend jvm: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout = childIn, childOut
-	e := &Executor{name: name, cmd: cmd, dir: dir, stderr: &tail{max: 40}, done: make(chan struct{})}
+	e := &Executor{name: name, cmd: cmd, dir: dir, stderr: &tail{max: 40}, done: make(chan struct{}), exited: &exitStatus{}}
 	cmd.Stderr = e.stderr
 	err = cmd.Start()
 	// The JVM has its own copies of these ends; ours would keep EOF and
@@ -141,7 +146,7 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 		return nil, fmt.Errorf("backend jvm: start %s: %w", java, err)
 	}
 	go func() {
-		e.waitErr = cmd.Wait()
+		e.exited.err = cmd.Wait()
 		close(e.done)
 	}()
 	e.client = harness.NewClient(pipe{stdout, stdin}, "harness "+name)
@@ -160,6 +165,7 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 		}
 		return nil, e.explain(err)
 	}
+	e.relaunch = func(ctx context.Context) (*Executor, error) { return Start(ctx, p, name, o) }
 	return e, nil
 }
 
@@ -170,10 +176,72 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 	return backend.ExecuteOne(ctx, e, inputs)
 }
 
-// ExecuteBatch runs the queries in one run request. A query that wedges
-// the harness (a call on its main thread did not return) fails the batch
-// after the results before it.
+// ExecuteBatch runs the queries in one run request. A harness whose main
+// thread did not return in time (a hang, or a JVM stalled on a loaded
+// machine) is ended and a fresh one started, as the adb backend does with
+// the app: the query that wedged it runs once more alone, then the rest.
+// A query that wedges a fresh harness too fails the batch after the
+// results before it, with both events.
 func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
+	out, err := e.runBatch(ctx, queries)
+	var w *harness.WedgedError
+	if err == nil || !errors.As(err, &w) || e.relaunch == nil || ctx.Err() != nil {
+		return out, err
+	}
+	if rerr := e.restart(ctx); rerr != nil {
+		return out, fmt.Errorf("%w; starting a fresh harness JVM: %v", err, rerr)
+	}
+	note := fmt.Sprintf("the harness JVM %s wedged (%v) and was restarted", e.name, w)
+	rest := queries[len(out):]
+	if w.Timeout != nil && len(rest) > 0 {
+		// The query whose call timed out has no result: alone, once more.
+		again, err2 := e.runBatch(ctx, rest[:1])
+		if err2 != nil {
+			var w2 *harness.WedgedError
+			if errors.As(err2, &w2) {
+				return out, &backend.QueryError{Index: len(out), Err: fmt.Errorf("%v, and again in a fresh harness JVM: %w", w, w2)}
+			}
+			return out, shift(err2, len(out))
+		}
+		again[0].Warnings = append(again[0].Warnings, note+"; this query ran again there")
+		out = append(out, again...)
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return out, nil
+	}
+	more, err := e.ExecuteBatch(ctx, rest)
+	return append(out, more...), shift(err, len(out))
+}
+
+type exitStatus struct{ err error }
+
+// shift places a batch error of a later part of the batch: a query's index
+// moves by n.
+func shift(err error, n int) error {
+	var qe *backend.QueryError
+	if err != nil && errors.As(err, &qe) {
+		return &backend.QueryError{Index: qe.Index + n, Err: qe.Err}
+	}
+	return err
+}
+
+// restart ends this harness JVM and puts a fresh one in its place.
+func (e *Executor) restart(ctx context.Context) error {
+	e.kill()
+	os.RemoveAll(e.dir)
+	fresh, err := e.relaunch(ctx)
+	if err != nil {
+		return err
+	}
+	relaunch := e.relaunch
+	*e = *fresh
+	e.relaunch = relaunch
+	return nil
+}
+
+// runBatch is one run request.
+func (e *Executor) runBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
 	rs, err := e.client.Run(ctx, queries)
 	out, cerr := harness.ToResults(queries, rs)
 	if cerr != nil {
@@ -241,8 +309,8 @@ func (e *Executor) explain(err error) error {
 	select {
 	case <-e.done:
 		status := "exited"
-		if e.waitErr != nil {
-			status = e.waitErr.Error()
+		if e.exited.err != nil {
+			status = e.exited.err.Error()
 		}
 		if msg == "" {
 			return fmt.Errorf("%w (the harness JVM %s)", err, status)

@@ -150,3 +150,35 @@ func TestExecuteBatch(t *testing.T) {
 		t.Errorf("batch with a halt: %d results, %v; want none and an error beginning %s", len(rs), err, want)
 	}
 }
+
+// A harness whose main thread does not return is ended and a fresh JVM
+// started; the query runs once more there, and a query that wedges the
+// fresh harness too fails with both events, after the results before it.
+// The executor then goes on with a fresh harness.
+func TestWedgedHarnessIsRestartedOnce(t *testing.T) {
+	needJava(t)
+	ctx := context.Background()
+	e, err := Start(ctx, load(t, "jam.yaml"), "jvm-1", options(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	first := e.cmd.Process.Pid
+	rs, err := e.ExecuteBatch(ctx, [][]string{{"name"}, {"name", "jam"}, {"name"}})
+	var qe *backend.QueryError
+	if !errors.As(err, &qe) || qe.Index != 1 || len(rs) != 1 || strings.Join(rs[0].Outputs, " ") != "ok" {
+		t.Fatalf("results %+v, error %v", rs, err)
+	}
+	want := "the harness timed out: callin jam did not return within 10000 ms on the main thread, and again in a fresh harness JVM: the harness timed out: callin jam did not return within 10000 ms on the main thread"
+	if qe.Err.Error() != want {
+		t.Fatalf("error %q\nwant  %q", qe.Err, want)
+	}
+	if e.cmd.Process.Pid == first {
+		t.Fatal("the wedged harness JVM was not replaced")
+	}
+	// The wedged one is replaced again, and the next batch runs.
+	rs, err = e.ExecuteBatch(ctx, [][]string{{"name", "name"}})
+	if err != nil || len(rs) != 1 || strings.Join(rs[0].Outputs, " ") != "ok ok" {
+		t.Fatalf("after the failure: %+v, %v", rs, err)
+	}
+}
