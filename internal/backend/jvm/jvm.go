@@ -44,13 +44,13 @@ type Options struct {
 
 // Executor is one harness JVM.
 type Executor struct {
-	name    string
-	cmd     *exec.Cmd
-	client  *harness.Client
-	hello   harness.Hello
-	dir     string // the harness's files directory, removed on Close
-	stderr  *tail
-	done    chan struct{} // closed when the process has exited
+	name   string
+	cmd    *exec.Cmd
+	client *harness.Client
+	hello  harness.Hello
+	dir    string // the harness's files directory, removed on Close
+	stderr *tail
+	done   chan struct{} // closed when the process has exited
 	// exited holds the process's exit status once done is closed (a
 	// pointer, so that it survives restart's copy).
 	exited *exitStatus
