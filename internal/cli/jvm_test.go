@@ -122,12 +122,20 @@ s8 --cancel--> s8`},
 					t.Errorf("device = %+v", d)
 				}
 			}
-			if len(doc.Warnings) != 0 {
-				t.Errorf("warnings: %v", doc.Warnings)
+			// A harness JVM stalled on a loaded machine is restarted and
+			// its query run again (internal/backend/jvm): noted, not wrong.
+			for _, w := range doc.Warnings {
+				if restarted.MatchString(w) {
+					t.Logf("warning: %s", w)
+					continue
+				}
+				t.Errorf("warning: %s", w)
 			}
 		})
 	}
 }
+
+var restarted = regexp.MustCompile(`^the harness JVM jvm-\d+ wedged \(.*\) and was restarted; this query ran again there$`)
 
 // TestJVMPurposeErrors: a target the harness cannot resolve fails once,
 // at the purpose's line, before any query runs (so nothing is written).
