@@ -313,13 +313,18 @@ func RunExample(ctx context.Context, name string) (*ExampleRow, error) {
 	return RunExampleWith(ctx, name, 0)
 }
 
-// RunExampleWith is RunExample padding learning queries by pad symbols.
-func RunExampleWith(ctx context.Context, name string, pad int) (*ExampleRow, error) {
+// examplePlan plans learning an embedded example on its sim backend.
+func examplePlan(name string) (*compose.Plan, error) {
 	p, err := examples.Purpose(name)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
+	return compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
+}
+
+// RunExampleWith is RunExample padding learning queries by pad symbols.
+func RunExampleWith(ctx context.Context, name string, pad int) (*ExampleRow, error) {
+	plan, err := examplePlan(name)
 	if err != nil {
 		return nil, err
 	}

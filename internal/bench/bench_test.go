@@ -122,11 +122,7 @@ func TestExamplesLearnedExactly(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			p, err := examples.Purpose(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan, err := compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
+			plan, err := examplePlan(name)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -40,26 +40,14 @@ func CheckTargets(shared string) ([]CheckTarget, error) {
 	var out []CheckTarget
 	if shared != "" {
 		for _, c := range DroidStarCases {
-			file := filepath.Join(shared, "models", "droidstar-2016", c.Class+"-diagram.gv")
 			out = append(out, CheckTarget{Suite: "droidstar", Name: c.Class, plan: func() (*compose.Plan, error) {
-				data, err := os.ReadFile(file)
-				if err != nil {
-					return nil, err
-				}
-				return compose.FromModel(file, data, compose.ModelOptions{
-					Format: "droidstar-dot", Bound: c.Bound, Quiescence: c.Quiescence, Reset: Reset,
-					Latency: purpose.DefaultLatency, Callins: c.Callins, Restrictions: c.Restrictions,
-				})
+				return droidStarPlan(shared, c, 1)
 			}})
 		}
 	}
 	for _, name := range examples.Names() {
 		out = append(out, CheckTarget{Suite: "examples", Name: name, plan: func() (*compose.Plan, error) {
-			p, err := examples.Purpose(name)
-			if err != nil {
-				return nil, err
-			}
-			return compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
+			return examplePlan(name)
 		}})
 	}
 	if shared != "" {

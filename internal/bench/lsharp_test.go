@@ -64,11 +64,7 @@ func TestMealyBenchmarksWithLSharp(t *testing.T) {
 func TestExamplesLearnedExactlyWithLSharp(t *testing.T) {
 	for _, name := range examples.Names() {
 		t.Run(name, func(t *testing.T) {
-			p, err := examples.Purpose(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan, err := compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
+			plan, err := examplePlan(name)
 			if err != nil {
 				t.Fatal(err)
 			}

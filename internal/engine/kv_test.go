@@ -6,6 +6,7 @@ import (
 
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/compose/composetest"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/model"
@@ -27,11 +28,7 @@ func TestKVLearnsTheExamples(t *testing.T) {
 	reran := 0
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			p, err := examples.Purpose(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan, err := compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
+			plan, err := composetest.ExamplePlan(name)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -32,11 +32,9 @@ const TimerDOT = `digraph {
 // LearnedAt is the date every model learned here carries.
 var LearnedAt = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 
-// LearnExample learns an embedded example on its sim backend, as
-// 'droidstar learn --example NAME' does, with tool version "test". The
-// purpose's fingerprint, which changes with every edit of the purpose, is
-// replaced by a placeholder.
-func LearnExample(name string) (*model.Document, error) {
+// ExamplePlan plans learning an embedded example on its sim backend, as
+// 'droidstar learn --example NAME' does; the caller closes it.
+func ExamplePlan(name string) (*compose.Plan, error) {
 	p, err := examples.Purpose(name)
 	if err != nil {
 		return nil, err
@@ -44,12 +42,20 @@ func LearnExample(name string) (*model.Document, error) {
 	if err := p.Backend.Use(purpose.BackendSim); err != nil {
 		return nil, err
 	}
-	ctx := context.Background()
-	plan, err := compose.FromPurpose(ctx, p, examples.ReadFile, compose.BackendOptions{})
+	return compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
+}
+
+// LearnExample learns an embedded example on its sim backend, as
+// 'droidstar learn --example NAME' does, with tool version "test". The
+// purpose's fingerprint, which changes with every edit of the purpose, is
+// replaced by a placeholder.
+func LearnExample(name string) (*model.Document, error) {
+	plan, err := ExamplePlan(name)
 	if err != nil {
 		return nil, err
 	}
 	defer plan.Close()
+	ctx := context.Background()
 	res, err := engine.Run(ctx, plan.Job, engine.Options{
 		VirtualClock: true, ToolVersion: "test",
 		Now: func() time.Time { return LearnedAt },
