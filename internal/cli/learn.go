@@ -335,7 +335,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		perfect = target
 	}
 	opts := engine.Options{
-		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism,
+		VirtualClock: plan.Virtual, ToolVersion: toolVersion(), Now: time.Now, Determinism: determinism,
 		Perfect: perfect, Conformance: conformance, Learn: f.learner,
 		Progress: func(s engine.Snapshot) {
 			last = s

@@ -394,7 +394,7 @@ func matrixLearn(e *env, f *matrixFlags, st *store.Store, log io.Writer, flaky *
 		defer leave()
 		// After joining: a stop from now on ends this target gently.
 		fmt.Fprintf(log, "droidstar: %s: learning\n", t.Name)
-		opts := engine.Options{VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism, Conformance: f.checks}
+		opts := engine.Options{VirtualClock: plan.Virtual, ToolVersion: toolVersion(), Now: time.Now, Determinism: determinism, Conformance: f.checks}
 		start := time.Now()
 		res, err := engine.Run(ctx, plan.Job, opts)
 		executed.Add(int64(executedBy(plan)))

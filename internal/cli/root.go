@@ -22,10 +22,6 @@ import (
 	"github.com/droidstar/droidstar/internal/progress"
 )
 
-// Version is the tool's version, set at build time with
-// -ldflags "-X github.com/droidstar/droidstar/internal/cli.Version=...".
-var Version = "0.1.0-dev"
-
 // Exit codes.
 const (
 	ExitOK    = 0
@@ -124,7 +120,7 @@ or a simulated device answering from a model (backend: sim).`,
   droidstar check examples/*/purpose.yaml`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       Version,
+		Version:       toolVersion(),
 	}
 	if e.maxFileSize == 0 {
 		e.maxFileSize = inputfile.DefaultMaxSize
@@ -197,7 +193,7 @@ func newVersionCmd(e *env) *cobra.Command {
 		Example: "  droidstar version",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(c *cobra.Command, args []string) error {
-			fmt.Fprintf(e.stdout, "droidstar %s\n", Version)
+			fmt.Fprintf(e.stdout, "droidstar %s\n", toolVersion())
 			return nil
 		},
 	}
@@ -208,8 +204,8 @@ func newVersionCmd(e *env) *cobra.Command {
 func (e *env) backendOptions(lanes int, realtime bool) compose.BackendOptions {
 	return compose.BackendOptions{
 		Getenv: e.getenv, Lanes: lanes, Realtime: realtime,
-		JVM: jvm.Options{Jar: harnessapk.JVMJar, Host: "droidstar " + Version},
-		ADB: compose.ADBOptions{Options: adbbackend.Options{APK: harnessapk.APK, Host: "droidstar " + Version}},
+		JVM: jvm.Options{Jar: harnessapk.JVMJar, Host: "droidstar " + toolVersion()},
+		ADB: compose.ADBOptions{Options: adbbackend.Options{APK: harnessapk.APK, Host: "droidstar " + toolVersion()}},
 	}
 }
 
