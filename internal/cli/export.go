@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,7 +28,8 @@ these formats (--format):
 
 ` + formatTable() + `
 Output goes to stdout unless -o names a file; with -o and no --format, the
-format follows the file's extension (` + extensionList() + `).
+format follows the file's extension (` + extensionList() + `);
+a file with another extension is refused, and one with none gets dot.
 
 The pictures (dot, svg, mermaid) show the callback typestate: callins as
 plain black arrows, callbacks as blue double arrows (⇒ in Mermaid), a wait
@@ -52,7 +54,11 @@ Graphviz's sfdp.`,
 		Args: exactArgs(1, "one model file"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if !c.Flags().Changed("format") && out != "" && out != "-" {
-				if f := formatOfFile(out); f != "" {
+				f, err := formatOfOutput(out)
+				if err != nil {
+					return err
+				}
+				if f != "" {
 					format = f
 				}
 			}
@@ -123,6 +129,25 @@ func formatOfFile(name string) string {
 		}
 	}
 	return ""
+}
+
+// formatOfOutput is the format -o's extension names: "" for a file with
+// no extension (the default format applies), a usage error listing the
+// formats for an extension no format has, so that x.png never holds DOT.
+func formatOfOutput(out string) (string, error) {
+	if f := formatOfFile(out); f != "" {
+		return f, nil
+	}
+	ext := filepath.Ext(out)
+	if ext == "" {
+		return "", nil
+	}
+	var known []string
+	for _, f := range export.Formats() {
+		known = append(known, export.Extension(f)+" ("+f+")")
+	}
+	return "", usageError("-o %s: export writes no %s files; it writes %s: name the file with one of these extensions, or give --format",
+		out, ext, strings.Join(known, ", "))
 }
 
 // writeOut writes a command's --out: stdout for "" or "-", else the file

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -75,9 +77,46 @@ func (e *env) readModel(path string) (*model.Document, error) {
 	}
 	d, err := model.Unmarshal(data)
 	if err != nil {
+		if looksLikeDOT(data) {
+			return nil, dotGivenError(path)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return d, nil
+}
+
+// looksLikeDOT reports whether a file that is no model document starts as
+// Graphviz DOT does (after blank and comment lines): learn writes
+// NAME.dot beside NAME.json, and the DOT is the one people open.
+func looksLikeDOT(data []byte) bool {
+	text := strings.TrimPrefix(string(data), "\ufeff")
+	for {
+		text = strings.TrimLeft(text, " \t\r\n")
+		if !strings.HasPrefix(text, "//") && !strings.HasPrefix(text, "#") {
+			break
+		}
+		_, rest, ok := strings.Cut(text, "\n")
+		if !ok {
+			return false
+		}
+		text = rest
+	}
+	word := strings.ToLower(strings.SplitN(strings.TrimLeft(text, " \t"), " ", 2)[0])
+	word, _, _ = strings.Cut(word, "{")
+	return word == "digraph" || word == "graph" || word == "strict"
+}
+
+// dotGivenError says what to give instead of a DOT file: the model JSON
+// beside it, by name when it is there.
+func dotGivenError(path string) error {
+	const reads = "this is Graphviz DOT; droidstar reads the model JSON that 'droidstar learn' writes"
+	if ext := filepath.Ext(path); ext != "" {
+		json := strings.TrimSuffix(path, ext) + ".json"
+		if fi, err := os.Stat(json); err == nil && fi.Mode().IsRegular() {
+			return fmt.Errorf("%s: %s: give %s instead", path, reads, json)
+		}
+	}
+	return fmt.Errorf("%s: %s (NAME.json, beside NAME.dot): give that instead", path, reads)
 }
 
 // sizeFlag is a pflag.Value for byte counts such as 4MiB.
