@@ -233,3 +233,21 @@ func TestModelCommandsGivenDOT(t *testing.T) {
 		}
 	}
 }
+
+func TestLooksLikeDOT(t *testing.T) {
+	for text, want := range map[string]bool{
+		"digraph AsyncTask {\n":            true,
+		"\ufeff  digraph{a->b}":            true,
+		"strict digraph {}":                true,
+		"Graph\n{\n}":                      true,
+		"// a comment\n# another\ngraph G": true,
+		"digraphs are drawn":               false,
+		`{"format": "droidstar-model"}`:    false,
+		"// only a comment":                false,
+		"":                                 false,
+	} {
+		if got := looksLikeDOT([]byte(text)); got != want {
+			t.Errorf("looksLikeDOT(%q) = %v", text, got)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -101,8 +102,11 @@ func looksLikeDOT(data []byte) bool {
 		}
 		text = rest
 	}
-	word := strings.ToLower(strings.SplitN(strings.TrimLeft(text, " \t"), " ", 2)[0])
-	word, _, _ = strings.Cut(word, "{")
+	end := strings.IndexFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(text)
+	}
+	word := strings.ToLower(text[:end])
 	return word == "digraph" || word == "graph" || word == "strict"
 }
 
