@@ -156,7 +156,7 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	if e.flaky != nil {
 		ruled = make([]bool, 0, len(inputs))
 	}
-	d := device{e: e, q: m.Initial, lateAt: -1, buffer: e.buffer[:0]}
+	d := device{e: e, q: m.Initial, lateAt: -1, buffer: e.buffer[:0], limit: len(inputs)}
 	defer func() { e.buffer = d.buffer[:0] }()
 	d.schedule(0)
 	prev := -1
@@ -224,6 +224,7 @@ type device struct {
 	// on are not delivered yet.
 	buffer []int
 	head   int
+	limit  int // how many undelivered callbacks may be buffered
 	// lateAt is the wait whose quiet answer opened the harness's late
 	// window (until the next callin), or -1.
 	lateAt int
@@ -246,18 +247,28 @@ func (d *device) schedule(at time.Duration) {
 	}
 }
 
-// advance lets every callback due by t come, in order.
+// advance lets the callbacks due before t come, in order. One due at t
+// itself comes after whatever runs at t: a callin, or a wait, which then
+// gets it (a chain of callbacks with no latency between them so comes one
+// wait at a time, as the closure's model has it). A callback that repeats
+// with no latency would come without end: once more have come than the
+// query has symbols to deliver them, no more come.
 func (d *device) advance(t time.Duration) {
-	m := d.e.model.Machine
-	for d.pending >= 0 && d.due <= t {
-		out, at := d.pending, d.due
-		d.buffer = append(d.buffer, out)
-		if d.lateAt >= 0 {
-			d.late = append(d.late, harness.Violation{Kind: "late", At: d.lateAt, Callback: m.Outputs.Name(out)})
-		}
-		d.q = m.Next[d.q][d.e.sem.Wait]
-		d.schedule(at)
+	for d.pending >= 0 && d.due < t && len(d.buffer)-d.head <= d.limit {
+		d.come()
 	}
+}
+
+// come lets the callback due come now.
+func (d *device) come() {
+	m := d.e.model.Machine
+	out := d.pending
+	d.buffer = append(d.buffer, out)
+	if d.lateAt >= 0 {
+		d.late = append(d.late, harness.Violation{Kind: "late", At: d.lateAt, Callback: m.Outputs.Name(out)})
+	}
+	d.q = m.Next[d.q][d.e.sem.Wait]
+	d.schedule(d.due)
 }
 
 // callin runs input in at once; a callback still due keeps its time when
@@ -285,7 +296,7 @@ func (d *device) wait(k int) (out int, cost time.Duration) {
 	if d.head == len(d.buffer) && d.pending >= 0 && d.due-d.now <= t.Quiescence {
 		cost = d.due - d.now
 		d.now = d.due
-		d.advance(d.now)
+		d.come()
 	}
 	if d.head == len(d.buffer) {
 		d.now += t.Quiescence

@@ -111,7 +111,8 @@ func TestExecutorLateCallbacks(t *testing.T) {
 		warnings           []string
 	}{
 		// The real answer is ok starting finished: starting comes at 300 ms,
-		// in the settle window after the quiet chain, finished 50 ms later.
+		// in the settle window after the quiet chain, finished 50 ms later;
+		// the window ends at 400 ms.
 		{"late in the settle window", recognizer, "start wait wait", map[string]time.Duration{"starting": 300 * ms},
 			"ok quiet quiet", []time.Duration{0, 200 * ms, 0},
 			[]string{fmt.Sprintf(lateWarning, "starting"), fmt.Sprintf(lateWarning, "finished")}},
@@ -142,7 +143,7 @@ func TestExecutorLateCallbacks(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := NewExecutor(m, Timing{
-				Quiescence: 200 * ms, Reset: 250 * ms, Settle: 150 * ms,
+				Quiescence: 200 * ms, Reset: 250 * ms, Settle: 200 * ms,
 				Latency: c.latency, DefaultLatency: 50 * ms,
 			}, "sim-0")
 			res, steps, err := e.Run(context.Background(), strings.Fields(c.query))
@@ -217,5 +218,48 @@ func TestExecutorDrawsLatencies(t *testing.T) {
 	}
 	if mean := sum / seeds; mean < 230*ms || mean > 250*ms {
 		t.Errorf("mean draw %v, want near 240ms", mean)
+	}
+}
+
+// Callbacks with no latency between them come one wait at a time, as in
+// the model, and one that repeats with none ends.
+func TestExecutorZeroLatencies(t *testing.T) {
+	const cycle = `digraph {
+  __start0 -> idle;
+  idle -> a [label="go / ok"];
+  idle -> idle [label="wait / quiet"];
+  a -> b [label="wait / ta"];
+  b -> a [label="wait / tb"];
+  a -> idle [label="stop / ok"];
+}`
+	const ticks = `digraph {
+  __start0 -> idle;
+  idle -> ticking [label="go / ok"];
+  idle -> idle [label="wait / quiet"];
+  ticking -> ticking [label="wait / tick"];
+}`
+	cases := []struct {
+		model, query, want string
+		device             time.Duration
+	}{
+		// stop throws in b: tb, due at once after ta, has not come yet
+		{cycle, "go wait stop", "ok ta err", 0},
+		{cycle, "go wait wait stop wait", "ok ta tb ok quiet", 200 * time.Millisecond},
+		{ticks, "go wait wait wait", "ok tick tick tick", 0},
+		{ticks, "go", "ok", 0},
+	}
+	for _, c := range cases {
+		m, err := ParseModel("m.dot", []byte(c.model), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := NewExecutor(m, Timing{Quiescence: 200 * time.Millisecond, Settle: time.Second}, "sim-0")
+		res, err := e.Execute(context.Background(), strings.Fields(c.query))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(res.Outputs, " "); got != c.want || res.Device != c.device {
+			t.Errorf("%s: %q in %v, want %q in %v", c.query, got, res.Device, c.want, c.device)
+		}
 	}
 }
