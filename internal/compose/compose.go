@@ -321,9 +321,9 @@ func purposeKeyParts(p *purpose.Purpose, b started, o BackendOptions) map[string
 		store.PartTimeouts: fmt.Sprintf("quiescence %s, settle %s, post-reset %s", p.Timeouts.Quiescence, p.Timeouts.Settle, p.Timeouts.PostReset),
 		store.PartModel:    b.modelDigest,
 	}
-	if s := p.Backend.Sim; p.Backend.Kind == purpose.BackendSim && (len(s.LatencyMax) > 0 || s.DefaultLatencyMax > 0) {
+	if s := p.Backend.Sim; p.Backend.Kind == purpose.BackendSim && o.LatencySeed != 0 && (len(s.LatencyMax) > 0 || s.DefaultLatencyMax > 0) {
 		// The draws decide which callbacks come too late, so what a query
-		// answers.
+		// answers (the ranges themselves are in the purpose's part).
 		parts[store.PartTimeouts] += fmt.Sprintf(", latency seed %d", o.LatencySeed)
 	}
 	switch p.Backend.Kind {
