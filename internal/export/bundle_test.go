@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	goldenfile "github.com/droidstar/droidstar/internal/golden"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/model/modeltest"
 )
@@ -131,4 +132,18 @@ func TestBundledDOTGolden(t *testing.T) {
 			t.Errorf("no bundle labelled %s", want)
 		}
 	}
+}
+
+// The picture the README shows is MediaPlayer's SVG as droidstar draws it
+// now (go test ./internal/export -update rewrites it).
+func TestREADMEPicture(t *testing.T) {
+	docs, err := exampleDocs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Write(docs["mediaplayer"], FormatSVG, PictureOptions{Render: renderSVG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenfile.CheckFile(t, "examples/mediaplayer/typestate.svg", got, "./internal/export")
 }
