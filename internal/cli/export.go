@@ -47,11 +47,12 @@ always has one line per transition.
 SVG needs no Graphviz: droidstar runs its helper droidstar-render (Graphviz
 compiled to WebAssembly), which 'make build' and 'go install ./cmd/...' put
 next to droidstar; $DROIDSTAR_RENDER can name it. SVG refuses a picture of
-more than ` + strconv.Itoa(export.MaxDrawnEdges) + ` edges (merged transitions), which Graphviz would take
-minutes to lay out: export such a model as dot and lay it out with
-Graphviz's sfdp.`,
+more than ` + strconv.Itoa(export.MaxDrawnEdges) + ` arrows (a bundle counts once, a self-loop not at all),
+which Graphviz would take minutes to lay out: export such a model as dot
+and lay it out with Graphviz's sfdp.`,
 		Example: `  droidstar export AsyncTask.json -o asynctask.svg
   droidstar export AsyncTask.json --format dot -o asynctask.dot
+  droidstar export AsyncTask.json --format dot --bundle   # the DOT the SVG is drawn from
   droidstar export AsyncTask.json --format mermaid        # paste into Markdown as a mermaid block
   droidstar export AsyncTask.json --format lifestate      # enable/disable/allow/disallow rules
   droidstar export AsyncTask.json --format legacy-dot
