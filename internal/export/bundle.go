@@ -68,7 +68,7 @@ func (g *graph) bundleEdges() {
 		g.bundles = append(g.bundles, b)
 	}
 	loops := map[int][]loop{}
-	kept := g.edges[:0:0]
+	var kept []mergedEdge
 	for k, e := range g.edges {
 		switch {
 		case bundled[k]:

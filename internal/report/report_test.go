@@ -249,6 +249,16 @@ const probeScript = `<script>
   out.scale.push(fig.dataset.scale);
   document.getElementById("ts-fit").click(); out.fit = parseFloat(fig.dataset.scale);
   document.getElementById("ts-reset").click();
+  var opened = null;
+  window.open = function (url, target) { opened = { url: String(url), target: target }; return null; };
+  document.getElementById("ts-full").click();
+  if (opened) {
+    var req = new XMLHttpRequest();
+    req.open("GET", opened.url, false);
+    req.send();
+    out.full = { scheme: opened.url.split(":")[0], target: opened.target, type: req.getResponseHeader("Content-Type"),
+      sameSVG: req.responseText === new XMLSerializer().serializeToString(svg).replace(/ style="[^"]*"/, "") };
+  }
   var pre = document.createElement("pre");
   pre.id = "probe";
   pre.textContent = JSON.stringify(out);
@@ -267,6 +277,11 @@ type probe struct {
 	ToolsShown bool     `json:"toolsShown"`
 	Scale      []string `json:"scale"`
 	Fit        float64  `json:"fit"`
+	// Full is what "open full size" opened.
+	Full *struct {
+		Scheme, Target, Type string
+		SameSVG              bool
+	} `json:"full"`
 }
 
 // measure opens the report with probeScript and returns the DOM and what
@@ -312,6 +327,10 @@ func checkReadable(t *testing.T, p probe) {
 	// (×e^-0.3).
 	if want := []string{"1", "1.25", "0.8", "1", "0.741"}; !equal(p.Scale, want) {
 		t.Errorf("zoom steps %q, want %q", p.Scale, want)
+	}
+	// "open full size" opens the picture alone, unscaled, in a new tab.
+	if f := p.Full; f == nil || f.Scheme != "blob" || f.Target != "_blank" || f.Type != "image/svg+xml" || !f.SameSVG {
+		t.Errorf("open full size opened %+v, want the SVG without its zoom style as a blob: URL in a new tab", f)
 	}
 	if p.Fit <= 0 || p.Fit >= 1 {
 		t.Errorf("fit scales to %v, want a shrink (the picture is wider than the page)", p.Fit)
