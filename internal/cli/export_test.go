@@ -251,3 +251,30 @@ func TestLooksLikeDOT(t *testing.T) {
 		}
 	}
 }
+
+// export --bundle writes the DOT the SVG is drawn from; without it DOT has
+// one edge per transition; other formats refuse the flag.
+func TestExportBundle(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := run(t, "learn", "--example", "mediaplayer", "-o", dir, "-q", "--write", "json"); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	file := filepath.Join(dir, "MediaPlayer.json")
+	code, stdout, stderr := run(t, "export", file, "-f", "dot", "--bundle")
+	want, err := os.ReadFile(repoPath("testdata", "export", "examples", "mediaplayer.bundled.dot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != ExitOK || stdout != string(want) {
+		t.Fatalf("export -f dot --bundle: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	code, stdout, _ = run(t, "export", file, "-f", "dot")
+	want, _ = os.ReadFile(repoPath("testdata", "export", "examples", "mediaplayer.dot"))
+	if code != ExitOK || stdout != string(want) {
+		t.Fatalf("export -f dot: exit %d:\n%s", code, stdout)
+	}
+	code, stdout, stderr = run(t, "export", file, "-f", "mermaid", "--bundle")
+	if code != ExitUsage || stdout != "" || stderr != "droidstar: --bundle: only the dot format bundles on request (svg always does), not mermaid\n" {
+		t.Fatalf("export -f mermaid --bundle: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -247,6 +247,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	simOpts := e.backendOptions(f.lanes, f.realtime)
 	simOpts.Flaky = sim.Flakiness{Prob: f.vote.simFlaky, Seed: f.vote.seed}
+	if c.Flags().Changed("seed") {
+		simOpts.LatencySeed = f.vote.seed
+	}
 	var plan *compose.Plan
 	auto := bound.Auto && c.Flags().Changed("bound")
 	switch {
