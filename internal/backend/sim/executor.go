@@ -56,7 +56,7 @@ type Executor struct {
 	// timing.Quiescence unless SetQuiescence changed it.
 	quiescence time.Duration
 	serial     string
-	closed bool
+	closed     bool
 
 	sem   mealy.Semantics
 	flaky *flake
