@@ -22,6 +22,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
+	"github.com/droidstar/droidstar/internal/oracle/calibrate"
 	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/progress"
 	"github.com/droidstar/droidstar/internal/purpose"
@@ -51,6 +52,7 @@ type learnFlags struct {
 	progress    time.Duration
 	maxQueries  int
 	pad         int
+	timeout     string
 	backend     string
 	adb         adbFlags
 	store       storeFlags
@@ -173,6 +175,7 @@ the one running at a stop finishes in time.`,
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
 	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop once this many queries have run on devices (answers from the cache or the store are free), writing the partial model; 0: no limit")
+	fl.StringVar(&f.timeout, "timeout", "", "auto: calibrate the quiescence timeout while learning, starting at "+calibrate.DefaultStart.String()+" (auto:START to choose) and raising it to "+fmt.Sprint(calibrate.Margin)+"x the slowest callback seen, never above the purpose's timeouts.quiescence (backend sim only); default: the purpose's timeout on every wait")
 	fl.IntVar(&f.pad, "pad", pad.Default, "extend each learning query the cache cannot answer by up to this many symbols the restrictions allow, so that one reset answers later queries too; 0: no padding")
 	f.store.add(fl)
 	f.vote.add(fl)
@@ -218,6 +221,10 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return usageError("--max-queries must be at least 1, got %d", f.maxQueries)
 	}
 	if err := f.checkNumbers(); err != nil {
+		return err
+	}
+	autoStart, err := parseTimeout(c.Flags().Changed("timeout"), f.timeout)
+	if err != nil {
 		return err
 	}
 	bound := boundChoice{Fixed: purpose.DefaultBound}
@@ -301,6 +308,11 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return err
 	}
 	defer plan.Close()
+	if autoStart > 0 {
+		if err := plan.AutoTimeout(autoStart); err != nil {
+			return usageError("%v", err)
+		}
+	}
 	plan.Pad(f.pad)
 	if f.maxQueries > 0 {
 		plan.LimitQueries(f.maxQueries)
@@ -331,6 +343,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet, Interval: f.progress})
 	var last engine.Snapshot
 	determinism := f.vote.apply(plan)
+	plan.CheckStaleFirst()
 	plan.SizeRequests(f.grace / 2)
 	release := e.stop.dispatching(plan.StopDispatching, f.grace)
 	var perfect *mealy.Machine
@@ -345,9 +358,13 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			display.Update(s)
 		},
 	}
+	opts.Learner.OnHypothesis = plan.ConfirmHypothesis(c.Context())
 	start := time.Now()
 	res, learnErr := engine.Run(c.Context(), plan.Job, opts)
 	release()
+	if res != nil {
+		res.Document.Stats.Timeout = plan.TimeoutStats()
+	}
 	last.Phase = "learned"
 	if learnErr != nil {
 		last.Phase = "stopped"
@@ -411,6 +428,25 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		fmt.Fprintf(e.stderr, "wrote %s\n", file.Path)
 	}
 	return nil
+}
+
+// parseTimeout reads --timeout: auto or auto:START, the calibration's
+// start; 0 when the flag is not given (the purpose's fixed timeout).
+func parseTimeout(given bool, s string) (time.Duration, error) {
+	if !given {
+		return 0, nil
+	}
+	if s == "auto" {
+		return calibrate.DefaultStart, nil
+	}
+	if rest, ok := strings.CutPrefix(s, "auto:"); ok {
+		d, err := time.ParseDuration(rest)
+		if err == nil && d > 0 {
+			return d, nil
+		}
+		return 0, usageError("--timeout auto:START needs a positive duration such as auto:200ms, got %q", s)
+	}
+	return 0, usageError("--timeout must be auto or auto:START (e.g. auto:200ms), got %q; a fixed timeout is the purpose's timeouts.quiescence (or --quiescence with --model)", s)
 }
 
 // The equivalence oracles --oracle picks.

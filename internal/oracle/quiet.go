@@ -45,6 +45,25 @@ func (c *Cache) LookupFresh(w mealy.Word) (Answer, bool) {
 	return a, ok
 }
 
+// QuietFor is how long the wait that ends w waited before it answered
+// quiet, the longest of its answers; 0 when w is not in the tree, does
+// not end in a quiet edge, or the cache is not calibrated.
+func (c *Cache) QuietFor(w mealy.Word) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.root
+	for _, in := range w {
+		if _, forced := c.Sem.Forced(int(n.out), in); forced {
+			return 0
+		}
+		if n.children == nil || n.children[in] == nil {
+			return 0
+		}
+		n = n.children[in]
+	}
+	return c.quiet[n]
+}
+
 // calibrated says whether the cache checks quiet answers against a
 // calibrated timeout, and which it is now.
 func (c *Cache) calibrated() (time.Duration, bool) {

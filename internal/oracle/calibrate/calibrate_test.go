@@ -77,8 +77,10 @@ func TestCalibratorRaises(t *testing.T) {
 	}{
 		{"a fast callback below half the start changes nothing", true, []string{"fast wait"},
 			model.AutoTimeout{StartMs: 100, SettledMs: 100, CeilingMs: 1000, SlowestMs: 40}},
-		{"raised on the observed tail", true, []string{"fast wait", "mid wait"},
-			model.AutoTimeout{StartMs: 100, SettledMs: 180, CeilingMs: 1000, SlowestMs: 90, Raises: 1}},
+		{"raised on the observed tail, at least doubling", true, []string{"fast wait", "mid wait"},
+			model.AutoTimeout{StartMs: 100, SettledMs: 200, CeilingMs: 1000, SlowestMs: 90, Raises: 1}},
+		{"raised to twice the observed tail", true, []string{"mid wait", "tail wait"},
+			model.AutoTimeout{StartMs: 100, SettledMs: 440, CeilingMs: 1000, SlowestMs: 220, Raises: 2, Late: 1}},
 		{"raised on a late callback, to twice when it came", true, []string{"slow wait"},
 			model.AutoTimeout{StartMs: 100, SettledMs: 600, CeilingMs: 1000, SlowestMs: 300, Raises: 1, Late: 1}},
 		{"a late callback of unknown time: just after the timeout", false, []string{"slow wait"},
@@ -93,7 +95,7 @@ func TestCalibratorRaises(t *testing.T) {
 				t.Fatal(err)
 			}
 			dev := &scripted{showLate: c.showLate, latency: map[string]time.Duration{
-				"fast": 40 * ms, "mid": 90 * ms, "slow": 300 * ms, "slowest": 700 * ms}}
+				"fast": 40 * ms, "mid": 90 * ms, "tail": 220 * ms, "slow": 300 * ms, "slowest": 700 * ms}}
 			e := cal.Wrap(dev, dev)
 			for _, q := range c.queries {
 				if _, err := e.Execute(context.Background(), strings.Fields(q)); err != nil {
