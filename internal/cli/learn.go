@@ -103,6 +103,26 @@ queries run and answered from the cache, the hypothesis size, device time and
 an estimate of what is left (plain periodic lines when stderr is not a
 terminal); --quiet silences it and the summary.
 
+--timeout auto calibrates the quiescence timeout instead of waiting the
+purpose's timeouts.quiescence on every quiet answer (backend sim only: the
+harness protocol has no per-run timeout yet, so jvm and adb refuse it). It
+starts at 100ms (auto:START to choose) and raises the timeout to twice the
+slowest callback seen, at least doubling it, never above the purpose's
+timeout: a wait answered by a callback waited its latency, and a callback
+that came after its wait had answered quiet (a late callback, seen while
+the query settles) came at least that timeout late. Each hypothesis's quiet
+waits, from its states and after each callin from them, run once more
+under the purpose's timeout, so a callback too slow to show otherwise
+raises it early. A quiet answered under a shorter timeout than the current
+one is never used: the cache and the query store ask it again, and before
+a model is final learning starts again from the cache until every quiet it
+rests on waited the final timeout. The summary's timeout line says where it
+started and settled and why. The guarantee rests on the margin over the
+observed tail, not on a proof: a callback slower than every one observed
+(and slower than the purpose's timeout from the states the confirmation
+runs) can still be missed when a callin pre-empts it, or when it comes
+after the settle window where no late callback is seen.
+
 If learning fails part-way, the last hypothesis is written as
 NAME.partial.json so nothing learned is lost. --max-queries N stops a run
 once N queries have run on devices (answers from the cache or the store are
@@ -128,6 +148,7 @@ the one running at a stop finishes in time.`,
   droidstar learn --model server.dot --oracle perfect   # exact, whatever bound it needs
   droidstar learn --model server.dot --bound auto --conformance wp:2
   droidstar learn --example mediaplayer --conformance random:500:7
+  droidstar learn --example fileobserver --timeout auto     # calibrated quiescence
   droidstar learn examples/jvm/timer.yaml --store team.db   # a store shared with a team
   droidstar learn examples/jvm/timer.yaml --fresh           # run every query again
   droidstar learn examples/jvm/timer.yaml            # the real harness on the host JVM
