@@ -317,6 +317,10 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 				return usageError("--backend: %v", err)
 			}
 		}
+		if autoStart > 0 && p.Backend.Kind != purpose.BackendSim {
+			// Before any harness starts.
+			return usageError("--timeout auto is not supported on backend %s yet (the harness protocol has no per-run quiescence timeout): leave --timeout out to use the purpose's timeouts.quiescence", p.Backend.Kind)
+		}
 		if f.oracle == oraclePerfect && p.Backend.Kind != purpose.BackendSim {
 			return usageError("--oracle perfect compares hypotheses with the target's model, which only backend sim has; this run uses backend %s", p.Backend.Kind)
 		}
