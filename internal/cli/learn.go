@@ -110,10 +110,11 @@ starts at 100ms (auto:START to choose) and raises the timeout to twice the
 slowest callback seen, at least doubling it, never above the purpose's
 timeout: a wait answered by a callback waited its latency, and a callback
 that came after its wait had answered quiet (a late callback, seen while
-the query settles) came at least that timeout late. Each hypothesis's quiet
-waits, from its states and after each callin from them, run once more
-under the purpose's timeout, so a callback too slow to show otherwise
-raises it early. A quiet answered under a shorter timeout than the current
+the query settles) came at least that timeout late. A wait from the
+initial state and after each input from it runs first under the
+purpose's timeout, and so do each hypothesis's quiet waits, from its
+states and after each input from them, so that a callback too slow to
+show otherwise raises the timeout early. A quiet answered under a shorter timeout than the current
 one is never used: the cache and the query store ask it again, and before
 a model is final learning starts again from the cache until every quiet it
 rests on waited the final timeout. The summary's timeout line says where it
@@ -384,6 +385,10 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		},
 	}
 	opts.Learner.OnHypothesis = plan.ConfirmHypothesis(c.Context())
+	if err := plan.ProbeAtCeiling(c.Context()); err != nil {
+		release()
+		return err
+	}
 	start := time.Now()
 	res, learnErr := engine.Run(c.Context(), plan.Job, opts)
 	release()

@@ -57,7 +57,9 @@ func TestTimeoutAutoLearnsTheSameModels(t *testing.T) {
 	for _, name := range ranged {
 		for _, seed := range []int{1, 2, 3, 4} {
 			t.Run(fmt.Sprintf("%s/seed %d", name, seed), func(t *testing.T) {
-				args := []string{"--example", name, "--seed", fmt.Sprint(seed)}
+				// The bound oracle alone: a conformance test would mend
+				// a model the calibration got wrong.
+				args := []string{"--example", name, "--seed", fmt.Sprint(seed), "--conformance", "off"}
 				fixed := learnJSON(t, args...)
 				auto := learnJSON(t, append(args, "--timeout", "auto")...)
 				if !reflect.DeepEqual(auto.States, fixed.States) || !reflect.DeepEqual(auto.Transitions, fixed.Transitions) {

@@ -265,6 +265,28 @@ func (p *Plan) CheckStaleFirst() {
 	}
 }
 
+// ProbeAtCeiling asks, on a calibrated run before learning starts, a
+// wait from the initial state and after each input from it, under the
+// ceiling: the callbacks the first inputs start then set the timeout
+// before the learner's first queries run under one too short (which a
+// raise would make stale). The learner asks these words first anyway;
+// they stay in the cache. It does nothing on a fixed-timeout run.
+func (p *Plan) ProbeAtCeiling(ctx context.Context) error {
+	sem, err := p.Job.Target.Sem()
+	if p.calibrator == nil || err != nil || !sem.Closure {
+		return err
+	}
+	words := []mealy.Word{{sem.Wait}}
+	for in := range p.Job.Target.Inputs.Size() {
+		words = append(words, mealy.Word{in, sem.Wait})
+	}
+	_, err = p.Job.MQ.Ask(calibrate.AtCeiling(oracle.WithPhase(ctx, oracle.PhaseLearning)), words)
+	if err != nil && !errors.Is(err, oracle.ErrRevised) {
+		return fmt.Errorf("probing the callbacks under the ceiling %s: %w", p.calibrator.Ceiling(), err)
+	}
+	return nil
+}
+
 // ConfirmHypothesis is a hook for engine.Options.Learner.OnHypothesis
 // on a calibrated run (nil on a fixed one): each hypothesis's quiet waits
 // are confirmed under the ceiling (see confirmQuiets) as soon as the
@@ -285,7 +307,7 @@ func (p *Plan) ConfirmHypothesis(ctx context.Context) func(int, *learn.Hypothesi
 }
 
 // confirmQuiets runs, under the ceiling, a wait from each of the states
-// (by their access words) and after each callin from them, where the
+// (by their access words) and after each input from them, where the
 // cache has it answering quiet under a shorter timeout, and says whether a callback came that raised the timeout
 // (learning then starts again). Without it a callback slower than the
 // current timeout plus the settle window would never show: its wait
@@ -311,12 +333,12 @@ func (p *Plan) confirmQuiets(ctx context.Context, access []mealy.Word) (bool, er
 		words = append(words, q)
 	}
 	for _, w := range access {
-		// A callback comes from a state, or after a callin from it.
+		// A callback comes from a state, or after any transition from it
+		// (a callin, or a callback that a wait gave): a state the
+		// hypothesis merged because a quiet came too soon shows there.
 		confirm(w.Concat(sem.Wait))
 		for in := range p.Job.Target.Inputs.Size() {
-			if in != sem.Wait {
-				confirm(w.Concat(in, sem.Wait))
-			}
+			confirm(w.Concat(in, sem.Wait))
 		}
 	}
 	if len(words) == 0 {
@@ -762,7 +784,11 @@ type ModelOptions struct {
 	// Restrictions exclude queries as a purpose's would (the DroidStar
 	// benchmarks learn their diagrams under DroidStar's restrictions).
 	Restrictions []purpose.Restriction
-	Sim          BackendOptions
+	// Latencies, when set, replaces Latency by per-callback latencies and
+	// ranges, as a purpose's backend.sim.latency gives them (the bench
+	// gives DroidStar's diagrams the bundled examples' latencies).
+	Latencies *purpose.SimBackend
+	Sim       BackendOptions
 }
 
 // FromModel prepares learning a model file the way AALpy and LearnLib users
@@ -798,6 +824,10 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 		}
 	}
 	timing := sim.Timing{Quiescence: o.Quiescence, Reset: o.Reset, DefaultLatency: o.Latency, Realtime: o.Sim.Realtime}
+	if l := o.Latencies; l != nil {
+		timing.Latency, timing.DefaultLatency, timing.LatencyMax, timing.DefaultLatencyMax = l.Latency, l.DefaultLatency, l.LatencyMax, l.DefaultLatencyMax
+		timing.Seed = o.Sim.LatencySeed
+	}
 	plan, err := NewPlan(t, Rules(o.Restrictions), nil, simLanes(m, timing, o.Sim.Lanes, o.Sim.Flaky))
 	if err != nil {
 		return nil, err
@@ -807,6 +837,10 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 	plan.keyParts = map[string]string{
 		store.PartModel:    store.Digest(data),
 		store.PartTimeouts: fmt.Sprintf("quiescence %s, reset %s, latency %s", o.Quiescence, o.Reset, o.Latency),
+	}
+	if l := o.Latencies; l != nil {
+		plan.keyParts[store.PartTimeouts] = fmt.Sprintf("quiescence %s, reset %s, latencies %v default %s..%s %v, seed %d",
+			o.Quiescence, o.Reset, l.Latency, l.DefaultLatency, l.DefaultLatencyMax, l.LatencyMax, o.Sim.LatencySeed)
 	}
 	plan.quiescence, plan.backend = o.Quiescence, purpose.BackendSim
 	return plan, nil
