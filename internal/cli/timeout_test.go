@@ -37,8 +37,8 @@ func learnJSON(t *testing.T, args ...string) *model.Document {
 
 // A calibrated timeout never gives a different model: every example whose
 // callbacks have latency ranges, under several seeds, learns the same
-// states and transitions with --timeout auto as with its fixed timeout,
-// and both equal the target.
+// states and transitions with --timeout auto, on one lane and on four, as
+// with its fixed timeout, and all equal the target.
 func TestTimeoutAutoLearnsTheSameModels(t *testing.T) {
 	var ranged []string
 	for _, name := range examples.Names() {
@@ -61,18 +61,20 @@ func TestTimeoutAutoLearnsTheSameModels(t *testing.T) {
 				// a model the calibration got wrong.
 				args := []string{"--example", name, "--seed", fmt.Sprint(seed), "--conformance", "off"}
 				fixed := learnJSON(t, args...)
-				auto := learnJSON(t, append(args, "--timeout", "auto")...)
-				if !reflect.DeepEqual(auto.States, fixed.States) || !reflect.DeepEqual(auto.Transitions, fixed.Transitions) {
-					t.Errorf("--timeout auto learned %d states, %d transitions; the fixed timeout %d, %d",
-						len(auto.States), len(auto.Transitions), len(fixed.States), len(fixed.Transitions))
+				if fixed.Target == nil || !fixed.Target.Equal || fixed.Stats.Timeout != nil {
+					t.Errorf("the fixed timeout: target %+v, stats.timeout %+v", fixed.Target, fixed.Stats.Timeout)
 				}
-				for _, d := range []*model.Document{fixed, auto} {
-					if d.Target == nil || !d.Target.Equal {
-						t.Errorf("a model differs from the target: %+v", d.Target)
+				// On several lanes a raise comes mid-batch, and the
+				// bound oracle's batches are cut off at a surprise.
+				for _, lanes := range []string{"1", "4"} {
+					auto := learnJSON(t, append(args, "--timeout", "auto", "--lanes", lanes)...)
+					if !reflect.DeepEqual(auto.States, fixed.States) || !reflect.DeepEqual(auto.Transitions, fixed.Transitions) {
+						t.Errorf("--timeout auto on %s lanes learned %d states, %d transitions; the fixed timeout %d, %d",
+							lanes, len(auto.States), len(auto.Transitions), len(fixed.States), len(fixed.Transitions))
 					}
-				}
-				if fixed.Stats.Timeout != nil || auto.Stats.Timeout == nil {
-					t.Errorf("stats.timeout: fixed %+v, auto %+v; want only auto's", fixed.Stats.Timeout, auto.Stats.Timeout)
+					if auto.Target == nil || !auto.Target.Equal || auto.Stats.Timeout == nil {
+						t.Errorf("--timeout auto on %s lanes: target %+v, stats.timeout %+v", lanes, auto.Target, auto.Stats.Timeout)
+					}
 				}
 			})
 		}

@@ -55,8 +55,8 @@ type Cache struct {
 	// quiet holds, under a calibrated timeout, how long each quiet edge
 	// waited (the longest of its answers); droppedBelow is the timeout
 	// the edges were last checked against, stale counts the quiet
-	// answers refused or dropped as stale, and replaced says a stale one
-	// was replaced since Ask last looked.
+	// answers refused or dropped as stale, and replaced says one was
+	// dropped or replaced since an asker was last told (ErrRevised).
 	quiet        map[*node]time.Duration
 	droppedBelow time.Duration
 	stale        int
@@ -313,9 +313,7 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 	for round := 0; ; round++ {
 		var missIdx []int
 		c.mu.Lock()
-		if c.dropStale() > 0 || c.replaced {
-			revised, c.replaced = true, false
-		}
+		c.dropStale()
 		t := c.touchFor(ctx)
 		off := 0
 		for k, q := range queries {
@@ -362,10 +360,16 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 			revised = revised || r
 		}
 	}
+	c.mu.Lock()
+	// A stale answer dropped or replaced since the asker last heard of
+	// it (an Ask that failed, or a confirmation's Add, may have left one
+	// to tell) revises what it was told before.
+	revised = revised || c.replaced
+	c.replaced = false
 	if revised {
+		c.mu.Unlock()
 		return nil, ErrRevised
 	}
-	c.mu.Lock()
 	c.evict()
 	c.mu.Unlock()
 	return answers, nil

@@ -88,7 +88,10 @@ func (c *Cache) Stale() int {
 func (c *Cache) DropStale(context.Context, Observations) (revised bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.dropStale() > 0, nil
+	c.dropStale()
+	revised = c.replaced
+	c.replaced = false
+	return revised, nil
 }
 
 // dropStale drops, once the timeout has risen since the last time, every
@@ -117,6 +120,7 @@ func (c *Cache) dropStale() int {
 	}
 	walk(c.root)
 	c.stale += dropped
+	c.replaced = c.replaced || dropped > 0
 	return dropped
 }
 
