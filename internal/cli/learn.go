@@ -409,7 +409,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		if st != nil {
 			storePath = st.Path()
 		}
-		return interruptedRun(f, plan, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), sig, storePath)
+		return interruptedRun(f, plan, res, unfinished(plan, opts, time.Since(start), learnErr), sig, storePath)
 	}
 	var budgetErr *budget.Error
 	if errors.As(learnErr, &budgetErr) {
@@ -417,7 +417,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		if st != nil {
 			storePath = st.Path()
 		}
-		return budgetStop(f, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), storePath)
+		return budgetStop(f, res, unfinished(plan, opts, time.Since(start), learnErr), storePath)
 	}
 	if learnErr != nil {
 		if res != nil {
@@ -458,6 +458,14 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		fmt.Fprintf(e.stderr, "wrote %s\n", file.Path)
 	}
 	return nil
+}
+
+// unfinished is engine.Unfinished with what a calibrated timeout had
+// reached when the run stopped.
+func unfinished(plan *compose.Plan, opts engine.Options, wall time.Duration, stopErr error) *model.Document {
+	doc := engine.Unfinished(plan.Job, opts, wall, stopErr)
+	doc.Stats.Timeout = plan.TimeoutStats()
+	return doc
 }
 
 // parseTimeout reads --timeout: auto or auto:START, the calibration's
