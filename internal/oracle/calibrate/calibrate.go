@@ -2,16 +2,21 @@
 // while learning, from the callback latencies the queries show, instead of
 // waiting the purpose's timeout on every quiet answer.
 //
-// The timeout starts short and is raised to Margin times the slowest
-// callback seen (never above the ceiling, the purpose's timeout) whenever
-// a query shows a slower one: a wait answered by a callback waited its
-// latency, and a late callback (one that came after its wait had answered
-// quiet, as the harness reports in the settle window) came at least its
-// wait's timeout after the wait started. The cache (oracle.Cache's
-// Quiescence) then never answers from a quiet answered under less than
-// the current timeout, and the run drops what is left of those before a
-// model is declared final (oracle.Cache.DropStale), so every quiet the
-// model rests on waited the final timeout.
+// The timeout starts short and, whenever a query shows a callback slower
+// than half of it, is raised to Margin times the slowest callback seen, at
+// least doubling (each raise makes every quiet answered so far stale),
+// never above the ceiling, the purpose's timeout. A wait answered by a
+// callback waited its latency, and a late callback (one that came after
+// its wait had answered quiet, as the harness reports in the settle
+// window) came at least its wait's timeout after the wait started. The
+// cache (oracle.Cache's Quiescence) never answers from a quiet answered
+// under less than the current timeout, and the run drops what is left of
+// those before a model is declared final (oracle.Cache.DropStale), so
+// every quiet the model rests on waited the final timeout. Queries asked
+// with AtCeiling run under the ceiling whatever the current timeout: the
+// composition root (internal/compose) probes the first inputs so before
+// learning and confirms each hypothesis's quiet waits so, which shows a
+// callback too slow for the current timeout and its settle window.
 //
 // That guarantee rests on the margin over the observed tail, not on a
 // proof: a callback slower than everything observed can still be missed,
