@@ -115,9 +115,11 @@ type Plan struct {
 	// quiescence is the purpose's (or --quiescence's) timeout, the
 	// ceiling of a calibrated one; calibrator calibrates it (AutoTimeout).
 	quiescence time.Duration
-	calibrator *calibrate.Calibrator
-	confirmErr error // the first failed confirmation (ConfirmHypothesis)
-	backend    string
+	// quiescenceFrom says where quiescence comes from, for errors.
+	quiescenceFrom string
+	calibrator     *calibrate.Calibrator
+	confirmErr     error // the first failed confirmation (ConfirmHypothesis)
+	backend        string
 }
 
 // StopDispatching makes the pipeline start no further query: the ones
@@ -224,7 +226,7 @@ func (p *Plan) AutoTimeout(start time.Duration) error {
 	}
 	cal, err := calibrate.New(start, p.quiescence)
 	if err != nil {
-		return fmt.Errorf("--timeout auto:%s: %w", start, err)
+		return fmt.Errorf("--timeout auto:%s: %w (%s)", start, err, p.quiescenceFrom)
 	}
 	for k, set := range setters {
 		p.sched.Executors[k] = cal.Wrap(p.sched.Executors[k], set)
@@ -479,7 +481,7 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 	plan.Model, plan.Virtual = b.model, b.virtual
 	plan.sched.Virtual = plan.Virtual
 	plan.keyParts = purposeKeyParts(p, b, o)
-	plan.quiescence, plan.backend = p.Timeouts.Quiescence, p.Backend.Kind
+	plan.quiescence, plan.backend, plan.quiescenceFrom = p.Timeouts.Quiescence, p.Backend.Kind, "the purpose's timeouts.quiescence"
 	return plan, nil
 }
 
@@ -842,6 +844,6 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 		plan.keyParts[store.PartTimeouts] = fmt.Sprintf("quiescence %s, reset %s, latencies %v default %s..%s %v, seed %d",
 			o.Quiescence, o.Reset, l.Latency, l.DefaultLatency, l.DefaultLatencyMax, l.LatencyMax, o.Sim.LatencySeed)
 	}
-	plan.quiescence, plan.backend = o.Quiescence, purpose.BackendSim
+	plan.quiescence, plan.backend, plan.quiescenceFrom = o.Quiescence, purpose.BackendSim, "--quiescence"
 	return plan, nil
 }

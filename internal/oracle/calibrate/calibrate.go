@@ -62,7 +62,7 @@ func New(start, ceiling time.Duration) (*Calibrator, error) {
 	case start <= 0:
 		return nil, fmt.Errorf("the starting timeout must be positive, got %s", start)
 	case ceiling < start:
-		return nil, fmt.Errorf("the starting timeout %s is above the ceiling %s (the purpose's timeouts.quiescence)", start, ceiling)
+		return nil, fmt.Errorf("the starting timeout %s is above the ceiling %s", start, ceiling)
 	}
 	return &Calibrator{start: start, ceiling: ceiling, now: start}, nil
 }

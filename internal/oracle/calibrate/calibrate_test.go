@@ -115,7 +115,7 @@ func TestNewRejectsBadTimeouts(t *testing.T) {
 		want           string
 	}{
 		{0, time.Second, "the starting timeout must be positive, got 0s"},
-		{2 * time.Second, time.Second, "the starting timeout 2s is above the ceiling 1s (the purpose's timeouts.quiescence)"},
+		{2 * time.Second, time.Second, "the starting timeout 2s is above the ceiling 1s"},
 	} {
 		if _, err := calibrate.New(c.start, c.ceiling); err == nil || err.Error() != c.want {
 			t.Errorf("New(%s, %s) = %v, want %q", c.start, c.ceiling, err, c.want)
