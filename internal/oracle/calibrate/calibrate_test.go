@@ -219,3 +219,50 @@ func TestCacheReRunsStaleQuiets(t *testing.T) {
 		t.Errorf("ran %q with %d stale, want %q with 1", dev2.ran, cache.Stale(), want)
 	}
 }
+
+// failOnce fails its next Ask once armed, as a device that vanished or a
+// batch the bound oracle cut off does.
+type failOnce struct {
+	oracle.Oracle
+	armed bool
+}
+
+var errGone = errors.New("the device is gone")
+
+func (f *failOnce) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	if f.armed {
+		f.armed = false
+		return nil, errGone
+	}
+	return f.Oracle.Ask(ctx, qs)
+}
+
+// Stale answers dropped by an Ask that then fails are still told to the
+// learner, by the next Ask.
+func TestCacheTellsStaleAnswersAfterAFailedAsk(t *testing.T) {
+	in, out := mealy.MustAlphabet("go", "stop", mealy.Wait), mealy.MustAlphabet("ok", mealy.Quiet, mealy.Err, "cb")
+	cal, _ := calibrate.New(100*ms, time.Second)
+	dev := &scripted{showLate: true, latency: map[string]time.Duration{"go": 300 * ms}}
+	wrapped := cal.Wrap(dev, dev)
+	next := &failOnce{Oracle: run{wrapped, in, out}}
+	cache := oracle.NewCache(next, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	cache.Quiescence = cal.Current
+	ctx := context.Background()
+	stopWait, goWait := in.MustWord("stop", mealy.Wait), in.MustWord("go", mealy.Wait)
+	if _, err := cache.Ask(ctx, []mealy.Word{stopWait}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wrapped.Execute(ctx, []string{"go", mealy.Wait}); err != nil { // raises to 600ms
+		t.Fatal(err)
+	}
+	next.armed = true
+	if _, err := cache.Ask(ctx, []mealy.Word{goWait}); !errors.Is(err, errGone) {
+		t.Fatalf("first Ask after the raise: %v, want %v", err, errGone)
+	}
+	if _, err := cache.Ask(ctx, []mealy.Word{goWait}); !errors.Is(err, oracle.ErrRevised) {
+		t.Fatalf("next Ask: %v, want %v (stop wait's quiet was dropped)", err, oracle.ErrRevised)
+	}
+	if got, err := cache.Ask(ctx, []mealy.Word{goWait}); err != nil || strings.Join(out.Strings(got[0].Outputs), " ") != "ok cb" {
+		t.Fatalf("go wait = %v, %v", got, err)
+	}
+}
