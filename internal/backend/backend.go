@@ -29,6 +29,34 @@ type Result struct {
 	// Warnings are assumption violations seen while running (e.g. a callback
 	// between two callins with no wait between them).
 	Warnings []string
+	// Quiescence is the quiescence timeout the query's waits ran under,
+	// when the executor knows it (0 otherwise): a quiet answer means only
+	// that no callback came within it.
+	Quiescence time.Duration
+	// Late are the callbacks that came after a wait had answered quiet
+	// (the harness's late violations, also among Warnings), as data: the
+	// quiet answer was premature, and a longer timeout would have seen
+	// the callback.
+	Late []Late
+}
+
+// Late is one callback that came after its wait's quiet answer.
+type Late struct {
+	// Wait is the index, in the query, of the wait whose quiet answer was
+	// premature.
+	Wait int
+	// Callback is the callback's name as the backend knows it.
+	Callback string
+	// After is how long after that wait started the callback came, when
+	// the backend knows it (0 otherwise; it is more than Quiescence).
+	After time.Duration
+}
+
+// QuiescenceSetter is an executor whose quiescence timeout can change
+// from one query to the next (the calibration of --timeout auto). Like
+// Execute, it is never called concurrently with the executor's queries.
+type QuiescenceSetter interface {
+	SetQuiescence(time.Duration)
 }
 
 // Executor runs queries, one at a time, each on a fresh instance of the

@@ -39,23 +39,28 @@ type DroidStarCase struct {
 	Quiescence   time.Duration
 	Bound        int
 	Restrictions []purpose.Restriction
+	// Example is the bundled example of the same class, whose documented
+	// latencies (backend.sim.latency, assumptions as its README says) the
+	// calibrated-timeout suite gives this case's callbacks: the names are
+	// DroidStar's.
+	Example string
 }
 
 // DroidStarCases are the six experiments with published diagrams.
 var DroidStarCases = []DroidStarCase{
-	{Class: "AsyncTask-NoGet", Callins: []string{"exec", "cancel"}, Quiescence: 500 * time.Millisecond, Bound: 2},
+	{Class: "AsyncTask-NoGet", Callins: []string{"exec", "cancel"}, Quiescence: 500 * time.Millisecond, Bound: 2, Example: "asynctask"},
 	{Class: "CountDownTimer", Callins: []string{"start", "cancel"}, Quiescence: 2000 * time.Millisecond, Bound: 2,
-		Restrictions: []purpose.Restriction{{Kind: purpose.AtMost, Count: 1, Symbols: []string{"start"}}}},
+		Restrictions: []purpose.Restriction{{Kind: purpose.AtMost, Count: 1, Symbols: []string{"start"}}}, Example: "countdowntimer"},
 	{Class: "FileObserver", Callins: []string{"stop", "modify", "delete"}, Quiescence: 500 * time.Millisecond, Bound: 2,
-		Restrictions: []purpose.Restriction{{Kind: purpose.FollowedByWait, Symbols: []string{"modify", "delete"}}}},
+		Restrictions: []purpose.Restriction{{Kind: purpose.FollowedByWait, Symbols: []string{"modify", "delete"}}}, Example: "fileobserver"},
 	{Class: "SQLiteOpenHelper", Callins: []string{"openNew", "openLV", "openSV", "openHV", "close"}, Quiescence: 500 * time.Millisecond, Bound: 2,
 		Restrictions: []purpose.Restriction{
 			{Kind: purpose.First, Symbols: []string{"openNew", "openLV", "openSV", "openHV"}},
 			{Kind: purpose.AtMost, Count: 1, Symbols: []string{"openNew", "openLV", "openSV", "openHV"}},
-		}},
-	{Class: "SpeechRecognizer", Callins: []string{"start", "stop", "cancel"}, Quiescence: 8000 * time.Millisecond, Bound: 2},
+		}, Example: "sqliteopenhelper"},
+	{Class: "SpeechRecognizer", Callins: []string{"start", "stop", "cancel"}, Quiescence: 8000 * time.Millisecond, Bound: 2, Example: "speechrecognizer"},
 	{Class: "SpellCheckerSession", Callins: []string{"suggest", "cancel", "close"}, Quiescence: 500 * time.Millisecond, Bound: 2,
-		Restrictions: []purpose.Restriction{{Kind: purpose.AtMost, Count: 1, Symbols: []string{"suggest"}}}},
+		Restrictions: []purpose.Restriction{{Kind: purpose.AtMost, Count: 1, Symbols: []string{"suggest"}}}, Example: "spellcheckersession"},
 }
 
 // DroidStarStats are DroidStar's own statistics for one class.
@@ -84,6 +89,10 @@ type DroidStarRow struct {
 	WallSecs          float64
 	LearnedNeeds      int
 	Equal             bool // learned model equivalent to the target
+	// Timeout is what a calibrated run's timeout settled at (nil: fixed).
+	Timeout *model.AutoTimeout
+	// Transitions are the learned model's, to compare runs.
+	Transitions []model.Transition
 }
 
 // Reset is the device time charged per query in the benchmarks (the
@@ -130,31 +139,66 @@ type DroidStarRun struct {
 	Learner     string
 	Lanes, Pad  int
 	Conformance *model.Conformance
+	// Latencies gives the callbacks the latencies of the case's Example
+	// instead of a fixed 50ms; AutoTimeout, when positive, calibrates the
+	// quiescence timeout from it (learn --timeout auto:START).
+	Latencies   bool
+	AutoTimeout time.Duration
 }
 
 // droidStarPlan plans learning one of DroidStar's diagrams with its own
 // alphabet, timeouts and restrictions, on lanes simulated devices.
 func droidStarPlan(shared string, c DroidStarCase, lanes int) (*compose.Plan, error) {
+	return droidStarPlanWith(shared, c, DroidStarRun{Lanes: lanes})
+}
+
+func droidStarPlanWith(shared string, c DroidStarCase, r DroidStarRun) (*compose.Plan, error) {
 	file := filepath.Join(shared, "models", "droidstar-2016", c.Class+"-diagram.gv")
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	return compose.FromModel(file, data, compose.ModelOptions{
+	o := compose.ModelOptions{
 		Format: "droidstar-dot", Bound: c.Bound, Quiescence: c.Quiescence, Reset: Reset,
-		Latency: purpose.DefaultLatency, Callins: c.Callins, Restrictions: c.Restrictions, Sim: compose.BackendOptions{Lanes: lanes},
-	})
+		Latency: purpose.DefaultLatency, Callins: c.Callins, Restrictions: c.Restrictions, Sim: compose.BackendOptions{Lanes: r.Lanes},
+	}
+	if r.Latencies {
+		p, err := examples.Purpose(c.Example)
+		if err != nil {
+			return nil, fmt.Errorf("%s: the latencies of example %q: %w", c.Class, c.Example, err)
+		}
+		o.Latencies = p.Backend.Sim
+	}
+	return compose.FromModel(file, data, o)
+}
+
+// calibrate makes plan's run calibrate its timeout from start, as learn
+// --timeout auto:START does; start 0 leaves it fixed.
+func calibrate(ctx context.Context, plan *compose.Plan, start time.Duration, o *engine.Options) error {
+	if start <= 0 {
+		return nil
+	}
+	if err := plan.AutoTimeout(start); err != nil {
+		return err
+	}
+	plan.CheckStaleFirst()
+	o.Learner.OnHypothesis = plan.ConfirmHypothesis(ctx)
+	return plan.ProbeAtCeiling(ctx)
 }
 
 // RunDroidStarCaseWith is RunDroidStarCase with the run's settings.
 func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r DroidStarRun) (*DroidStarRow, error) {
-	plan, err := droidStarPlan(shared, c, r.Lanes)
+	plan, err := droidStarPlanWith(shared, c, r)
 	if err != nil {
 		return nil, err
 	}
 	defer plan.Close()
 	plan.Pad(r.Pad)
-	res, err := engine.Run(ctx, plan.Job, engine.Options{Learn: r.Learner, VirtualClock: true, Conformance: r.Conformance})
+	opts := engine.Options{Learn: r.Learner, VirtualClock: true, Conformance: r.Conformance}
+	if err := calibrate(ctx, plan, r.AutoTimeout, &opts); err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Class, err)
+	}
+	res, err := engine.Run(ctx, plan.Job, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Class, err)
 	}
@@ -168,6 +212,7 @@ func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r
 		Case: c, States: st.States, Asked: total.Asked, Executed: total.Executed, Excluded: total.Excluded, Padded: total.Padded,
 		EQs: st.EQs, DeviceSecs: st.DeviceSecs, EstimatedWallSecs: st.EstimatedWallSecs, WallSecs: st.WallSecs,
 		LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: equal,
+		Timeout: plan.TimeoutStats(), Transitions: res.Document.Transitions,
 	}, nil
 }
 
@@ -348,6 +393,17 @@ type ExampleRow struct {
 	DeviceSecs   float64
 	LearnedNeeds int
 	Equal        bool // learned typestate equivalent to the example's model
+	// Timeout is what a calibrated run's timeout settled at (nil: fixed).
+	Timeout *model.AutoTimeout
+	// Transitions are the learned model's, to compare runs.
+	Transitions []model.Transition
+}
+
+// ExampleRun is how RunExampleRun learns: padding learning queries by Pad
+// symbols, and calibrating the timeout from AutoTimeout when positive.
+type ExampleRun struct {
+	Pad         int
+	AutoTimeout time.Duration
 }
 
 // RunExample learns an embedded example and compares it with its model.
@@ -366,13 +422,22 @@ func examplePlan(name string) (*compose.Plan, error) {
 
 // RunExampleWith is RunExample padding learning queries by pad symbols.
 func RunExampleWith(ctx context.Context, name string, pad int) (*ExampleRow, error) {
+	return RunExampleRun(ctx, name, ExampleRun{Pad: pad})
+}
+
+// RunExampleRun is RunExample with the run's settings.
+func RunExampleRun(ctx context.Context, name string, r ExampleRun) (*ExampleRow, error) {
 	plan, err := examplePlan(name)
 	if err != nil {
 		return nil, err
 	}
 	defer plan.Close()
-	plan.Pad(pad)
-	res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: true})
+	plan.Pad(r.Pad)
+	opts := engine.Options{VirtualClock: true}
+	if err := calibrate(ctx, plan, r.AutoTimeout, &opts); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	res, err := engine.Run(ctx, plan.Job, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -384,7 +449,8 @@ func RunExampleWith(ctx context.Context, name string, pad int) (*ExampleRow, err
 	}
 	st := res.Document.Stats
 	return &ExampleRow{Name: name, States: st.States, Executed: st.Total().Executed, EQs: st.EQs,
-		DeviceSecs: st.DeviceSecs, LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: !differ}, nil
+		DeviceSecs: st.DeviceSecs, LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: !differ,
+		Timeout: plan.TimeoutStats(), Transitions: res.Document.Transitions}, nil
 }
 
 // GeoMean is the geometric mean of xs, 0 when xs is empty or holds a

@@ -35,7 +35,12 @@ func newBenchCmd(e *env) *cobra.Command {
              the three suites learned with the bound oracle alone, with
              --bound auto, and with the bound oracle followed by each
              conformance test (executed queries, and whether the learned
-             model equals the target).
+             model equals the target);
+  timeout    --timeout auto beside the fixed timeout on one lane: device-seconds
+             and their ratio (with the geometric mean) for the examples with
+             latency ranges and, with the shared data, DroidStar's six under
+             the bundled examples' latencies (our assumptions), checking both
+             runs learn the same model.
 The reference data is read from the shared directory (--shared,
 $DROIDSTAR_SHARED, or a "shared" folder beside the checkout); without it
 the examples run in place of the droidstar and mealy suites. Exit code 1 if
@@ -52,14 +57,14 @@ in a checkout (see the README).`,
 			want := map[string]bool{}
 			for _, o := range only {
 				switch o {
-				case "droidstar", "mealy", "examples", "checks":
+				case "droidstar", "mealy", "examples", "checks", "timeout":
 					want[o] = true
 				default:
-					return usageError("--only: unknown suite %q (suites: droidstar, mealy, examples, checks)", o)
+					return usageError("--only: unknown suite %q (suites: droidstar, mealy, examples, checks, timeout)", o)
 				}
 			}
 			if len(want) == 0 {
-				want = map[string]bool{"droidstar": true, "mealy": true, "examples": true, "checks": true}
+				want = map[string]bool{"droidstar": true, "mealy": true, "examples": true, "checks": true, "timeout": true}
 			}
 			dir := bench.SharedDir(shared)
 			if dir == "" && (want["droidstar"] || want["mealy"]) {
@@ -97,6 +102,13 @@ in a checkout (see the README).`,
 				}
 				bad += n
 			}
+			if want["timeout"] {
+				n, err := benchTimeout(c, e.stdout, dir)
+				if err != nil {
+					return err
+				}
+				bad += n
+			}
 			if want["checks"] {
 				if err := benchChecks(c, e.stdout, dir); err != nil {
 					return err
@@ -109,7 +121,7 @@ in a checkout (see the README).`,
 		},
 	}
 	c.Flags().StringVar(&shared, "shared", "", "directory with the shared reference data (default: $DROIDSTAR_SHARED or ../shared)")
-	c.Flags().StringSliceVar(&only, "only", nil, "run only these suites: droidstar, mealy, examples, checks")
+	c.Flags().StringSliceVar(&only, "only", nil, "run only these suites: droidstar, mealy, examples, checks, timeout")
 	c.Flags().IntVar(&lanes, "lanes", 4, "lanes of the DroidStar suite's second run (the first runs on 1)")
 	return c
 }

@@ -313,7 +313,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"export"}, "droidstar: droidstar export takes one model file, got 0 arguments\nRun 'droidstar export --help' for usage.\n"},
 		{[]string{"export", "m.json", "--format", "png"}, "droidstar: --format: unknown format \"png\" (formats: json, dot, svg, mermaid, legacy-dot, lifestate, lifestate-json, summary)\n"},
 		{[]string{"check"}, "droidstar: check needs at least one purpose file\nRun 'droidstar check --help' for usage.\n"},
-		{[]string{"bench", "--only", "speed"}, "droidstar: --only: unknown suite \"speed\" (suites: droidstar, mealy, examples, checks)\n"},
+		{[]string{"bench", "--only", "speed"}, "droidstar: --only: unknown suite \"speed\" (suites: droidstar, mealy, examples, checks, timeout)\n"},
 		{[]string{"learn", "--example", "asynctask", "--device", "emulator-5554"}, "droidstar: --device and --devices choose devices for backend adb, but this run uses backend sim\n"},
 		{[]string{"learn", repoPath("examples", "asynctask", "purpose.yaml"), "--device", "a", "--devices", "b"}, "droidstar: --device and --devices are exclusive: --device picks one, --devices shares the queries among several\n"},
 		{[]string{"learn", repoPath("examples", "asynctask", "purpose.yaml"), "--devices", "all,b"}, "droidstar: --devices: all cannot be combined with serials\n"},

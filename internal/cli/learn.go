@@ -22,6 +22,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
+	"github.com/droidstar/droidstar/internal/oracle/calibrate"
 	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/progress"
 	"github.com/droidstar/droidstar/internal/purpose"
@@ -51,6 +52,7 @@ type learnFlags struct {
 	progress    time.Duration
 	maxQueries  int
 	pad         int
+	timeout     string
 	backend     string
 	adb         adbFlags
 	store       storeFlags
@@ -101,6 +103,27 @@ queries run and answered from the cache, the hypothesis size, device time and
 an estimate of what is left (plain periodic lines when stderr is not a
 terminal); --quiet silences it and the summary.
 
+--timeout auto calibrates the quiescence timeout instead of waiting the
+purpose's timeouts.quiescence on every quiet answer (backend sim only: the
+harness protocol has no per-run timeout yet, so jvm and adb refuse it). It
+starts at 100ms (auto:START to choose) and raises the timeout to twice the
+slowest callback seen, at least doubling it, never above the purpose's
+timeout: a wait answered by a callback waited its latency, and a callback
+that came after its wait had answered quiet (a late callback, seen while
+the query settles) came at least that timeout late. A wait from the
+initial state and after each input from it runs first under the
+purpose's timeout, and so do each hypothesis's quiet waits, from its
+states and after each input from them, so that a callback too slow to
+show otherwise raises the timeout early. A quiet answered under a shorter timeout than the current
+one is never used: the cache and the query store ask it again, and before
+a model is final learning starts again from the cache until every quiet it
+rests on waited the final timeout. The summary's timeout line says where it
+started and settled and why. The guarantee rests on the margin over the
+observed tail, not on a proof: a callback slower than every one observed
+(and slower than the purpose's timeout from the states the confirmation
+runs) can still be missed when a callin pre-empts it, or when it comes
+after the settle window where no late callback is seen.
+
 If learning fails part-way, the last hypothesis is written as
 NAME.partial.json so nothing learned is lost. --max-queries N stops a run
 once N queries have run on devices (answers from the cache or the store are
@@ -126,6 +149,7 @@ the one running at a stop finishes in time.`,
   droidstar learn --model server.dot --oracle perfect   # exact, whatever bound it needs
   droidstar learn --model server.dot --bound auto --conformance wp:2
   droidstar learn --example mediaplayer --conformance random:500:7
+  droidstar learn --example fileobserver --timeout auto     # calibrated quiescence
   droidstar learn examples/jvm/timer.yaml --store team.db   # a store shared with a team
   droidstar learn examples/jvm/timer.yaml --fresh           # run every query again
   droidstar learn examples/jvm/timer.yaml            # the real harness on the host JVM
@@ -173,6 +197,7 @@ the one running at a stop finishes in time.`,
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
 	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop once this many queries have run on devices (answers from the cache or the store are free), writing the partial model; 0: no limit")
+	fl.StringVar(&f.timeout, "timeout", "", "auto: calibrate the quiescence timeout while learning, starting at "+calibrate.DefaultStart.String()+" (auto:START to choose) and raising it to "+fmt.Sprint(calibrate.Margin)+"x the slowest callback seen, never above the purpose's timeouts.quiescence (backend sim only); default: the purpose's timeout on every wait")
 	fl.IntVar(&f.pad, "pad", pad.Default, "extend each learning query the cache cannot answer by up to this many symbols the restrictions allow, so that one reset answers later queries too; 0: no padding")
 	f.store.add(fl)
 	f.vote.add(fl)
@@ -218,6 +243,10 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return usageError("--max-queries must be at least 1, got %d", f.maxQueries)
 	}
 	if err := f.checkNumbers(); err != nil {
+		return err
+	}
+	autoStart, err := parseTimeout(c.Flags().Changed("timeout"), f.timeout)
+	if err != nil {
 		return err
 	}
 	bound := boundChoice{Fixed: purpose.DefaultBound}
@@ -289,6 +318,10 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 				return usageError("--backend: %v", err)
 			}
 		}
+		if autoStart > 0 && p.Backend.Kind != purpose.BackendSim {
+			// Before any harness starts.
+			return usageError("--timeout auto is not supported on backend %s yet (the harness protocol has no per-run quiescence timeout): leave --timeout out to use the purpose's timeouts.quiescence", p.Backend.Kind)
+		}
 		if f.oracle == oraclePerfect && p.Backend.Kind != purpose.BackendSim {
 			return usageError("--oracle perfect compares hypotheses with the target's model, which only backend sim has; this run uses backend %s", p.Backend.Kind)
 		}
@@ -301,6 +334,11 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return err
 	}
 	defer plan.Close()
+	if autoStart > 0 {
+		if err := plan.AutoTimeout(autoStart); err != nil {
+			return usageError("%v", err)
+		}
+	}
 	plan.Pad(f.pad)
 	if f.maxQueries > 0 {
 		plan.LimitQueries(f.maxQueries)
@@ -331,6 +369,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	display := progress.New(progress.Options{Out: e.stderr, Terminal: e.stderrTerminal, Quiet: f.quiet, Interval: f.progress})
 	var last engine.Snapshot
 	determinism := f.vote.apply(plan)
+	plan.CheckStaleFirst()
 	plan.SizeRequests(f.grace / 2)
 	release := e.stop.dispatching(plan.StopDispatching, f.grace)
 	var perfect *mealy.Machine
@@ -345,9 +384,17 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			display.Update(s)
 		},
 	}
+	opts.Learner.OnHypothesis = plan.ConfirmHypothesis(c.Context())
+	if err := plan.ProbeAtCeiling(c.Context()); err != nil {
+		release()
+		return err
+	}
 	start := time.Now()
 	res, learnErr := engine.Run(c.Context(), plan.Job, opts)
 	release()
+	if res != nil {
+		res.Document.Stats.Timeout = plan.TimeoutStats()
+	}
 	last.Phase = "learned"
 	if learnErr != nil {
 		last.Phase = "stopped"
@@ -362,7 +409,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		if st != nil {
 			storePath = st.Path()
 		}
-		return interruptedRun(f, plan, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), sig, storePath)
+		return interruptedRun(f, plan, res, unfinished(plan, opts, time.Since(start), learnErr), sig, storePath)
 	}
 	var budgetErr *budget.Error
 	if errors.As(learnErr, &budgetErr) {
@@ -370,7 +417,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		if st != nil {
 			storePath = st.Path()
 		}
-		return budgetStop(f, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), storePath)
+		return budgetStop(f, res, unfinished(plan, opts, time.Since(start), learnErr), storePath)
 	}
 	if learnErr != nil {
 		if res != nil {
@@ -411,6 +458,33 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		fmt.Fprintf(e.stderr, "wrote %s\n", file.Path)
 	}
 	return nil
+}
+
+// unfinished is engine.Unfinished with what a calibrated timeout had
+// reached when the run stopped.
+func unfinished(plan *compose.Plan, opts engine.Options, wall time.Duration, stopErr error) *model.Document {
+	doc := engine.Unfinished(plan.Job, opts, wall, stopErr)
+	doc.Stats.Timeout = plan.TimeoutStats()
+	return doc
+}
+
+// parseTimeout reads --timeout: auto or auto:START, the calibration's
+// start; 0 when the flag is not given (the purpose's fixed timeout).
+func parseTimeout(given bool, s string) (time.Duration, error) {
+	if !given {
+		return 0, nil
+	}
+	if s == "auto" {
+		return calibrate.DefaultStart, nil
+	}
+	if rest, ok := strings.CutPrefix(s, "auto:"); ok {
+		d, err := time.ParseDuration(rest)
+		if err == nil && d > 0 {
+			return d, nil
+		}
+		return 0, usageError("--timeout auto:START needs a positive duration such as auto:200ms, got %q", s)
+	}
+	return 0, usageError("--timeout must be auto or auto:START (e.g. auto:200ms), got %q; a fixed timeout is the purpose's timeouts.quiescence (or --quiescence with --model)", s)
 }
 
 // The equivalence oracles --oracle picks.

@@ -29,10 +29,12 @@ import (
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/harness"
+	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
+	"github.com/droidstar/droidstar/internal/oracle/calibrate"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
 	"github.com/droidstar/droidstar/internal/oracle/mapper"
 	"github.com/droidstar/droidstar/internal/oracle/pad"
@@ -110,6 +112,14 @@ type Plan struct {
 	// keyParts are the store key's parts known before the devices are
 	// (see StoreKey).
 	keyParts map[string]string
+	// quiescence is the purpose's (or --quiescence's) timeout, the
+	// ceiling of a calibrated one; calibrator calibrates it (AutoTimeout).
+	quiescence time.Duration
+	// quiescenceFrom says where quiescence comes from, for errors.
+	quiescenceFrom string
+	calibrator     *calibrate.Calibrator
+	confirmErr     error // the first failed confirmation (ConfirmHypothesis)
+	backend        string
 }
 
 // StopDispatching makes the pipeline start no further query: the ones
@@ -170,6 +180,11 @@ func (p *Plan) UseStore(b *store.Bucket) (*store.Stage, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.calibrator != nil {
+		if err := st.Calibrate(p.calibrator.Current); err != nil {
+			return nil, err
+		}
+	}
 	p.Cache.Next = st
 	return st, nil
 }
@@ -191,6 +206,165 @@ func (p *Plan) Pad(n int) {
 	}
 	p.filter.Next = &pad.Stage{Next: p.filter.Next, Known: p.Cache, Rules: p.Rules, N: n,
 		Inputs: p.Job.Target.Inputs.Size(), Recorder: p.Job.Recorder}
+}
+
+// AutoTimeout makes the run calibrate its quiescence timeout (--timeout
+// auto, see internal/oracle/calibrate): it starts at start and never goes
+// above the purpose's timeout. Call it before UseStore: a calibrated run
+// keeps its answers apart from fixed-timeout runs', under its own store
+// key, since its quiet answers may have waited less. Only executors whose
+// timeout can change per query can be calibrated (the simulator's; the
+// harness protocol has no per-run timeout yet).
+func (p *Plan) AutoTimeout(start time.Duration) error {
+	setters := make([]backend.QuiescenceSetter, len(p.Executors))
+	for k, e := range p.Executors {
+		set, ok := e.(backend.QuiescenceSetter)
+		if !ok {
+			return fmt.Errorf("--timeout auto is not supported on backend %s yet (the harness protocol has no per-run quiescence timeout): leave --timeout out to use the purpose's timeouts.quiescence", p.backend)
+		}
+		setters[k] = set
+	}
+	cal, err := calibrate.New(start, p.quiescence)
+	if err != nil {
+		return fmt.Errorf("--timeout auto:%s: %w (%s)", start, err, p.quiescenceFrom)
+	}
+	for k, set := range setters {
+		p.sched.Executors[k] = cal.Wrap(p.sched.Executors[k], set)
+	}
+	p.Cache.Quiescence = cal.Current
+	p.calibrator = cal
+	if p.keyParts == nil {
+		p.keyParts = map[string]string{}
+	}
+	p.keyParts[store.PartTimeouts] += fmt.Sprintf(", quiescence auto from %s", start)
+	return nil
+}
+
+// CheckStaleFirst makes the check before a model is declared final start
+// by dropping the quiet answers a calibrated timeout made stale (learning
+// then starts again from the cache), before the vote's check, if any.
+// Call it once the vote's settings are applied; it does nothing on a run
+// with a fixed timeout.
+func (p *Plan) CheckStaleFirst() {
+	if p.calibrator == nil {
+		return
+	}
+	next := p.Job.Verify
+	p.Job.Verify = func(ctx context.Context, obs oracle.Observations) (bool, error) {
+		if revised, err := p.Cache.DropStale(ctx, obs); revised || err != nil {
+			return revised, err
+		}
+		if p.confirmErr != nil {
+			return false, p.confirmErr
+		}
+		if revised, err := p.confirmQuiets(ctx, obs.Rows[:min(obs.States, len(obs.Rows))]); revised || err != nil {
+			return revised, err
+		}
+		if next == nil {
+			return false, nil
+		}
+		return next(ctx, obs)
+	}
+}
+
+// ProbeAtCeiling asks, on a calibrated run before learning starts, a
+// wait from the initial state and after each input from it, under the
+// ceiling: the callbacks the first inputs start then set the timeout
+// before the learner's first queries run under one too short (which a
+// raise would make stale). The learner asks these words first anyway;
+// they stay in the cache. It does nothing on a fixed-timeout run.
+func (p *Plan) ProbeAtCeiling(ctx context.Context) error {
+	sem, err := p.Job.Target.Sem()
+	if p.calibrator == nil || err != nil || !sem.Closure {
+		return err
+	}
+	words := []mealy.Word{{sem.Wait}}
+	for in := range p.Job.Target.Inputs.Size() {
+		words = append(words, mealy.Word{in, sem.Wait})
+	}
+	_, err = p.Job.MQ.Ask(calibrate.AtCeiling(oracle.WithPhase(ctx, oracle.PhaseLearning)), words)
+	if err != nil && !errors.Is(err, oracle.ErrRevised) {
+		return fmt.Errorf("probing the callbacks under the ceiling %s: %w", p.calibrator.Ceiling(), err)
+	}
+	return nil
+}
+
+// ConfirmHypothesis is a hook for engine.Options.Learner.OnHypothesis
+// on a calibrated run (nil on a fixed one): each hypothesis's quiet waits
+// are confirmed under the ceiling (see confirmQuiets) as soon as the
+// learner has them, so a slow callback raises the timeout early, before
+// learning asks much under one too short. A raise makes the learner start
+// again at its next query; an error is kept for the final check, which
+// fails with it.
+func (p *Plan) ConfirmHypothesis(ctx context.Context) func(int, *learn.Hypothesis) {
+	if p.calibrator == nil {
+		return nil
+	}
+	return func(_ int, h *learn.Hypothesis) {
+		if p.confirmErr != nil {
+			return
+		}
+		_, p.confirmErr = p.confirmQuiets(oracle.WithPhase(ctx, oracle.PhaseVerification), h.Access)
+	}
+}
+
+// confirmQuiets runs, under the ceiling, a wait from each of the states
+// (by their access words) and after each input from them, where the
+// cache has it answering quiet under a shorter timeout, and says whether a callback came that raised the timeout
+// (learning then starts again). Without it a callback slower than the
+// current timeout plus the settle window would never show: its wait
+// answers quiet and it comes after the instance is gone. It costs one
+// ceiling per state and input at most, once: a quiet confirmed stays so.
+func (p *Plan) confirmQuiets(ctx context.Context, access []mealy.Word) (bool, error) {
+	before := p.calibrator.Current()
+	ceiling := p.calibrator.Ceiling()
+	sem, err := p.Job.Target.Sem()
+	if err != nil || before >= ceiling || !sem.Closure {
+		return false, err
+	}
+	var words []mealy.Word
+	confirm := func(q mealy.Word) {
+		a, ok := p.Cache.Lookup(q) // only what the restrictions allow is there
+		n := len(q) - 1
+		if !ok || a.Outputs[n] != sem.Quiet || p.Cache.QuietFor(q) >= ceiling {
+			return
+		}
+		if n > 0 && (a.Outputs[n-1] == sem.Quiet || a.Outputs[n-1] == sem.Err) {
+			return // the closure's rules answer it: nothing waits
+		}
+		words = append(words, q)
+	}
+	for _, w := range access {
+		// A callback comes from a state, or after any transition from it
+		// (a callin, or a callback that a wait gave): a state the
+		// hypothesis merged because a quiet came too soon shows there.
+		confirm(w.Concat(sem.Wait))
+		for in := range p.Job.Target.Inputs.Size() {
+			confirm(w.Concat(in, sem.Wait))
+		}
+	}
+	if len(words) == 0 {
+		return false, nil
+	}
+	got, err := p.Cache.Next.Ask(calibrate.AtCeiling(oracle.AsRerun(ctx)), words)
+	if err != nil {
+		return false, fmt.Errorf("confirming quiet answers under the ceiling %s: %w", ceiling, err)
+	}
+	for k, w := range words {
+		if err := p.Cache.Add(w, got[k]); err != nil {
+			return false, err
+		}
+	}
+	return p.calibrator.Current() > before, nil
+}
+
+// TimeoutStats says what a calibrated timeout settled at, for the
+// model's statistics; nil for a fixed timeout.
+func (p *Plan) TimeoutStats() *model.AutoTimeout {
+	if p.calibrator == nil {
+		return nil
+	}
+	return p.calibrator.Settled(p.Cache.Stale())
 }
 
 // DefaultRepeat is how often a contradicted query runs again by default.
@@ -307,6 +481,7 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 	plan.Model, plan.Virtual = b.model, b.virtual
 	plan.sched.Virtual = plan.Virtual
 	plan.keyParts = purposeKeyParts(p, b, o)
+	plan.quiescence, plan.backend, plan.quiescenceFrom = p.Timeouts.Quiescence, p.Backend.Kind, "the purpose's timeouts.quiescence"
 	return plan, nil
 }
 
@@ -611,7 +786,11 @@ type ModelOptions struct {
 	// Restrictions exclude queries as a purpose's would (the DroidStar
 	// benchmarks learn their diagrams under DroidStar's restrictions).
 	Restrictions []purpose.Restriction
-	Sim          BackendOptions
+	// Latencies, when set, replaces Latency by per-callback latencies and
+	// ranges, as a purpose's backend.sim.latency gives them (the bench
+	// gives DroidStar's diagrams the bundled examples' latencies).
+	Latencies *purpose.SimBackend
+	Sim       BackendOptions
 }
 
 // FromModel prepares learning a model file the way AALpy and LearnLib users
@@ -647,6 +826,10 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 		}
 	}
 	timing := sim.Timing{Quiescence: o.Quiescence, Reset: o.Reset, DefaultLatency: o.Latency, Realtime: o.Sim.Realtime}
+	if l := o.Latencies; l != nil {
+		timing.Latency, timing.DefaultLatency, timing.LatencyMax, timing.DefaultLatencyMax = l.Latency, l.DefaultLatency, l.LatencyMax, l.DefaultLatencyMax
+		timing.Seed = o.Sim.LatencySeed
+	}
 	plan, err := NewPlan(t, Rules(o.Restrictions), nil, simLanes(m, timing, o.Sim.Lanes, o.Sim.Flaky))
 	if err != nil {
 		return nil, err
@@ -657,5 +840,10 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 		store.PartModel:    store.Digest(data),
 		store.PartTimeouts: fmt.Sprintf("quiescence %s, reset %s, latency %s", o.Quiescence, o.Reset, o.Latency),
 	}
+	if l := o.Latencies; l != nil {
+		plan.keyParts[store.PartTimeouts] = fmt.Sprintf("quiescence %s, reset %s, latencies %v default %s..%s %v, seed %d",
+			o.Quiescence, o.Reset, l.Latency, l.DefaultLatency, l.DefaultLatencyMax, l.LatencyMax, o.Sim.LatencySeed)
+	}
+	plan.quiescence, plan.backend, plan.quiescenceFrom = o.Quiescence, purpose.BackendSim, "--quiescence"
 	return plan, nil
 }

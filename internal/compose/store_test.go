@@ -170,3 +170,32 @@ func TestStoreKeepsAnotherModelApart(t *testing.T) {
 		t.Errorf("notes %q, %d prior answers; want %q and none", notes, len(b.Prior()), want)
 	}
 }
+
+// A calibrated run stores its answers under its own key (its quiets may
+// have waited less than the fixed timeout), and a fixed-timeout run's key
+// is what it always was, so its stored answers stay in use.
+func TestAutoTimeoutHasItsOwnStoreKey(t *testing.T) {
+	file := filepath.Join("..", "..", "examples", "asynctask", "model.dot")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := func() *Plan {
+		p, err := FromModel(file, data, ModelOptions{Bound: 2, Quiescence: time.Second, Reset: 150 * time.Millisecond, Latency: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fixed, auto := plan(), plan()
+	if err := auto.AutoTimeout(200 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	const want = "quiescence 1s, reset 150ms, latency 50ms"
+	if got := fixed.StoreKey().Parts[store.PartTimeouts]; got != want {
+		t.Errorf("fixed timeouts part %q, want %q", got, want)
+	}
+	if got := auto.StoreKey().Parts[store.PartTimeouts]; got != want+", quiescence auto from 200ms" {
+		t.Errorf("auto timeouts part %q, want %q", got, want+", quiescence auto from 200ms")
+	}
+}

@@ -220,6 +220,9 @@ func statsSummary(b *strings.Builder, s *model.Stats, bound *model.Bound) {
 	if v := s.Verification; v.Asked > 0 {
 		fmt.Fprintf(b, "  final check: %d asked again, %d executed, device time %s\n", v.Asked, v.Executed, longSeconds(v.DeviceSecs))
 	}
+	if t := s.Timeout; t != nil {
+		fmt.Fprintf(b, "  timeout: %s\n", TimeoutText(t))
+	}
 	if d := s.Determinism; d != nil {
 		fmt.Fprintf(b, "  determinism: %d of %s agreed (repeat %d, verify %g, seed %d)\n",
 			d.Agreements, plural(d.Reruns, "re-run"), d.Repeat, d.Verify, d.Seed)

@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/model"
 )
@@ -42,7 +43,7 @@ func StatsColumns(s *model.Stats, bound *model.Bound) []Column {
 	if s.EstimatedWallSecs > 0 {
 		wall = longSeconds(s.EstimatedWallSecs)
 	}
-	return []Column{
+	cols := []Column{
 		{"states", fmt.Sprint(s.States)},
 		{"time (s)", seconds(s.WallSecs)},
 		{"MQ asked (executed)", fmt.Sprintf("%d (%d)", tot.Asked, tot.Executed)},
@@ -54,7 +55,37 @@ func StatsColumns(s *model.Stats, bound *model.Bound) []Column {
 		{"cache hits", fmt.Sprint(tot.CacheHits)},
 		{"excluded", fmt.Sprint(tot.Excluded)},
 	}
+	if t := s.Timeout; t != nil {
+		cols = append(cols, Column{"quiescence timeout", TimeoutText(t)})
+	}
+	return cols
 }
+
+// TimeoutText says what --timeout auto chose and why, after "timeout: ".
+func TimeoutText(t *model.AutoTimeout) string {
+	ms := func(v float64) string { return (time.Duration(v * float64(time.Millisecond))).String() }
+	var why string
+	tail := fmt.Sprintf("%dx the slowest callback seen, %s", calibrationMargin, ms(t.SlowestMs))
+	switch {
+	case t.SlowestMs == 0:
+		why = "the start: no callback was seen"
+	case t.Raises == 0:
+		why = "the start; " + tail + ", is less"
+	case t.SettledMs == calibrationMargin*t.SlowestMs:
+		why = tail
+	case t.SettledMs >= t.CeilingMs:
+		why = "the ceiling, the purpose's timeouts.quiescence; " + tail
+	default:
+		why = "each raise at least doubles it; " + tail
+	}
+	return fmt.Sprintf("auto, started at %s, settled at %s (%s), raised %s, %s asked again under a longer one, %s",
+		ms(t.StartMs), ms(t.SettledMs), why, plural(t.Raises, "time"), plural(t.Stale, "quiet answer"), plural(t.Late, "late callback"))
+}
+
+// calibrationMargin is internal/oracle/calibrate's Margin, which the
+// document does not record (export links no pipeline stage; a test
+// keeps the two equal).
+const calibrationMargin = 2
 
 // Seconds formats a duration in seconds as the summary does: "0.012",
 // "4.5 s", "3m20s".

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
@@ -482,5 +483,20 @@ func TestConfigureSendsJarDigests(t *testing.T) {
 	p.Jars[1].Path = filepath.Join(dir, "missing.jar")
 	if r := Configure(p).Request; r.JarSHA256 != nil {
 		t.Errorf("digests with a jar missing: %q", r.JarSHA256)
+	}
+}
+
+// A late violation becomes data beside its warning: which wait answered
+// quiet too soon and which callback came; the protocol does not say when.
+func TestToResultLateViolations(t *testing.T) {
+	r := QueryResult{Outputs: []string{"ok", "quiet"}, Ms: []float64{0, 500}, DeviceMs: 650,
+		Violations: []Violation{{Kind: "between-callins", At: 1, Callback: "run"}, {Kind: "late", At: 1, Callback: "run"}}}
+	res, err := ToResult([]string{"schedule", "wait"}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []backend.Late{{Wait: 1, Callback: "run"}}
+	if !slices.Equal(res.Late, want) || len(res.Warnings) != 2 {
+		t.Errorf("late %v, warnings %q; want late %v and 2 warnings", res.Late, res.Warnings, want)
 	}
 }

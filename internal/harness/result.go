@@ -69,6 +69,10 @@ func ToResult(query []string, r QueryResult) (backend.Result, error) {
 	}
 	for _, v := range r.Violations {
 		res.Warnings = append(res.Warnings, ViolationWarning(query, v))
+		if v.Kind == "late" {
+			// The protocol says which wait and callback, not when it came.
+			res.Late = append(res.Late, backend.Late{Wait: v.At, Callback: v.Callback})
+		}
 	}
 	if r.Stragglers > 0 {
 		res.Warnings = append(res.Warnings, "callbacks of an earlier query's instance arrived during a later query (dropped as stragglers): consider a longer timeouts.settle")

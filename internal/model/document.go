@@ -241,6 +241,24 @@ type Stats struct {
 	// Determinism is what the run measured of the target's determinism:
 	// the re-runs, and the votes that settled contradicting answers.
 	Determinism *Determinism `json:"determinism,omitempty"`
+	// Timeout is what --timeout auto chose; absent for a fixed timeout.
+	Timeout *AutoTimeout `json:"timeout,omitempty"`
+}
+
+// AutoTimeout is the calibrated quiescence timeout of a --timeout auto
+// run: it started at StartMs and settled at SettledMs (Margin times
+// SlowestMs, the slowest callback seen, unless that was below the start or
+// above the ceiling, the purpose's timeout), after Raises raises; Late
+// callbacks came after their wait had answered quiet, and Stale quiet
+// answers were asked again under a longer timeout.
+type AutoTimeout struct {
+	StartMs   float64 `json:"start_ms"`
+	SettledMs float64 `json:"settled_ms"`
+	CeilingMs float64 `json:"ceiling_ms"`
+	SlowestMs float64 `json:"slowest_callback_ms"`
+	Raises    int     `json:"raises"`
+	Late      int     `json:"late_callbacks"`
+	Stale     int     `json:"stale_answers"`
 }
 
 // Determinism is the measured determinism of a run.

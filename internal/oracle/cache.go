@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
@@ -36,6 +37,10 @@ type Cache struct {
 	// until the tree is down to three quarters of the cap; see evict for
 	// what that loses.
 	MaxNodes int
+	// Quiescence, when set, is the current quiescence timeout of a run
+	// that calibrates it (--timeout auto); it only ever rises. See
+	// quiet.go for what the cache does with it.
+	Quiescence func() time.Duration
 
 	mu    sync.Mutex
 	root  *node
@@ -47,6 +52,15 @@ type Cache struct {
 	// path is lookup's list of the nodes on a word's path, kept for the
 	// next lookup.
 	path []*node
+	// quiet holds, under a calibrated timeout, how long each quiet edge
+	// waited (the longest of its answers); droppedBelow is the timeout
+	// the edges were last checked against, stale counts the quiet
+	// answers refused or dropped as stale, and replaced says one was
+	// dropped or replaced since an asker was last told (ErrRevised).
+	quiet        map[*node]time.Duration
+	droppedBelow time.Duration
+	stale        int
+	replaced     bool
 }
 
 // node is one executed edge. It is kept small (48 bytes, plus the children
@@ -217,6 +231,7 @@ func (c *Cache) Add(w mealy.Word, a Answer) error {
 // tree already holds, and marks its path with t.
 func (c *Cache) insert(w mealy.Word, a Answer, t *touch) error {
 	n := c.root
+	now, calibrated := c.calibrated()
 	for k, in := range w {
 		out := a.Outputs[k]
 		if forced, ok := c.Sem.Forced(int(n.out), in); ok {
@@ -228,10 +243,26 @@ func (c *Cache) insert(w mealy.Word, a Answer, t *touch) error {
 			}
 			continue
 		}
+		if calibrated && out == c.Sem.Quiet && quietUnder(a, k) < now {
+			// Stale on arrival (its own late callback may have raised
+			// the timeout): the rest is asked again.
+			c.stale++
+			return nil
+		}
 		if n.children == nil {
 			n.children = make([]*node, c.Inputs.Size())
 		}
 		child := n.children[in]
+		if calibrated && child != nil && int(child.out) == c.Sem.Quiet && (c.quiet[child] < now ||
+			out != c.Sem.Quiet && c.quiet[child] < quietUnder(a, k)) {
+			// A quiet answered under less than the current timeout, or
+			// contradicted by a callback seen after waiting longer than it
+			// did: it was premature.
+			c.cut(n, in)
+			child = nil
+			c.stale++
+			c.replaced = true
+		}
 		if child == nil {
 			child = &node{out: int32(out), device: c.deviceID(a.Device)}
 			if c.Sem.Closure && out == c.Sem.Err && k == a.ErrAt {
@@ -239,8 +270,17 @@ func (c *Cache) insert(w mealy.Word, a Answer, t *touch) error {
 			}
 			n.children[in] = child
 			c.nodes++
+			if calibrated && out == c.Sem.Quiet {
+				if c.quiet == nil {
+					c.quiet = map[*node]time.Duration{}
+				}
+				c.quiet[child] = quietUnder(a, k)
+			}
 		} else if int(child.out) != out {
 			return c.conflict(w, k, int(child.out), c.deviceName(child.device), a)
+		}
+		if calibrated && out == c.Sem.Quiet {
+			c.quiet[child] = max(c.quiet[child], quietUnder(a, k))
 		}
 		child.runs++
 		t.mark(child)
@@ -273,6 +313,7 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 	for round := 0; ; round++ {
 		var missIdx []int
 		c.mu.Lock()
+		c.dropStale()
 		t := c.touchFor(ctx)
 		off := 0
 		for k, q := range queries {
@@ -321,10 +362,16 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 			revised = revised || r
 		}
 	}
+	c.mu.Lock()
+	// A stale answer dropped or replaced since the asker last heard of
+	// it (an Ask that failed, or a confirmation's Add, may have left one
+	// to tell) revises what it was told before.
+	revised = revised || c.replaced
+	c.replaced = false
 	if revised {
+		c.mu.Unlock()
 		return nil, ErrRevised
 	}
-	c.mu.Lock()
 	c.evict()
 	c.mu.Unlock()
 	return answers, nil

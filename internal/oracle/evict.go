@@ -79,8 +79,7 @@ func (c *Cache) evict() {
 				continue
 			}
 			if !ch.keep && ch.used <= upTo {
-				c.nodes -= size(ch)
-				n.children[in] = nil
+				c.cut(n, in)
 				continue
 			}
 			empty = false

@@ -36,8 +36,12 @@ type Answer struct {
 	// from the cache), so a disagreement can say which devices differ.
 	Device string
 	// Steps is the time each input took on the device, when the executor
-	// measured it; the query store keeps it.
+	// measured it; the query store keeps it. A wait that answered quiet
+	// (not by the closure's rules) took the quiescence timeout it ran under.
 	Steps []time.Duration
+	// Quiescence is the quiescence timeout the query ran under, when the
+	// executor says (0 otherwise).
+	Quiescence time.Duration
 }
 
 // Oracle answers membership queries in batches. Answers are in query order.

@@ -326,8 +326,7 @@ func (c *Cache) replace(p mealy.Word, a Answer, t *touch) error {
 			break
 		}
 		if int(n.children[in].out) != a.Outputs[j] {
-			c.nodes -= size(n.children[in])
-			n.children[in] = nil
+			c.cut(n, in)
 			break
 		}
 		n = n.children[in]

@@ -481,3 +481,30 @@ func TestCaptionFitsTheKind(t *testing.T) {
 		t.Errorf("typestate caption:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A calibrated run's timeout is a column of the statistics; a fixed
+// timeout's report has none.
+func TestTimeoutColumn(t *testing.T) {
+	d := *example(t, "asynctask")
+	stats := *d.Stats
+	d.Stats = &stats
+	page, err := HTML(&d, Options{Render: renderSVG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(page), "quiescence timeout") {
+		t.Error("a fixed timeout's report has a timeout column")
+	}
+	stats.Timeout = &model.AutoTimeout{StartMs: 100, SettledMs: 820, CeilingMs: 1000, SlowestMs: 410, Raises: 2, Stale: 37}
+	if page, err = HTML(&d, Options{Render: renderSVG}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<th class="num">quiescence timeout</th>`,
+		`<td class="num">auto, started at 100ms, settled at 820ms (2x the slowest callback seen, 410ms), raised 2 times, 37 quiet answers asked again under a longer one, 0 late callbacks</td>`,
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}

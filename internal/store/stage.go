@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -24,6 +25,10 @@ type Stage struct {
 	Recorder        *oracle.Recorder
 	// Now stamps the records (time.Now when nil).
 	Now func() time.Time
+	// Quiescence, when set, is the current timeout of a run that
+	// calibrates it (--timeout auto): a stored quiet answered under less
+	// is never reused (see Calibrate).
+	Quiescence func() time.Duration
 
 	// prior indexes the earlier runs' answers; it is never asked to run
 	// anything, and never answers a re-run (oracle.AsRerun): a vote or a
@@ -40,21 +45,42 @@ type Stage struct {
 // stored answer is trusted: a query through the disputed word runs again,
 // and the cache above votes on it afresh if it disagrees once more.
 func NewStage(next oracle.Oracle, b *Bucket, inputs, outputs *mealy.Alphabet, sem mealy.Semantics, rec *oracle.Recorder) (*Stage, error) {
-	s := &Stage{Next: next, Bucket: b, Inputs: inputs, Outputs: outputs, Recorder: rec,
-		prior: oracle.NewCache(nil, inputs, outputs, sem, nil)}
+	s := &Stage{Next: next, Bucket: b, Inputs: inputs, Outputs: outputs, Recorder: rec}
+	if err := s.index(sem); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Calibrate makes the stage serve a run whose quiescence timeout is
+// calibrated (--timeout auto) and now current: the earlier runs' answers
+// are indexed again with how long each quiet waited, and one that waited
+// less than the current timeout is never reused, so a resumed run asks it
+// again.
+func (s *Stage) Calibrate(current func() time.Duration) error {
+	s.Quiescence = current
+	return s.index(s.prior.Sem)
+}
+
+// index builds the prior cache from the bucket's records.
+func (s *Stage) index(sem mealy.Semantics) error {
+	b := s.Bucket
+	s.prior = oracle.NewCache(nil, s.Inputs, s.Outputs, sem, nil)
+	s.prior.Quiescence = s.Quiescence
+	s.disputed = nil
 	for k, r := range b.Prior() {
 		w, a, err := s.decode(r)
 		if err != nil {
-			return nil, &DamagedError{Path: b.s.path, Reason: fmt.Sprintf("record %d of %s: %v", k+1, b.fp, err)}
+			return &DamagedError{Path: b.s.path, Reason: fmt.Sprintf("record %d of %s: %v", k+1, b.fp, err)}
 		}
 		var nd *oracle.NondeterminismError
 		if err := s.prior.Add(w, a); errors.As(err, &nd) {
 			s.disputed = append(s.disputed, nd.Query)
 		} else if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return s, nil
+	return nil
 }
 
 func (s *Stage) decode(r Record) (mealy.Word, oracle.Answer, error) {
@@ -69,8 +95,16 @@ func (s *Stage) decode(r Record) (mealy.Word, oracle.Answer, error) {
 	if err != nil {
 		return nil, oracle.Answer{}, err
 	}
-	// The step times stay in the record: the prior cache keeps outputs only.
-	return w, oracle.Answer{Outputs: outs, ErrAt: r.ErrAt, Err: r.Err, Device: r.Device}, nil
+	// The step times go along for a calibrated run's prior cache, which
+	// keeps how long each quiet waited.
+	var steps []time.Duration
+	if len(r.MS) == len(r.Query) {
+		steps = make([]time.Duration, len(r.MS))
+		for k, ms := range r.MS {
+			steps[k] = time.Duration(math.Round(ms*1e3)) * time.Microsecond
+		}
+	}
+	return w, oracle.Answer{Outputs: outs, ErrAt: r.ErrAt, Err: r.Err, Device: r.Device, Steps: steps}, nil
 }
 
 func (s *Stage) record(w mealy.Word, a oracle.Answer, at time.Time) Record {
@@ -98,7 +132,7 @@ func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer,
 	var miss []int
 	rerun := oracle.IsRerun(ctx)
 	for k, q := range queries {
-		if a, ok := s.prior.Lookup(q); ok && !rerun && !s.isDisputed(q) {
+		if a, ok := s.lookup(q); ok && !rerun && !s.isDisputed(q) {
 			answers[k] = a
 		} else {
 			miss = append(miss, k)
@@ -153,4 +187,12 @@ func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer,
 		return nil, err
 	}
 	return answers, nil
+}
+
+// lookup answers q from the earlier runs' answers.
+func (s *Stage) lookup(q mealy.Word) (oracle.Answer, bool) {
+	if s.Quiescence == nil {
+		return s.prior.Lookup(q)
+	}
+	return s.prior.LookupFresh(q)
 }

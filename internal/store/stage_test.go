@@ -139,3 +139,67 @@ func TestStageRunsDisputedQueriesAgain(t *testing.T) {
 		t.Errorf("answer %v, want the device's %v", got[0].Outputs, want)
 	}
 }
+
+// quietDevices answers every wait quiet, under the timeout given, and
+// every other input ok.
+type quietDevices struct {
+	timeout time.Duration
+	ran     []mealy.Word
+}
+
+func (d *quietDevices) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	out := make([]oracle.Answer, len(qs))
+	for k, q := range qs {
+		d.ran = append(d.ran, q)
+		a := oracle.Answer{ErrAt: -1, Device: "sim-0", Quiescence: d.timeout}
+		for _, in := range q {
+			o, step := 0, time.Duration(0) // ok
+			if in == 2 {
+				o, step = 1, d.timeout // quiet
+			}
+			a.Outputs, a.Steps = append(a.Outputs, o), append(a.Steps, step)
+		}
+		out[k] = a
+	}
+	return out, nil
+}
+
+// A resumed calibrated run (--timeout auto) never reuses a stored quiet
+// that waited less than its current timeout: the query runs again, as do
+// the stored quiets the timeout leaves behind when it rises.
+func TestStageCalibratedRerunsStaleQuiets(t *testing.T) {
+	const ms = time.Millisecond
+	b := storedBucket(t, []Record{
+		{Query: []string{"go", "wait"}, Outputs: []string{"ok", "quiet"}, ErrAt: -1, Device: "sim-0", MS: []float64{0, 100}},
+		{Query: []string{"stop", "wait"}, Outputs: []string{"ok", "quiet"}, ErrAt: -1, Device: "sim-0", MS: []float64{0, 400}},
+	})
+	in, out := mealy.MustAlphabet("go", "stop", mealy.Wait), mealy.MustAlphabet("ok", mealy.Quiet, mealy.Err)
+	next := &quietDevices{timeout: 200 * ms}
+	stage, err := NewStage(next, b, in, out, mealy.ClosureSemantics(in, out), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	current := 200 * ms
+	if err := stage.Calibrate(func() time.Duration { return current }); err != nil {
+		t.Fatal(err)
+	}
+	goWait, stopWait := in.MustWord("go", mealy.Wait), in.MustWord("stop", mealy.Wait)
+	got, err := stage.Ask(context.Background(), []mealy.Word{goWait, stopWait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(next.ran, []mealy.Word{goWait}) {
+		t.Errorf("under 200ms ran %v, want only go wait (its stored quiet waited 100ms)", next.ran)
+	}
+	if got[0].Quiescence != 200*ms || got[1].Quiescence != 200*ms {
+		t.Errorf("the answers say they ran under %v and %v, want 200ms", got[0].Quiescence, got[1].Quiescence)
+	}
+	// The timeout rises past the stored 400ms: stop wait runs again too.
+	current, next.timeout, next.ran = 800*ms, 800*ms, nil
+	if _, err := stage.Ask(context.Background(), []mealy.Word{stopWait}); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(next.ran, []mealy.Word{stopWait}) {
+		t.Errorf("under 800ms ran %v, want stop wait", next.ran)
+	}
+}

@@ -52,8 +52,11 @@ type Timing struct {
 type Executor struct {
 	model  *Model
 	timing Timing
-	serial string
-	closed bool
+	// quiescence is the timeout the next query's waits run under:
+	// timing.Quiescence unless SetQuiescence changed it.
+	quiescence time.Duration
+	serial     string
+	closed     bool
 
 	sem   mealy.Semantics
 	flaky *flake
@@ -113,12 +116,16 @@ func (c *chunk[T]) take(n int) []T {
 
 // NewExecutor returns an executor named serial (e.g. "sim-0") over m.
 func NewExecutor(m *Model, timing Timing, serial string) *Executor {
-	e := &Executor{model: m, timing: timing, serial: serial, sem: mealy.PlainSemantics()}
+	e := &Executor{model: m, timing: timing, quiescence: timing.Quiescence, serial: serial, sem: mealy.PlainSemantics()}
 	if m.Semantics == model.SemanticsClosure {
 		e.sem = mealy.ClosureSemantics(m.Machine.Inputs, m.Machine.Outputs)
 	}
 	return e
 }
+
+// SetQuiescence implements backend.QuiescenceSetter: the queries from now
+// on wait d for a callback before answering quiet.
+func (e *Executor) SetQuiescence(d time.Duration) { e.quiescence = d }
 
 // Execute implements backend.Executor.
 func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
@@ -150,7 +157,7 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 		return backend.Result{}, nil, fmt.Errorf("simulator %s is closed", e.serial)
 	}
 	m := e.model.Machine
-	res := backend.Result{Outputs: e.outs.take(len(inputs)), Device: e.timing.Reset}
+	res := backend.Result{Outputs: e.outs.take(len(inputs)), Device: e.timing.Reset, Quiescence: e.quiescence}
 	costs := e.costs.take(len(inputs))
 	var ruled []bool // outputs the closure's rules gave, kept only for flip
 	if e.flaky != nil {
@@ -197,7 +204,8 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	}
 	d.advance(d.now + e.timing.Settle)
 	for _, v := range d.late {
-		res.Warnings = append(res.Warnings, harness.ViolationWarning(inputs, v))
+		res.Warnings = append(res.Warnings, harness.ViolationWarning(inputs, v.Violation))
+		res.Late = append(res.Late, backend.Late{Wait: v.At, Callback: v.Callback, After: v.after})
 	}
 	e.flip(res.Outputs, ruled)
 	if e.timing.Realtime {
@@ -226,9 +234,10 @@ type device struct {
 	head   int
 	limit  int // how many undelivered callbacks may be buffered
 	// lateAt is the wait whose quiet answer opened the harness's late
-	// window (until the next callin), or -1.
-	lateAt int
-	late   []harness.Violation
+	// window (until the next callin), or -1; it started at lateStart.
+	lateAt    int
+	lateStart time.Duration
+	late      []lateCallback
 	// hash is of the inputs so far, draws the number of latencies drawn:
 	// with the seed, they make each draw.
 	hash  uint64
@@ -265,7 +274,7 @@ func (d *device) come() {
 	out := d.pending
 	d.buffer = append(d.buffer, out)
 	if d.lateAt >= 0 {
-		d.late = append(d.late, harness.Violation{Kind: "late", At: d.lateAt, Callback: m.Outputs.Name(out)})
+		d.late = append(d.late, lateCallback{harness.Violation{Kind: "late", At: d.lateAt, Callback: m.Outputs.Name(out)}, d.due - d.lateStart})
 	}
 	d.q = m.Next[d.q][d.e.sem.Wait]
 	d.schedule(d.due)
@@ -288,19 +297,26 @@ func (d *device) callin(in int) int {
 	return out
 }
 
+// lateCallback is a late violation and how long after its wait started
+// the callback came.
+type lateCallback struct {
+	harness.Violation
+	after time.Duration
+}
+
 // wait answers the oldest callback come and not yet delivered, or waits
 // up to the quiescence timeout for the one due.
 func (d *device) wait(k int) (out int, cost time.Duration) {
-	t := d.e.timing
+	quiescence := d.e.quiescence
 	d.advance(d.now)
-	if d.head == len(d.buffer) && d.pending >= 0 && d.due-d.now <= t.Quiescence {
+	if d.head == len(d.buffer) && d.pending >= 0 && d.due-d.now <= quiescence {
 		cost = d.due - d.now
 		d.now = d.due
 		d.come()
 	}
 	if d.head == len(d.buffer) {
-		d.now += t.Quiescence
-		d.lateAt = k
+		d.lateAt, d.lateStart = k, d.now
+		d.now += quiescence
 		if d.pending < 0 {
 			// A quiet state may still settle by itself (a model's quiet
 			// wait may change state); one whose callback is late waits
@@ -308,7 +324,7 @@ func (d *device) wait(k int) (out int, cost time.Duration) {
 			d.q = d.e.model.Machine.Next[d.q][d.e.sem.Wait]
 			d.schedule(d.now)
 		}
-		return d.e.sem.Quiet, t.Quiescence
+		return d.e.sem.Quiet, quiescence
 	}
 	out = d.buffer[d.head]
 	d.head++

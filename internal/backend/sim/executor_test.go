@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/droidstar/droidstar/internal/backend"
 	"slices"
 	"strings"
 	"testing"
@@ -109,32 +110,34 @@ func TestExecutorLateCallbacks(t *testing.T) {
 		want               string
 		steps              []time.Duration
 		warnings           []string
+		late               []backend.Late
 	}{
 		// The real answer is ok starting finished: starting comes at 300 ms,
 		// in the settle window after the quiet chain, finished 50 ms later;
 		// the window ends at 400 ms.
 		{"late in the settle window", recognizer, "start wait wait", map[string]time.Duration{"starting": 300 * ms},
 			"ok quiet quiet", []time.Duration{0, 200 * ms, 0},
-			[]string{fmt.Sprintf(lateWarning, "starting"), fmt.Sprintf(lateWarning, "finished")}},
+			[]string{fmt.Sprintf(lateWarning, "starting"), fmt.Sprintf(lateWarning, "finished")},
+			[]backend.Late{{Wait: 1, Callback: "starting", After: 300 * ms}, {Wait: 1, Callback: "finished", After: 350 * ms}}},
 		// Due after the settle time: lost with the instance, unseen.
 		{"later than the settle time", recognizer, "start wait", map[string]time.Duration{"starting": 400 * ms},
-			"ok quiet", []time.Duration{0, 200 * ms}, nil},
+			"ok quiet", []time.Duration{0, 200 * ms}, nil, nil},
 		// A callin that leaves the state pre-empts the callback: a wrong
 		// answer (the model says start wait cancel is ok starting err) that
 		// nothing flags.
 		{"pre-empted by a callin", recognizer, "start wait cancel wait", map[string]time.Duration{"starting": 300 * ms},
-			"ok quiet ok quiet", []time.Duration{0, 200 * ms, 0, 200 * ms}, nil},
+			"ok quiet ok quiet", []time.Duration{0, 200 * ms, 0, 200 * ms}, nil, nil},
 		// A callin that keeps it due: the callback answers the next wait
 		// after the callin, 100 ms into it (exec wait ping wait is
 		// ok post ok quiet in the model).
 		{"answers a later wait", task, "exec wait ping wait wait", map[string]time.Duration{"post": 300 * ms},
-			"ok quiet ok post quiet", []time.Duration{0, 200 * ms, 0, 100 * ms, 200 * ms}, nil},
+			"ok quiet ok post quiet", []time.Duration{0, 200 * ms, 0, 100 * ms, 200 * ms}, nil, nil},
 		// Exactly the timeout is in time, as the harness's wait includes it.
 		{"at the timeout", task, "exec wait", map[string]time.Duration{"post": 200 * ms},
-			"ok post", []time.Duration{0, 200 * ms}, nil},
+			"ok post", []time.Duration{0, 200 * ms}, nil, nil},
 		// After an err nothing is late.
 		{"err stops the window", recognizer, "start wait start", map[string]time.Duration{"starting": 300 * ms},
-			"ok quiet err", []time.Duration{0, 200 * ms, 0}, nil},
+			"ok quiet err", []time.Duration{0, 200 * ms, 0}, nil, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -163,7 +166,47 @@ func TestExecutorLateCallbacks(t *testing.T) {
 			if !slices.Equal(res.Warnings, c.warnings) {
 				t.Errorf("warnings %q, want %q", res.Warnings, c.warnings)
 			}
+			if !slices.Equal(res.Late, c.late) || res.Quiescence != 200*ms {
+				t.Errorf("late %v under %v, want %v under 200ms", res.Late, res.Quiescence, c.late)
+			}
 		})
+	}
+}
+
+// The quiescence timeout can change from one query to the next (the
+// calibration of --timeout auto), and each result says what it ran under.
+func TestExecutorSetQuiescence(t *testing.T) {
+	m, err := ParseModel("recognizer.dot", []byte(recognizer), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ms = time.Millisecond
+	e := NewExecutor(m, Timing{
+		Quiescence: 200 * ms, Reset: 250 * ms, Settle: 200 * ms,
+		Latency: map[string]time.Duration{"starting": 300 * ms}, DefaultLatency: 50 * ms,
+	}, "sim-0")
+	cases := []struct {
+		quiescence time.Duration
+		want       string
+		device     time.Duration
+		late       []backend.Late
+	}{
+		{400 * ms, "ok starting finished", 250*ms + 300*ms + 50*ms, nil},
+		{200 * ms, "ok quiet quiet", 250*ms + 200*ms,
+			[]backend.Late{{Wait: 1, Callback: "starting", After: 300 * ms}, {Wait: 1, Callback: "finished", After: 350 * ms}}},
+		{300 * ms, "ok starting finished", 250*ms + 300*ms + 50*ms, nil},
+	}
+	for _, c := range cases {
+		e.SetQuiescence(c.quiescence)
+		res, err := e.Execute(context.Background(), strings.Fields("start wait wait"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(res.Outputs, " ")
+		if got != c.want || res.Device != c.device || res.Quiescence != c.quiescence || !slices.Equal(res.Late, c.late) {
+			t.Errorf("under %v: %q in %v (ran under %v), late %v; want %q in %v, late %v",
+				c.quiescence, got, res.Device, res.Quiescence, res.Late, c.want, c.device, c.late)
+		}
 	}
 }
 

@@ -471,7 +471,7 @@ func (s *Scheduler) record(ctx context.Context, serial string, q mealy.Word, res
 	if err != nil {
 		return oracle.Answer{}, fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(q), err)
 	}
-	a.Device = serial
+	a.Device, a.Quiescence = serial, res.Quiescence
 	if len(res.Steps) <= len(q) {
 		a.Steps = res.Steps
 		s.costs.learn(s.Sem, q, a.Outputs, res.Steps, res.Device)

@@ -1,0 +1,268 @@
+package calibrate_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/calibrate"
+)
+
+const ms = time.Millisecond
+
+// scripted is a device with one callback, cb, due latency[callin] after
+// the callin before a wait; a wait that times out first answers quiet and
+// the callback comes late, seen in the settle window (when showLate).
+type scripted struct {
+	latency    map[string]time.Duration
+	quiescence time.Duration
+	showLate   bool // the backend says when a late callback came
+	ran        []string
+}
+
+func (s *scripted) SetQuiescence(d time.Duration) { s.quiescence = d }
+func (s *scripted) Describe() model.DeviceInfo    { return model.DeviceInfo{Serial: "scripted"} }
+func (s *scripted) Close() error                  { return nil }
+
+func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, error) {
+	s.ran = append(s.ran, strings.Join(inputs, " ")+" @"+s.quiescence.String())
+	res := backend.Result{Quiescence: s.quiescence}
+	due := time.Duration(-1)
+	for k, in := range inputs {
+		if in != mealy.Wait {
+			res.Outputs = append(res.Outputs, "ok")
+			res.Steps = append(res.Steps, 0)
+			due = -1
+			if l, ok := s.latency[in]; ok {
+				due = l
+			}
+			continue
+		}
+		switch {
+		case due >= 0 && due <= s.quiescence:
+			res.Outputs = append(res.Outputs, "cb")
+			res.Steps = append(res.Steps, due)
+		case due >= 0:
+			res.Outputs = append(res.Outputs, mealy.Quiet)
+			res.Steps = append(res.Steps, s.quiescence)
+			late := backend.Late{Wait: k, Callback: "cb"}
+			if s.showLate {
+				late.After = due
+			}
+			res.Late = append(res.Late, late)
+		default:
+			res.Outputs = append(res.Outputs, mealy.Quiet)
+			res.Steps = append(res.Steps, s.quiescence)
+		}
+		due = -1
+	}
+	return res, nil
+}
+
+// The timeout rises to twice the slowest callback seen, whether a wait
+// saw it or it came late, and never above the ceiling.
+func TestCalibratorRaises(t *testing.T) {
+	cases := []struct {
+		name     string
+		showLate bool
+		queries  []string
+		want     model.AutoTimeout
+	}{
+		{"a fast callback below half the start changes nothing", true, []string{"fast wait"},
+			model.AutoTimeout{StartMs: 100, SettledMs: 100, CeilingMs: 1000, SlowestMs: 40}},
+		{"raised on the observed tail, at least doubling", true, []string{"fast wait", "mid wait"},
+			model.AutoTimeout{StartMs: 100, SettledMs: 200, CeilingMs: 1000, SlowestMs: 90, Raises: 1}},
+		{"raised to twice the observed tail", true, []string{"mid wait", "tail wait"},
+			model.AutoTimeout{StartMs: 100, SettledMs: 440, CeilingMs: 1000, SlowestMs: 220, Raises: 2, Late: 1}},
+		{"raised on a late callback, to twice when it came", true, []string{"slow wait"},
+			model.AutoTimeout{StartMs: 100, SettledMs: 600, CeilingMs: 1000, SlowestMs: 300, Raises: 1, Late: 1}},
+		{"a late callback of unknown time: just after the timeout", false, []string{"slow wait"},
+			model.AutoTimeout{StartMs: 100, SettledMs: 202, CeilingMs: 1000, SlowestMs: 101, Raises: 1, Late: 1}},
+		{"the ceiling holds", true, []string{"mid wait", "slow wait", "slowest wait", "slowest wait"},
+			model.AutoTimeout{StartMs: 100, SettledMs: 1000, CeilingMs: 1000, SlowestMs: 700, Raises: 3, Late: 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cal, err := calibrate.New(100*ms, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dev := &scripted{showLate: c.showLate, latency: map[string]time.Duration{
+				"fast": 40 * ms, "mid": 90 * ms, "tail": 220 * ms, "slow": 300 * ms, "slowest": 700 * ms}}
+			e := cal.Wrap(dev, dev)
+			for _, q := range c.queries {
+				if _, err := e.Execute(context.Background(), strings.Fields(q)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := cal.Settled(0); *got != c.want {
+				t.Errorf("settled %+v, want %+v", *got, c.want)
+			}
+		})
+	}
+}
+
+func TestNewRejectsBadTimeouts(t *testing.T) {
+	for _, c := range []struct {
+		start, ceiling time.Duration
+		want           string
+	}{
+		{0, time.Second, "the starting timeout must be positive, got 0s"},
+		{2 * time.Second, time.Second, "the starting timeout 2s is above the ceiling 1s"},
+	} {
+		if _, err := calibrate.New(c.start, c.ceiling); err == nil || err.Error() != c.want {
+			t.Errorf("New(%s, %s) = %v, want %q", c.start, c.ceiling, err, c.want)
+		}
+	}
+}
+
+// run is the scheduler in miniature: each query on the wrapped executor,
+// its result as an answer.
+type run struct {
+	e       backend.Executor
+	in, out *mealy.Alphabet
+}
+
+func (r run) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
+	var answers []oracle.Answer
+	for _, q := range queries {
+		res, err := r.e.Execute(ctx, r.in.Strings(q))
+		if err != nil {
+			return nil, err
+		}
+		outs, err := r.out.Word(res.Outputs...)
+		if err != nil {
+			return nil, err
+		}
+		answers = append(answers, oracle.Answer{Outputs: outs, ErrAt: -1, Steps: res.Steps, Quiescence: res.Quiescence})
+	}
+	return answers, nil
+}
+
+// A quiet answered under a shorter timeout than the current one is never
+// an answer: one that arrives stale (its own late callback raised the
+// timeout) runs again at once, and those kept from before a raise are
+// dropped when the next batch comes (which then says the learner must
+// start again) or before the model is declared final.
+func TestCacheReRunsStaleQuiets(t *testing.T) {
+	in, out := mealy.MustAlphabet("go", "stop", mealy.Wait), mealy.MustAlphabet("ok", mealy.Quiet, mealy.Err, "cb")
+	cal, err := calibrate.New(100*ms, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := &scripted{showLate: true, latency: map[string]time.Duration{"go": 300 * ms}}
+	cache := oracle.NewCache(run{cal.Wrap(dev, dev), in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	cache.Quiescence = cal.Current
+	ctx := context.Background()
+	ask := func(q string) (string, error) {
+		t.Helper()
+		got, err := cache.Ask(ctx, []mealy.Word{in.MustWord(strings.Fields(q)...)})
+		if err != nil {
+			return "", err
+		}
+		return strings.Join(out.Strings(got[0].Outputs), " "), nil
+	}
+
+	// stop wait is quiet for good, under the start.
+	if got, err := ask("stop wait"); err != nil || got != "ok quiet" {
+		t.Fatalf("stop wait = %q, %v", got, err)
+	}
+	// go wait answers quiet under 100ms, its callback comes late at
+	// 300ms: the timeout rises to 600ms and it runs again; stop wait's
+	// quiet is dropped as stale, which the learner must hear.
+	if _, err := ask("go wait"); !errors.Is(err, oracle.ErrRevised) {
+		t.Fatalf("go wait: %v, want %v", err, oracle.ErrRevised)
+	}
+	if got, err := ask("go wait"); err != nil || got != "ok cb" {
+		t.Fatalf("go wait again = %q, %v", got, err)
+	}
+	if got, err := ask("stop wait"); err != nil || got != "ok quiet" {
+		t.Fatalf("stop wait again = %q, %v", got, err)
+	}
+	want := []string{"stop wait @100ms", "go wait @100ms", "go wait @600ms", "stop wait @600ms"}
+	if !slices.Equal(dev.ran, want) || cache.Stale() != 2 {
+		t.Errorf("ran %q with %d stale, want %q with 2", dev.ran, cache.Stale(), want)
+	}
+
+	// A raise after the last batch (by another lane's query) leaves stale
+	// quiets that DropStale finds before the model is declared final.
+	cal2, _ := calibrate.New(100*ms, time.Second)
+	dev2 := &scripted{showLate: true, latency: map[string]time.Duration{"go": 300 * ms}}
+	wrapped := cal2.Wrap(dev2, dev2)
+	cache = oracle.NewCache(run{wrapped, in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	cache.Quiescence = cal2.Current
+	if got, err := ask("stop wait"); err != nil || got != "ok quiet" {
+		t.Fatalf("stop wait = %q, %v", got, err)
+	}
+	// Another pipeline's query on the same calibrator raises it.
+	if _, err := wrapped.Execute(ctx, []string{"go", mealy.Wait}); err != nil {
+		t.Fatal(err)
+	}
+	if revised, err := cache.DropStale(ctx, oracle.Observations{}); err != nil || !revised {
+		t.Fatalf("DropStale = %v, %v; want a revision", revised, err)
+	}
+	if got, err := ask("stop wait"); err != nil || got != "ok quiet" {
+		t.Fatalf("stop wait once more = %q, %v", got, err)
+	}
+	if revised, _ := cache.DropStale(ctx, oracle.Observations{}); revised {
+		t.Error("DropStale revised again with nothing stale left")
+	}
+	want = []string{"stop wait @100ms", "go wait @100ms", "stop wait @600ms"}
+	if !slices.Equal(dev2.ran, want) || cache.Stale() != 1 {
+		t.Errorf("ran %q with %d stale, want %q with 1", dev2.ran, cache.Stale(), want)
+	}
+}
+
+// failOnce fails its next Ask once armed, as a device that vanished or a
+// batch the bound oracle cut off does.
+type failOnce struct {
+	oracle.Oracle
+	armed bool
+}
+
+var errGone = errors.New("the device is gone")
+
+func (f *failOnce) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	if f.armed {
+		f.armed = false
+		return nil, errGone
+	}
+	return f.Oracle.Ask(ctx, qs)
+}
+
+// Stale answers dropped by an Ask that then fails are still told to the
+// learner, by the next Ask.
+func TestCacheTellsStaleAnswersAfterAFailedAsk(t *testing.T) {
+	in, out := mealy.MustAlphabet("go", "stop", mealy.Wait), mealy.MustAlphabet("ok", mealy.Quiet, mealy.Err, "cb")
+	cal, _ := calibrate.New(100*ms, time.Second)
+	dev := &scripted{showLate: true, latency: map[string]time.Duration{"go": 300 * ms}}
+	wrapped := cal.Wrap(dev, dev)
+	next := &failOnce{Oracle: run{wrapped, in, out}}
+	cache := oracle.NewCache(next, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	cache.Quiescence = cal.Current
+	ctx := context.Background()
+	stopWait, goWait := in.MustWord("stop", mealy.Wait), in.MustWord("go", mealy.Wait)
+	if _, err := cache.Ask(ctx, []mealy.Word{stopWait}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wrapped.Execute(ctx, []string{"go", mealy.Wait}); err != nil { // raises to 600ms
+		t.Fatal(err)
+	}
+	next.armed = true
+	if _, err := cache.Ask(ctx, []mealy.Word{goWait}); !errors.Is(err, errGone) {
+		t.Fatalf("first Ask after the raise: %v, want %v", err, errGone)
+	}
+	if _, err := cache.Ask(ctx, []mealy.Word{goWait}); !errors.Is(err, oracle.ErrRevised) {
+		t.Fatalf("next Ask: %v, want %v (stop wait's quiet was dropped)", err, oracle.ErrRevised)
+	}
+	if got, err := cache.Ask(ctx, []mealy.Word{goWait}); err != nil || strings.Join(out.Strings(got[0].Outputs), " ") != "ok cb" {
+		t.Fatalf("go wait = %v, %v", got, err)
+	}
+}

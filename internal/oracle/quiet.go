@@ -1,0 +1,145 @@
+package oracle
+
+import (
+	"context"
+	"time"
+
+	"github.com/droidstar/droidstar/internal/mealy"
+)
+
+// A calibrated run (--timeout auto) raises its quiescence timeout as it
+// learns how slow the target's callbacks are. A quiet answer means only
+// that no callback came within the timeout the query ran under, so one
+// answered under a shorter timeout than the current one is stale: the
+// cache never answers from it. Every quiet edge remembers the longest
+// timeout it was answered under; the edges answered under less than the
+// current timeout are dropped (with everything below them) when the
+// timeout rises, an answer arriving with such a quiet is kept only up to
+// it, and DropStale drops what is left before a model is declared final.
+// What was dropped is asked again, under the current timeout.
+
+// quietUnder is how long the k-th wait of a's query waited before it
+// answered quiet: the timeout the query ran under, else (an answer from
+// the query store) the time the store kept for it; 0 when unknown.
+func quietUnder(a Answer, k int) time.Duration {
+	if a.Quiescence > 0 {
+		return a.Quiescence
+	}
+	if k < len(a.Steps) {
+		return a.Steps[k]
+	}
+	return 0
+}
+
+// LookupFresh is Lookup for a calibrated cache: it first drops what the
+// current timeout made stale, and the answer says it ran under the
+// timeout every quiet it kept waited at least.
+func (c *Cache) LookupFresh(w mealy.Word) (Answer, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropStale()
+	a, ok := c.lookup(w, nil)
+	if ok {
+		a.Quiescence = c.droppedBelow
+	}
+	return a, ok
+}
+
+// QuietFor is how long the wait that ends w waited before it answered
+// quiet, the longest of its answers; 0 when w is not in the tree, does
+// not end in a quiet edge, or the cache is not calibrated.
+func (c *Cache) QuietFor(w mealy.Word) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.root
+	for _, in := range w {
+		if _, forced := c.Sem.Forced(int(n.out), in); forced {
+			return 0
+		}
+		if n.children == nil || n.children[in] == nil {
+			return 0
+		}
+		n = n.children[in]
+	}
+	return c.quiet[n]
+}
+
+// calibrated says whether the cache checks quiet answers against a
+// calibrated timeout, and which it is now.
+func (c *Cache) calibrated() (time.Duration, bool) {
+	if c.Quiescence == nil || !c.Sem.Closure {
+		return 0, false
+	}
+	return c.Quiescence(), true
+}
+
+// Stale is how many quiet answers the cache has refused or dropped
+// because they were answered under a shorter timeout than the current one.
+func (c *Cache) Stale() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stale
+}
+
+// DropStale drops the quiet answers answered under a shorter timeout than
+// the current one, and says whether there were any: learning must then
+// start again, as its table may rest on them. It has the signature of
+// engine.Job.Verify, which runs it before a model is declared final.
+func (c *Cache) DropStale(context.Context, Observations) (revised bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropStale()
+	revised = c.replaced
+	c.replaced = false
+	return revised, nil
+}
+
+// dropStale drops, once the timeout has risen since the last time, every
+// quiet edge answered under less, and returns how many. The caller holds
+// c.mu.
+func (c *Cache) dropStale() int {
+	now, ok := c.calibrated()
+	if !ok || now <= c.droppedBelow {
+		return 0
+	}
+	c.droppedBelow = now
+	dropped := 0
+	var walk func(n *node)
+	walk = func(n *node) {
+		for in, ch := range n.children {
+			if ch == nil {
+				continue
+			}
+			if int(ch.out) == c.Sem.Quiet && c.quiet[ch] < now {
+				c.cut(n, in)
+				dropped++
+				continue
+			}
+			walk(ch)
+		}
+	}
+	walk(c.root)
+	c.stale += dropped
+	c.replaced = c.replaced || dropped > 0
+	return dropped
+}
+
+// cut removes n's edge for input in and everything below it.
+func (c *Cache) cut(n *node, in int) {
+	ch := n.children[in]
+	c.nodes -= size(ch)
+	n.children[in] = nil
+	if len(c.quiet) == 0 {
+		return
+	}
+	var forget func(n *node)
+	forget = func(n *node) {
+		delete(c.quiet, n)
+		for _, ch := range n.children {
+			if ch != nil {
+				forget(ch)
+			}
+		}
+	}
+	forget(ch)
+}
