@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -19,7 +20,7 @@ func newInitCmd(e *env) *cobra.Command {
 		Use:   "init CLASS",
 		Short: "Draft a purpose for a class from its public API",
 		Long: `Init reads CLASS by reflection on the host JVM (nothing of it runs) and writes
-a purpose draft: its constructors and static factories as target.new or
+a purpose draft: the --jar files as its jars, its constructors and static factories as target.new or
 target.factory (the first one chosen, the others commented out), its public
 instance methods as callins with placeholder arguments of their parameters'
 types, the listener interfaces its setOn*Listener, add*Listener and register*
@@ -50,6 +51,10 @@ public, one with no public instance methods, or no java: exit 1.`,
 				} else if !errors.Is(err, fs.ErrNotExist) {
 					return fmt.Errorf("-o %s: %w", out, err)
 				}
+			}
+			o.PurposeDir = "."
+			if out != "" {
+				o.PurposeDir = filepath.Dir(out)
 			}
 			data, err := compose.DraftPurpose(c.Context(), args[0], e.backendOptions(1, false), o)
 			if err != nil {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"archive/zip"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -222,4 +224,174 @@ func sortedLines(s string) string {
 	lines := strings.Split(s, "\n")
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
+}
+
+// TestInitErrors: each way init can fail says what and why, with the exit
+// code of the other commands (1 for a failure, 2 for a wrong command line).
+func TestInitErrors(t *testing.T) {
+	needJava(t)
+	existing := filepath.Join(t.TempDir(), "timer.yaml")
+	if err := os.WriteFile(existing, []byte("my edits\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		args   []string
+		env    map[string]string
+		code   int
+		stderr string
+	}{
+		{"unknown class", []string{"init", "java.util.concurrent.CompletableFutur"}, nil, ExitFail,
+			"droidstar: no class java.util.concurrent.CompletableFutur on the class path; did you mean java.util.concurrent.CompletableFuture?\n"},
+		{"nested class in source form", []string{"init", "java.util.ArrayList.Itr"}, nil, ExitFail,
+			"droidstar: java.util.ArrayList$Itr is not public: the harness calls public API only\n"},
+		{"no public instance methods", []string{"init", "java.lang.Math"}, nil, ExitFail,
+			"droidstar: java.lang.Math has no public instance methods: a purpose's callins are methods called on an instance, and there are none to draft\n"},
+		{"android class without android.jar", []string{"init", "android.media.MediaPlayer"},
+			map[string]string{"ANDROID_HOME": "", "ANDROID_SDK_ROOT": ""}, ExitFail,
+			"droidstar: android.media.MediaPlayer is an Android class, and droidstar init reads those from android.jar (API 23), which it did not find: " +
+				"pass --android-jar PATH or set ANDROID_HOME to an SDK with platforms/android-23 " +
+				"(in a clone of droidstar, make -C harness-apk android-tools fetches it into harness-apk/build/android/android.jar)\n"},
+		{"no java", []string{"init", "java.util.Timer"}, map[string]string{"PATH": t.TempDir(), "JAVA_HOME": ""}, ExitFail,
+			"droidstar: droidstar init reads the class by reflection on a JVM, but there is no java on PATH and JAVA_HOME is not set (install a JDK or JRE, e.g. apt-get install default-jre-headless)\n"},
+		{"missing jar", []string{"init", "org.example.Gadget", "--jar", "no-such.jar"}, nil, ExitFail,
+			"droidstar: --jar no-such.jar: stat no-such.jar: no such file or directory\n"},
+		{"over an existing file", []string{"init", "java.util.Timer", "-o", existing}, nil, ExitFail,
+			"droidstar: " + existing + " exists, and init does not write over a purpose: remove it or give another -o\n"},
+		{"no class", []string{"init"}, nil, ExitUsage,
+			"droidstar: droidstar init takes one class name, got 0 arguments\nRun 'droidstar init --help' for usage.\n"},
+		{"two classes", []string{"init", "java.util.Timer", "java.util.TimerTask"}, nil, ExitUsage,
+			"droidstar: droidstar init takes one class name, got 2 arguments\nRun 'droidstar init --help' for usage.\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			code, stdout, stderr := run(t, c.args...)
+			if code != c.code || stdout != "" || stderr != c.stderr {
+				t.Errorf("exit %d, stdout %q\nstderr %q\nwant   %q (exit %d)", code, stdout, stderr, c.stderr, c.code)
+			}
+		})
+	}
+	if data, _ := os.ReadFile(existing); string(data) != "my edits\n" {
+		t.Errorf("init wrote over %s: %q", existing, data)
+	}
+}
+
+// TestInitLibraryJar drafts a class of a library given with --jar: its
+// listener, registered through setOnChangeListener, becomes a registered
+// proxy whose method is a callback; -o writes the draft, which passes
+// check --resolve with the jar.
+func TestInitLibraryJar(t *testing.T) {
+	needJava(t)
+	if _, err := exec.LookPath("javac"); err != nil {
+		t.Skip("no javac on PATH: the library is compiled for the test")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src", "org", "example")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gadget := `package org.example;
+public class Gadget {
+    public interface ChangeListener { void onChange(int level); }
+    public Gadget(String name) {}
+    public void setOnChangeListener(ChangeListener l) {}
+    public void turn(int level) {}
+    public boolean isOn() { return false; }
+}
+`
+	if err := os.WriteFile(filepath.Join(src, "Gadget.java"), []byte(gadget), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	classes := filepath.Join(dir, "classes")
+	if out, err := exec.Command("javac", "--release", "8", "-d", classes, filepath.Join(src, "Gadget.java")).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	jar := filepath.Join(dir, "libs", "gadget.jar")
+	zipFolder(t, classes, jar)
+	file := filepath.Join(dir, "gadget.yaml")
+	code, stdout, stderr := run(t, "init", "org.example.Gadget", "--jar", jar, "-o", file)
+	if code != ExitOK || stdout != "" || stderr != "wrote "+file+"\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(data)[strings.Index(string(data), "name: "):]
+	want := `name: Gadget
+class: org.example.Gadget
+jars:                                   # the --jar libraries, relative to this file's folder
+  - libs/gadget.jar
+target:
+  new: ["text"]                         # new org.example.Gadget(String)
+  listeners:
+    - type: org.example.Gadget$ChangeListener  # a proxy: callbacks onChange
+      register: setOnChangeListener     # void setOnChangeListener(org.example.Gadget.ChangeListener)
+  # dispose: release                    # a method called after each query: release, close, cancel, shutdown
+callins:
+  - symbol: isOn                        # boolean isOn()
+  - symbol: turn                        # void turn(int)
+    args: [{int: 0}]
+callbacks:
+  - symbol: onChange                    # ChangeListener: void onChange(int)
+timeouts:
+  quiescence: 500ms                     # how long a wait waits for a callback
+  settle: 100ms                         # before an instance is disposed of
+  post_reset: 50ms                      # after a fresh instance is made
+bound: 2                                # distinguisher bound in free symbols
+backend:
+  jvm: {}                               # the harness on this machine's JVM
+`
+	if body != want {
+		t.Errorf("draft:\n%s\nwant\n%s", body, want)
+	}
+	if code, stdout, stderr := run(t, "check", "--resolve", file); code != ExitOK || !strings.Contains(stdout, "target resolved") {
+		t.Errorf("check --resolve: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// A class folder is searched too, for the class and for suggestions.
+	code, _, stderr = run(t, "init", "org.example.Gadgt", "--jar", classes)
+	if code != ExitFail || stderr != "droidstar: no class org.example.Gadgt on the class path; did you mean org.example.Gadget?\n" {
+		t.Errorf("misspelt: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// zipFolder writes the files under dir into the jar (a zip) file.
+func zipFolder(t *testing.T, dir, file string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := zip.NewWriter(f)
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		w, err := z.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	})
+	if err == nil {
+		err = z.Close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -17,6 +17,9 @@ import (
 type DraftOptions struct {
 	// Jars are libraries on the class path (--jar).
 	Jars []string
+	// PurposeDir is the folder the draft will be in: its jars are named
+	// relative to it.
+	PurposeDir string
 	// AndroidJar is android.jar (--android-jar); empty: the SDK's
 	// platforms/android-23/android.jar under ANDROID_HOME or
 	// ANDROID_SDK_ROOT, when there is one.
@@ -63,7 +66,19 @@ func DraftPurpose(ctx context.Context, class string, o BackendOptions, d DraftOp
 	if err != nil {
 		return nil, err
 	}
-	return draft.Render(desc), nil
+	// Jar files only: a purpose's jars are staged files, not class folders.
+	var jars []string
+	for _, j := range d.Jars {
+		if info, err := os.Stat(j); err != nil || info.IsDir() {
+			continue
+		}
+		rel, err := relativeTo(d.PurposeDir, j)
+		if err != nil {
+			return nil, fmt.Errorf("--jar %s: %w", j, err)
+		}
+		jars = append(jars, rel)
+	}
+	return draft.Render(desc, jars), nil
 }
 
 // findJava is the java command of o, as the jvm backend finds it, with
@@ -75,4 +90,21 @@ func findJava(o BackendOptions) (string, error) {
 		}
 	}
 	return jvm.FindJava(o.JVM.Java, o.getenv("JAVA_HOME"))
+}
+
+// relativeTo is path as seen from dir, with slashes.
+func relativeTo(dir, path string) (string, error) {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(absDir, abs)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
 }

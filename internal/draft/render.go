@@ -14,7 +14,10 @@ const commentColumn = 40
 // chosen, the others are comments; every public method is a callin, every
 // listener's method a callback, each with its Java signature beside it;
 // each argument is a placeholder of its parameter's type.
-func Render(d *Description) []byte {
+//
+// jars are the --jar libraries as the purpose names them (relative to its
+// folder); they become its jars.
+func Render(d *Description, jars []string) []byte {
 	c := &d.Class
 	var b builder
 	simple := simpleName(c.Name)
@@ -39,6 +42,16 @@ func Render(d *Description) []byte {
 		return "[" + strings.Join(parts, ", ") + "]"
 	}
 
+	if len(jars) > 0 {
+		note := "the --jar libraries, relative to this file's folder"
+		if IsAndroid(c.Name) {
+			note += " (adb needs them dexed: see examples/adapter.mk)"
+		}
+		b.commented("jars:", note)
+		for _, j := range jars {
+			b.line("  - " + j)
+		}
+	}
 	b.line("target:")
 	made := false
 	for i, k := range c.Constructors {

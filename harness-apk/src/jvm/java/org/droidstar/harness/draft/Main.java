@@ -166,6 +166,10 @@ public final class Main {
     }
 
     private static void listJar(File f, List<String> out) {
+        if (f.isDirectory()) {
+            listFolder(f, "", out);
+            return;
+        }
         if (!f.isFile()) {
             return;
         }
@@ -181,6 +185,20 @@ public final class Main {
             }
         } catch (IOException e) {
             // not a jar: no suggestions from it
+        }
+    }
+
+    private static void listFolder(File dir, String prefix, List<String> out) {
+        File[] children = dir.listFiles();
+        if (children == null) {
+            return;
+        }
+        for (File c : children) {
+            if (c.isDirectory()) {
+                listFolder(c, prefix + c.getName() + "/", out);
+            } else {
+                addClass(prefix + c.getName(), out);
+            }
         }
     }
 
