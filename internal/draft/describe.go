@@ -35,7 +35,7 @@ type Class struct {
 	Kind string `json:"kind"`
 	// Shim lists the callbacks of the harness's shim for the class itself
 	// (android.os.CountDownTimer), nil when it has none.
-	Shim         []string   `json:"shim"`
+	Shim         []Callback `json:"shim"`
 	Constructors []Method   `json:"constructors"`
 	Factories    []Method   `json:"factories"`
 	Methods      []Method   `json:"methods"`

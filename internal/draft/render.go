@@ -60,7 +60,11 @@ func Render(d *Description, jars []string) []byte {
 			line = "# " + line
 		}
 		if i == 0 && c.Shim != nil {
-			b.commented("  "+line, k.Signature+" (the harness's shim reports "+strings.Join(c.Shim, ", ")+")")
+			var names []string
+			for _, cb := range c.Shim {
+				names = append(names, cb.Name)
+			}
+			b.commented("  "+line, k.Signature+" (the harness's shim reports "+strings.Join(names, ", ")+")")
 		} else {
 			b.commented("  "+line, k.Signature)
 		}
@@ -117,9 +121,9 @@ func Render(d *Description, jars []string) []byte {
 	var callbacks []Callback
 	sources := map[string][]string{}
 	if c.Shim != nil {
-		for _, name := range c.Shim {
-			callbacks = append(callbacks, Callback{Name: name})
-			sources[name] = append(sources[name], simpleName(c.Name)+" (shim)")
+		for _, cb := range c.Shim {
+			callbacks = append(callbacks, cb)
+			sources[cb.Name] = append(sources[cb.Name], simpleName(c.Name)+" (shim): "+cb.Signature)
 		}
 	}
 	for _, l := range c.Listeners {

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.droidstar.harness.jvm.JvmShims;
+
 /**
  * Reads what a purpose draft needs from a class by reflection: its public
  * constructors and static factories, its public instance methods (the
@@ -50,7 +52,26 @@ public final class Reflector {
         SHIMS = Collections.unmodifiableMap(m);
     }
 
+    /** The JVM's shim classes (in this jar), by the class each stands in for. */
+    private static final Map<String, Class<?>> JVM_SHIM_CLASSES = new TreeMap<String, Class<?>>();
+
+    static {
+        JVM_SHIM_CLASSES.put("java.util.TimerTask", JvmShims.TimerTaskShim.class);
+        JVM_SHIM_CLASSES.put("java.util.concurrent.FutureTask", JvmShims.FutureTaskShim.class);
+    }
+
     private Reflector() {
+    }
+
+    /** The public and protected constructors: a shim, a subclass, may call either. */
+    private static Constructor<?>[] visibleConstructors(Class<?> cls) {
+        List<Constructor<?>> out = new ArrayList<Constructor<?>>();
+        for (Constructor<?> c : cls.getDeclaredConstructors()) {
+            if (Modifier.isPublic(c.getModifiers()) || Modifier.isProtected(c.getModifiers())) {
+                out.add(c);
+            }
+        }
+        return out.toArray(new Constructor<?>[0]);
     }
 
     /** The description of cls (see the class comment; Main says how it is sent). */
@@ -59,11 +80,37 @@ public final class Reflector {
         out.put("class", cls.getName());
         int mod = cls.getModifiers();
         out.put("kind", cls.isInterface() ? "interface" : Modifier.isAbstract(mod) ? "abstract" : "class");
-        out.put("shim", SHIMS.containsKey(cls.getName()) ? SHIMS.get(cls.getName()) : null);
+        List<String> shim = SHIMS.get(cls.getName());
+        if (shim == null) {
+            out.put("shim", null);
+        } else {
+            List<Object> callbacks = new ArrayList<Object>();
+            for (String name : shim) {
+                Map<String, Object> cb = new LinkedHashMap<String, Object>();
+                cb.put("name", name);
+                cb.put("signature", shimSignature(cls, name));
+                callbacks.add(cb);
+            }
+            out.put("shim", callbacks);
+        }
 
         List<Object> constructors = new ArrayList<Object>();
-        if (!cls.isInterface() && !Modifier.isAbstract(mod)) {
-            Constructor<?>[] cs = cls.getConstructors();
+        Class<?> jvmShim = JVM_SHIM_CLASSES.get(cls.getName());
+        if (jvmShim != null) {
+            // The shim makes the instance: its constructors, less the
+            // ShimContext the harness passes first.
+            for (Constructor<?> c : jvmShim.getConstructors()) {
+                Class<?>[] ps = c.getParameterTypes();
+                Class<?>[] rest = Arrays.copyOfRange(ps, 1, ps.length);
+                Map<String, Object> m = new LinkedHashMap<String, Object>();
+                m.put("params", names(rest));
+                m.put("signature", "new " + typeName(cls) + "(" + join(rest) + ")");
+                constructors.add(m);
+            }
+        } else if (!cls.isInterface() && (!Modifier.isAbstract(mod) || SHIMS.containsKey(cls.getName()))) {
+            // An Android shim, not on the host, takes the constructor
+            // arguments of the class it stands in for.
+            Constructor<?>[] cs = SHIMS.containsKey(cls.getName()) ? visibleConstructors(cls) : cls.getConstructors();
             Arrays.sort(cs, new Comparator<Constructor<?>>() {
                 @Override
                 public int compare(Constructor<?> a, Constructor<?> b) {
@@ -89,6 +136,9 @@ public final class Reflector {
                     factories.add(method(m));
                 }
                 continue;
+            }
+            if (shim != null && shim.contains(m.getName())) {
+                continue; // the shim's callback, not a callin
             }
             Class<?>[] ps = m.getParameterTypes();
             if (ps.length == 1 && isRegistration(m.getName()) && callbackType(ps[0])) {
