@@ -114,13 +114,14 @@ var timerWalkthrough = []draftEdit{
 }
 
 // draftEdit is one edit of a draft: delete a line, replace it (a trailing
-// comment is kept), or delete the callin of a symbol with its lines.
+// comment is kept), or delete the callin of a symbol with its lines (also
+// one commented out).
 type draftEdit struct{ op, line, with string }
 
 func applyEdits(t *testing.T, draft string, edits []draftEdit) string {
 	t.Helper()
 	lines := strings.Split(draft, "\n")
-	find := func(prefix string) int {
+	lookup := func(prefix string) int {
 		for i, l := range lines {
 			code, _, _ := strings.Cut(l, "  #")
 			if strings.HasPrefix(l, "  #") {
@@ -133,8 +134,14 @@ func applyEdits(t *testing.T, draft string, edits []draftEdit) string {
 				return i
 			}
 		}
-		t.Fatalf("the draft has no line %q", prefix)
 		return -1
+	}
+	find := func(prefix string) int {
+		i := lookup(prefix)
+		if i < 0 {
+			t.Fatalf("the draft has no line %q", prefix)
+		}
+		return i
 	}
 	for _, e := range edits {
 		switch e.op {
@@ -152,9 +159,13 @@ func applyEdits(t *testing.T, draft string, edits []draftEdit) string {
 				lines[i] = e.with
 			}
 		case "delete-callin":
-			i := find("  - symbol: " + e.line)
+			// a callin, or one commented out
+			i, more := lookup("  - symbol: "+e.line), "    "
+			if i < 0 {
+				i, more = find("  # - symbol: "+e.line), "  #   "
+			}
 			j := i + 1
-			for j < len(lines) && strings.HasPrefix(lines[j], "    ") {
+			for j < len(lines) && strings.HasPrefix(lines[j], more) {
 				j++
 			}
 			lines = append(lines[:i], lines[j:]...)

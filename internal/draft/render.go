@@ -11,7 +11,8 @@ const commentColumn = 40
 
 // Render writes the purpose draft of a description. Everything that is not
 // commented out passes `droidstar check`: one constructor (or factory) is
-// chosen, the others are comments; every public method is a callin, every
+// chosen, the others are comments; every public method is a callin (but
+// those that take an object no literal makes are comments), every
 // listener's method a callback, each with its Java signature beside it;
 // each argument is a placeholder of its parameter's type.
 //
@@ -25,7 +26,8 @@ func Render(d *Description, jars []string) []byte {
 	b.comment(fmt.Sprintf("(read by reflection on Java %s%s). It passes `droidstar check` as it is.", d.Java, androidNote(c.Name)))
 	b.comment("To learn something useful: keep the callins and callbacks you want and delete")
 	b.comment("the rest, pick the constructor, and replace each placeholder argument (0, false,")
-	b.comment("\"text\", null: a value of the parameter's type) with one that means something.")
+	b.comment("\"text\": a value of the parameter's type) with one that means something. Callins")
+	b.comment("that take an object no argument literal makes are commented out, with null for it.")
 	b.comment("The README's \"Drafting a purpose\" section walks through an example.")
 	b.line("name: " + symbolSafe(simple))
 	b.line("class: " + c.Name)
@@ -34,12 +36,22 @@ func Render(d *Description, jars []string) []byte {
 	for _, l := range c.Listeners {
 		listenerTypes[l.Type] = true
 	}
-	args := func(params []string) string {
+	// unwritable are the parameter types of a call that no literal makes
+	// (the placeholder is null).
+	argsOf := func(params []string) (list string, unwritable []string) {
 		var parts []string
 		for _, p := range params {
-			parts = append(parts, placeholder(p, c.Name, listenerTypes))
+			lit := placeholder(p, c.Name, listenerTypes)
+			if lit == "null" {
+				unwritable = append(unwritable, javaName(p))
+			}
+			parts = append(parts, lit)
 		}
-		return "[" + strings.Join(parts, ", ") + "]"
+		return "[" + strings.Join(parts, ", ") + "]", unwritable
+	}
+	args := func(params []string) string {
+		list, _ := argsOf(params)
+		return list
 	}
 
 	if len(jars) > 0 {
@@ -109,12 +121,14 @@ func Render(d *Description, jars []string) []byte {
 	b.line("callins:")
 	symbols := map[string]bool{}
 	for _, m := range c.Methods {
-		writeCallin(&b, m, callinSymbol(m, c.Methods, ""), "", args(m.Params), symbols)
+		list, unwritable := argsOf(m.Params)
+		writeCallin(&b, m, callinSymbol(m, c.Methods, ""), "", list, unwritable, symbols)
 	}
 	for _, l := range c.Listeners {
 		for _, m := range l.Callins {
 			prefix := symbolSafe(simpleName(l.Type)) + "_"
-			writeCallin(&b, m, callinSymbol(m, l.Callins, prefix), l.Type, args(m.Params), symbols)
+			list, unwritable := argsOf(m.Params)
+			writeCallin(&b, m, callinSymbol(m, l.Callins, prefix), l.Type, list, unwritable, symbols)
 		}
 	}
 
@@ -168,7 +182,10 @@ func Render(d *Description, jars []string) []byte {
 	return []byte(b.String())
 }
 
-func writeCallin(b *builder, m Method, sym, on, args string, symbols map[string]bool) {
+// writeCallin writes one callin. One with an argument no literal makes
+// is commented out: null would stand for it, which the harness cannot
+// tell apart among overloads and the method would mostly refuse.
+func writeCallin(b *builder, m Method, sym, on, args string, unwritable []string, symbols map[string]bool) {
 	for base, n := sym, 2; symbols[sym] || reserved[sym]; n++ {
 		sym = fmt.Sprintf("%s_%d", base, n)
 	}
@@ -177,16 +194,34 @@ func writeCallin(b *builder, m Method, sym, on, args string, symbols map[string]
 	if on != "" {
 		sig = javaName(on) + ": " + sig
 	}
-	b.commented("  - symbol: "+sym, sig)
+	indent := "  "
+	if len(unwritable) > 0 {
+		indent = "  # "
+	}
+	b.commented(indent+"- symbol: "+sym, sig)
 	if sym != m.Name {
-		b.line("    call: " + m.Name)
+		b.line(indent + "  call: " + m.Name)
 	}
 	if on != "" {
-		b.line("    on: {listener: " + on + "}")
+		b.line(indent + "  on: {listener: " + on + "}")
 	}
-	if len(m.Params) > 0 {
-		b.line("    args: " + args)
+	if len(unwritable) > 0 {
+		b.commented(indent+"  args: "+args, "no literal makes "+strings.Join(dedupe(unwritable), ", "))
+	} else if len(m.Params) > 0 {
+		b.line(indent + "  args: " + args)
 	}
+}
+
+func dedupe(s []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // reserved are the symbols built into every model.
@@ -231,7 +266,7 @@ func placeholder(param, class string, listeners map[string]bool) string {
 		return "0"
 	case "char", "java.lang.Character":
 		return `"a"`
-	case "java.lang.String", "java.lang.CharSequence":
+	case "java.lang.String", "java.lang.CharSequence", "java.lang.Object":
 		return `"text"`
 	case "android.content.Context":
 		return "{context: true}"
