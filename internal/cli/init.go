@@ -20,28 +20,35 @@ func newInitCmd(e *env) *cobra.Command {
 		Use:   "init CLASS",
 		Short: "Draft a purpose for a class from its public API",
 		Long: `Init reads CLASS by reflection on the host JVM (nothing of it runs) and writes
-a purpose draft: the --jar files as its jars, its constructors and static factories as target.new or
-target.factory (the first one chosen, the others commented out), its public
-instance methods as callins with placeholder arguments of their parameters'
-types, the listener interfaces its setOn*Listener, add*Listener and register*
-methods take and the abstract classes the harness has shims for (TimerTask,
-AsyncTask, ...) as target.listeners, and their methods as callbacks. Each entry
-is commented with its Java signature. The draft passes 'droidstar check' as it
-is: delete what you do not want, pick the constructor, and put values that mean
-something in place of the placeholders (the README's "Drafting a purpose"
-section walks through java.util.Timer).
+a purpose draft:
+  - the --jar files as its jars;
+  - its constructors and static factories as target.new or target.factory, the
+    first one chosen and the others commented out (a class the harness has a
+    shim for, such as TimerTask or AsyncTask, is drafted as its shim);
+  - its public instance methods as callins, with a placeholder argument of each
+    parameter's type ({int: 0}, false, "text", {listener: T}, ...); those that
+    take an object no argument literal makes are commented out, with null;
+  - the listener interfaces its setOn*Listener, add*Listener and register*
+    methods take, and the classes with shims its methods take, as
+    target.listeners, and their methods as callbacks.
+Each entry is commented with its Java signature. The draft passes 'droidstar
+check' as it is: delete what you do not want, pick the constructor, and put
+values that mean something in place of the placeholders (the README's
+"Drafting a purpose" section walks through java.util.Timer).
 
 Classes come from the JDK, the --jar libraries, and, for android.* classes,
 android.jar (API 23): --android-jar, else platforms/android-23/android.jar
 under ANDROID_HOME or ANDROID_SDK_ROOT. The draft of an Android class runs on
 the adb backend; of any other class on the jvm backend.
 
-An unknown class (with the classes of a close name), a class that is not
-public, one with no public instance methods, or no java: exit 1.`,
+Exit 1 for an unknown class (the classes of the nearest names are suggested),
+a class that is not public or has no public instance methods, an Android class
+without android.jar, no java, or -o naming an existing file; 2 for a wrong
+command line.`,
 		Example: `  droidstar init java.util.Timer                      # the draft on standard output
   droidstar init java.util.Timer -o timer.yaml
   droidstar init android.media.MediaPlayer --android-jar harness-apk/build/android/android.jar
-  droidstar init okhttp3.OkHttpClient --jar okhttp.jar --jar okio.jar`,
+  droidstar init com.example.Gadget --jar libs/gadget.jar -o gadget.yaml`,
 		Args: exactArgs(1, "one class name"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if out != "" {
