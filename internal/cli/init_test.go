@@ -313,11 +313,20 @@ public class Gadget {
     public boolean isOn() { return false; }
 }
 `
-	if err := os.WriteFile(filepath.Join(src, "Gadget.java"), []byte(gadget), 0o644); err != nil {
-		t.Fatal(err)
+	sources := map[string]string{
+		"Gadget.java": gadget,
+		"Part.java":   "package org.example;\npublic class Part {}\n",
+		"Widget.java": "package org.example;\npublic class Widget {\n    public void attach(Part p) {}\n}\n",
+	}
+	args := []string{"--release", "8", "-d", filepath.Join(dir, "classes")}
+	for name, text := range sources {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, filepath.Join(src, name))
 	}
 	classes := filepath.Join(dir, "classes")
-	if out, err := exec.Command("javac", "--release", "8", "-d", classes, filepath.Join(src, "Gadget.java")).CombinedOutput(); err != nil {
+	if out, err := exec.Command("javac", args...).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}
 	jar := filepath.Join(dir, "libs", "gadget.jar")
@@ -361,6 +370,15 @@ backend:
 	}
 	if code, stdout, stderr := run(t, "check", "--resolve", file); code != ExitOK || !strings.Contains(stdout, "target resolved") {
 		t.Errorf("check --resolve: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// A class whose API names a class the class path lacks.
+	if err := os.Remove(filepath.Join(classes, "org", "example", "Part.class")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = run(t, "init", "org.example.Widget", "--jar", classes)
+	if want := "droidstar: cannot read the methods of org.example.Widget: java.lang.NoClassDefFoundError: org/example/Part" +
+		" (a class its API uses is missing: add the jar that holds it with --jar)\n"; code != ExitFail || stderr != want {
+		t.Errorf("missing dependency: exit %d, stderr %q\nwant %q", code, stderr, want)
 	}
 	// A class folder is searched too, for the class and for suggestions.
 	code, _, stderr = run(t, "init", "org.example.Gadgt", "--jar", classes)

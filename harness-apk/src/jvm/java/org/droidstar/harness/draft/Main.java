@@ -34,7 +34,8 @@ import org.droidstar.harness.core.Json;
  * The answer is {"ok": true, "java": VERSION, "class": DESCRIPTION}, or
  * {"ok": false, "error": {"code", "message", "suggestions"}} with code
  * unknown-class (suggestions: classes of the same or a close simple name
- * on the class path and in the JDK) or not-public. The class path entries
+ * on the class path and in the JDK), not-public, or unreadable (a class
+ * its API names is missing). The class path entries
  * (jars, folders: android.jar, libraries) are searched after the JDK.
  */
 public final class Main {
@@ -85,9 +86,19 @@ public final class Main {
                         new ArrayList<String>()));
                 return reply;
             }
+            Map<String, Object> description;
+            try {
+                description = Reflector.describe(cls);
+            } catch (LinkageError e) {
+                // A class its API names is not on the class path.
+                reply.put("ok", Boolean.FALSE);
+                reply.put("error", error("unreadable", "cannot read the methods of " + cls.getName() + ": " + e
+                        + " (a class its API uses is missing: add the jar that holds it with --jar)", new ArrayList<String>()));
+                return reply;
+            }
             reply.put("ok", Boolean.TRUE);
             reply.put("java", System.getProperty("java.specification.version"));
-            reply.put("class", Reflector.describe(cls));
+            reply.put("class", description);
             return reply;
         } finally {
             loader.close();
