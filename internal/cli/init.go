@@ -27,7 +27,9 @@ a purpose draft:
     shim for, such as TimerTask or AsyncTask, is drafted as its shim);
   - its public instance methods as callins, with a placeholder argument of each
     parameter's type ({int: 0}, false, "text", {listener: T}, ...); those that
-    take an object no argument literal makes are commented out, with null;
+    take an object no argument literal makes (null), or a callback interface
+    no registration method names ({listener: T}), are commented out, saying
+    what they need;
   - the listener interfaces its setOn*Listener, add*Listener and register*
     methods take, and the classes with shims its methods take, as
     target.listeners, and their methods as callbacks.

@@ -40,6 +40,11 @@ type Class struct {
 	Factories    []Method   `json:"factories"`
 	Methods      []Method   `json:"methods"`
 	Listeners    []Listener `json:"listeners"`
+	// Interfaces are the callback interfaces (one to three methods to
+	// implement) its methods take that no registration method names
+	// (CompletableFuture's BiConsumer): a proxy could stand for each, once
+	// the purpose declares it a listener.
+	Interfaces []Listener `json:"interfaces"`
 }
 
 // Method is a constructor, a static factory or an instance method.

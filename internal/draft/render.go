@@ -27,7 +27,8 @@ func Render(d *Description, jars []string) []byte {
 	b.comment("To learn something useful: keep the callins and callbacks you want and delete")
 	b.comment("the rest, pick the constructor, and replace each placeholder argument (0, false,")
 	b.comment("\"text\": a value of the parameter's type) with one that means something. Callins")
-	b.comment("that take an object no argument literal makes are commented out, with null for it.")
+	b.comment("that take an object no argument literal makes, or an interface no listener is")
+	b.comment("declared for, are commented out, saying what they need.")
 	b.comment("The README's \"Drafting a purpose\" section walks through an example.")
 	b.line("name: " + symbolSafe(simple))
 	b.line("class: " + c.Name)
@@ -36,18 +37,35 @@ func Render(d *Description, jars []string) []byte {
 	for _, l := range c.Listeners {
 		listenerTypes[l.Type] = true
 	}
-	// unwritable are the parameter types of a call that no literal makes
-	// (the placeholder is null).
-	argsOf := func(params []string) (list string, unwritable []string) {
-		var parts []string
+	undeclared := map[string]Listener{}
+	for _, l := range c.Interfaces {
+		undeclared[l.Type] = l
+	}
+	// why says what a call's arguments need that the draft does not
+	// declare: objects no literal makes (the placeholder is null), and
+	// interfaces that would need a listener of their own.
+	argsOf := func(params []string) (list string, why []string) {
+		var parts, objects []string
 		for _, p := range params {
+			if l, ok := undeclared[p]; ok {
+				var names []string
+				for _, cb := range l.Callbacks {
+					names = append(names, cb.Name)
+				}
+				parts = append(parts, "{listener: "+p+"}")
+				why = append(why, "declare the listener "+javaName(p)+" (callbacks "+strings.Join(dedupe(names), ", ")+")")
+				continue
+			}
 			lit := placeholder(p, c.Name, listenerTypes)
 			if lit == "null" {
-				unwritable = append(unwritable, javaName(p))
+				objects = append(objects, javaName(p))
 			}
 			parts = append(parts, lit)
 		}
-		return "[" + strings.Join(parts, ", ") + "]", unwritable
+		if len(objects) > 0 {
+			why = append(why, "no literal makes "+strings.Join(dedupe(objects), ", "))
+		}
+		return "[" + strings.Join(parts, ", ") + "]", dedupe(why)
 	}
 	args := func(params []string) string {
 		list, _ := argsOf(params)
@@ -119,16 +137,29 @@ func Render(d *Description, jars []string) []byte {
 	b.commented("  # dispose: release", "a method called after each query: release, close, cancel, shutdown")
 
 	b.line("callins:")
+	// A purpose needs a callin: when every one needs something the draft
+	// lacks, they all stay in, for the user to pick from and complete.
+	allCommented := true
+	for _, m := range c.Methods {
+		if _, why := argsOf(m.Params); len(why) == 0 {
+			allCommented = false
+		}
+	}
+	for _, l := range c.Listeners {
+		if len(l.Callins) > 0 {
+			allCommented = false
+		}
+	}
 	symbols := map[string]bool{}
 	for _, m := range c.Methods {
-		list, unwritable := argsOf(m.Params)
-		writeCallin(&b, m, callinSymbol(m, c.Methods, ""), "", list, unwritable, symbols)
+		list, why := argsOf(m.Params)
+		writeCallin(&b, m, callinSymbol(m, c.Methods, ""), "", list, why, !allCommented, symbols)
 	}
 	for _, l := range c.Listeners {
 		for _, m := range l.Callins {
 			prefix := symbolSafe(simpleName(l.Type)) + "_"
-			list, unwritable := argsOf(m.Params)
-			writeCallin(&b, m, callinSymbol(m, l.Callins, prefix), l.Type, list, unwritable, symbols)
+			list, why := argsOf(m.Params)
+			writeCallin(&b, m, callinSymbol(m, l.Callins, prefix), l.Type, list, why, true, symbols)
 		}
 	}
 
@@ -184,8 +215,10 @@ func Render(d *Description, jars []string) []byte {
 
 // writeCallin writes one callin. One with an argument no literal makes
 // is commented out: null would stand for it, which the harness cannot
-// tell apart among overloads and the method would mostly refuse.
-func writeCallin(b *builder, m Method, sym, on, args string, unwritable []string, symbols map[string]bool) {
+// tell apart among overloads and the method would mostly refuse. So is one
+// that takes an interface the draft declares no listener for (unwritable
+// says why), unless commentOut is false.
+func writeCallin(b *builder, m Method, sym, on, args string, unwritable []string, commentOut bool, symbols map[string]bool) {
 	for base, n := sym, 2; symbols[sym] || reserved[sym]; n++ {
 		sym = fmt.Sprintf("%s_%d", base, n)
 	}
@@ -195,7 +228,7 @@ func writeCallin(b *builder, m Method, sym, on, args string, unwritable []string
 		sig = javaName(on) + ": " + sig
 	}
 	indent := "  "
-	if len(unwritable) > 0 {
+	if len(unwritable) > 0 && commentOut {
 		indent = "  # "
 	}
 	b.commented(indent+"- symbol: "+sym, sig)
@@ -206,7 +239,7 @@ func writeCallin(b *builder, m Method, sym, on, args string, unwritable []string
 		b.line(indent + "  on: {listener: " + on + "}")
 	}
 	if len(unwritable) > 0 {
-		b.commented(indent+"  args: "+args, "no literal makes "+strings.Join(dedupe(unwritable), ", "))
+		b.commented(indent+"  args: "+args, strings.Join(unwritable, "; "))
 	} else if len(m.Params) > 0 {
 		b.line(indent + "  args: " + args)
 	}

@@ -74,16 +74,34 @@ func TestRenderCases(t *testing.T) {
 				"  - symbol: wait_2                      # void wait(char)",
 				"    call: wait",
 				`    args: ["a"]`,
-				"  - symbol: put_byteArray               # void put(byte[])",
-				"    args: [null]",
+				"  # - symbol: put_byteArray             # void put(byte[])",
+				"  #   args: [null]                      # no literal makes byte[]",
 				"  - symbol: put_String_Object           # void put(String, Object)",
-				`    args: ["text", null]`,
+				`    args: ["text", "text"]`,
 				"  - symbol: cb_done                     # A: void done()",
 				"    from: [done]",
 				"  - symbol: failed                      # A: void failed(int); B: void failed(String)",
 			},
 		},
 	}
+	cases = append(cases, struct {
+		name string
+		desc Description
+		want []string
+	}{
+		name: "an interface no registration names: saying which listener to declare",
+		desc: Description{Java: "17", Class: Class{Name: "org.example.Future", Kind: "class",
+			Constructors: []Method{{Signature: "new org.example.Future()"}},
+			Methods: []Method{{Name: "whenDone", Params: []string{"org.example.Future$Action", "java.util.Date"},
+				Signature: "void whenDone(org.example.Future.Action, java.util.Date)"}},
+			Interfaces: []Listener{{Type: "org.example.Future$Action", Callbacks: []Callback{{"run", "void run()"}}}}}},
+		want: []string{
+			// the only callin: kept in, saying what it needs
+			"  - symbol: whenDone                    # void whenDone(org.example.Future.Action, java.util.Date)",
+			"    args: [{listener: org.example.Future$Action}, null]  # declare the listener org.example.Future.Action (callbacks run); no literal makes java.util.Date",
+			"callbacks: []                           # no listener found: callbacks come from target.listeners",
+		},
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := string(Render(&c.desc, nil))

@@ -103,7 +103,7 @@ public class DraftTest {
                 + "\"callbacks\":[{\"name\":\"onChange\",\"signature\":\"void onChange(int)\"}],\"callins\":[]},"
                 + "{\"type\":\"org.droidstar.harness.draft.DraftTest$Gadget$Watcher\",\"register\":\"registerWatcher\",\"shim\":false,"
                 + "\"callbacks\":[{\"name\":\"gone\",\"signature\":\"void gone()\"},{\"name\":\"seen\",\"signature\":\"void seen(String)\"}],"
-                + "\"callins\":[]}]}";
+                + "\"callins\":[]}],\"interfaces\":[]}";
         assertEquals(want, Json.write(Reflector.describe(Gadget.class)));
     }
 

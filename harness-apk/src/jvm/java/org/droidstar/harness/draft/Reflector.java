@@ -130,6 +130,7 @@ public final class Reflector {
         List<Object> factories = new ArrayList<Object>();
         List<Object> callins = new ArrayList<Object>();
         Map<String, Map<String, Object>> listeners = new TreeMap<String, Map<String, Object>>();
+        Map<String, Map<String, Object>> interfaces = new TreeMap<String, Map<String, Object>>();
         for (Method m : methods) {
             if (Modifier.isStatic(m.getModifiers())) {
                 if (cls.isAssignableFrom(m.getReturnType())) {
@@ -151,13 +152,29 @@ public final class Reflector {
             for (Class<?> p : ps) {
                 if (SHIMS.containsKey(p.getName()) && !listeners.containsKey(p.getName())) {
                     listeners.put(p.getName(), listener(p, null));
+                } else if (p.isInterface() && !interfaces.containsKey(p.getName())) {
+                    Map<String, Object> l = listener(p, null);
+                    // A callback interface has a method or three to
+                    // implement (BiConsumer); CompletionStage's thirty-odd
+                    // make it an object of its own, no listener.
+                    int n = ((List<?>) l.get("callbacks")).size();
+                    if (n >= 1 && n <= 3) {
+                        interfaces.put(p.getName(), l);
+                    }
                 }
             }
             callins.add(method(m));
         }
+        // Interfaces the methods take that no registration names: a proxy
+        // could stand for each, if the purpose declares it.
+        for (String registered : listeners.keySet()) {
+            interfaces.remove(registered);
+        }
+
         out.put("factories", factories);
         out.put("methods", callins);
         out.put("listeners", new ArrayList<Object>(listeners.values()));
+        out.put("interfaces", new ArrayList<Object>(interfaces.values()));
         return out;
     }
 
