@@ -1,7 +1,8 @@
 # droidstar: build, demo, test and benchmark targets. Only Go is required
 # for build and demo; test also needs gcc for the race detector, Java 8+
 # and junit4 for the harness, and Debian's aapt, zipalign, apksigner and
-# dexdump to rebuild and inspect the APK (.ci/run installs them all).
+# dexdump to rebuild and inspect the APK, among others: .ci/setup names
+# them all and make test runs it first (make setup).
 GO      ?= go
 BIN     ?= bin/droidstar
 # The SVG helper (Graphviz compiled to WebAssembly); droidstar finds it next
@@ -10,7 +11,7 @@ RENDER  ?= $(dir $(BIN))droidstar-render
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
 LDFLAGS := -X github.com/droidstar/droidstar/internal/cli.Version=$(VERSION)
 
-.PHONY: all build demo test vet fmt-check check-examples check-device-purposes harness-test fuzz fuzz-ci bench bench-go bench-large bench-scaling clean
+.PHONY: all build demo setup setup-test test vet fmt-check check-examples check-device-purposes harness-test fuzz fuzz-ci bench bench-go bench-large bench-scaling clean
 
 all: build
 
@@ -26,9 +27,21 @@ demo: build
 # Every test: formatting, vet, example purposes, the harness (JUnit, and the
 # committed jar and APK rebuilt byte for byte and inspected), the device
 # purposes resolved against android.jar, and the Go tests with the race
-# detector. The last line printed is go test's own.
-test: fmt-check vet check-examples harness-test check-device-purposes
+# detector. The last line printed is go test's own. It starts with make
+# setup, which installs the Debian packages these need (as root) or lists
+# the missing ones with the command that installs them (otherwise).
+test: setup
+	$(MAKE) setup-test fmt-check vet check-examples harness-test check-device-purposes
 	$(GO) test -race -count=1 ./...
+
+# The Debian packages make test needs (.ci/setup names them): installed
+# when run as root, else listed with the one command that installs them.
+setup:
+	@.ci/setup
+
+# .ci/setup's own test: fake commands on PATH, no apt-get run.
+setup-test:
+	@.ci/setup_test
 
 harness-test:
 	$(MAKE) -C harness-apk junit jar-check apk-check apk-inspect-check

@@ -22,7 +22,11 @@ import (
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
+	"github.com/droidstar/droidstar/internal/learn"
+	"github.com/droidstar/droidstar/internal/learn/equivalence"
+	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/refdata"
 )
@@ -165,6 +169,44 @@ func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r
 		EQs: st.EQs, DeviceSecs: st.DeviceSecs, EstimatedWallSecs: st.EstimatedWallSecs, WallSecs: st.WallSecs,
 		LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: equal,
 	}, nil
+}
+
+// DroidStarFloor is the floor of a case's executed queries under the
+// bound check: the queries its last round must run when the hypothesis is
+// the true model, from an empty cache in one batch, that is the maximal
+// words of the round once the closure's forced answers (waits after a
+// quiet, anything after an err) are left out, with the access words of a
+// breadth-first spanning tree. A run whose own access words differ checks
+// other words, so this is the yardstick the issue set, not a proven lower
+// bound of every run.
+func DroidStarFloor(ctx context.Context, shared string, c DroidStarCase) (int, error) {
+	plan, err := droidStarPlan(shared, c, 1)
+	if err != nil {
+		return 0, err
+	}
+	defer plan.Close()
+	m := plan.Model.Machine.Minimize()
+	tree := m.AccessTree()
+	access := make([]mealy.Word, m.NumStates())
+	for q := range access {
+		access[q] = tree.Word(q)
+	}
+	t := plan.Job.Target
+	sem, err := t.Sem()
+	if err != nil {
+		return 0, err
+	}
+	rec := plan.Job.Recorder
+	check := &equivalence.Bound{MQ: &oracle.Counter{Next: plan.Job.MQ, Phase: oracle.PhaseEquivalence, Recorder: rec},
+		Bound: c.Bound, Sem: sem, Forcing: t.Forcing, PerBatch: equivalence.WholeRound}
+	cex, err := check.FindCounterexample(ctx, &learn.Hypothesis{Machine: m, Access: access})
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", c.Class, err)
+	}
+	if cex != nil {
+		return 0, fmt.Errorf("%s: the bound check of the true model found a counterexample, %v", c.Class, cex.Word)
+	}
+	return rec.Phase(oracle.PhaseEquivalence).Executed, nil
 }
 
 // AALpyCounts are what one AALpy algorithm needed on one model.

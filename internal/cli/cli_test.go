@@ -342,7 +342,7 @@ func TestLearnFailuresExitOne(t *testing.T) {
 }
 
 func TestVersionAndHelp(t *testing.T) {
-	if code, stdout, _ := run(t, "version"); code != ExitOK || stdout != "droidstar "+Version+"\n" {
+	if code, stdout, _ := run(t, "version"); code != ExitOK || stdout != "droidstar "+toolVersion()+"\n" {
 		t.Fatalf("exit %d: %q", code, stdout)
 	}
 	for _, cmd := range []string{"learn", "check", "export", "bench", "examples", "version"} {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ import (
 
 func newExportCmd(e *env) *cobra.Command {
 	var format, out string
-	var showErrors bool
+	var showErrors, bundle bool
 	c := &cobra.Command{
 		Use:   "export model.json",
 		Short: "Render a learned model in another format",
@@ -27,7 +28,8 @@ these formats (--format):
 
 ` + formatTable() + `
 Output goes to stdout unless -o names a file; with -o and no --format, the
-format follows the file's extension (` + extensionList() + `).
+format follows the file's extension (` + extensionList() + `);
+a file with another extension is refused, and one with none gets dot.
 
 The pictures (dot, svg, mermaid) show the callback typestate: callins as
 plain black arrows, callbacks as blue double arrows (⇒ in Mermaid), a wait
@@ -37,14 +39,22 @@ labelled by its ID and the shortest way to reach it ("s5 / exec · ⇒postexec";
 a way longer than 13 steps shows its first and last 6 around "… N more").
 The error sink and err transitions are hidden unless --show-errors.
 
+SVG is drawn for reading: a self-loop is a line of its state's label
+("↻ start · pause"), and the same input into one state from ` + strconv.Itoa(export.BundleMin) + ` states or
+more is one arrow from a dashed box that lists them ("from s0, s3, s6–s11").
+DOT has one edge per transition (merged between the same two states) for
+tools that read it, unless --bundle asks for the SVG's layout; Mermaid
+always has one line per transition.
+
 SVG needs no Graphviz: droidstar runs its helper droidstar-render (Graphviz
 compiled to WebAssembly), which 'make build' and 'go install ./cmd/...' put
 next to droidstar; $DROIDSTAR_RENDER can name it. SVG refuses a picture of
-more than ` + strconv.Itoa(export.MaxDrawnEdges) + ` edges (merged transitions), which Graphviz would take
-minutes to lay out: export such a model as dot and lay it out with
-Graphviz's sfdp.`,
+more than ` + strconv.Itoa(export.MaxDrawnEdges) + ` arrows (a bundle counts once, a self-loop not at all),
+which Graphviz would take minutes to lay out: export such a model as dot
+and lay it out with Graphviz's sfdp.`,
 		Example: `  droidstar export AsyncTask.json -o asynctask.svg
   droidstar export AsyncTask.json --format dot -o asynctask.dot
+  droidstar export AsyncTask.json --format dot --bundle   # the DOT the SVG is drawn from
   droidstar export AsyncTask.json --format mermaid        # paste into Markdown as a mermaid block
   droidstar export AsyncTask.json --format lifestate      # enable/disable/allow/disallow rules
   droidstar export AsyncTask.json --format legacy-dot
@@ -52,12 +62,19 @@ Graphviz's sfdp.`,
 		Args: exactArgs(1, "one model file"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if !c.Flags().Changed("format") && out != "" && out != "-" {
-				if f := formatOfFile(out); f != "" {
+				f, err := formatOfOutput(out)
+				if err != nil {
+					return err
+				}
+				if f != "" {
 					format = f
 				}
 			}
 			if !export.IsFormat(format) {
 				return usageError("--format: unknown format %q (formats: %s)", format, strings.Join(export.Formats(), ", "))
+			}
+			if bundle && format != export.FormatDOT && format != export.FormatSVG {
+				return usageError("--bundle: only the dot format bundles on request (svg always does), not %s", format)
 			}
 			if format == export.FormatSVG {
 				if _, err := render.Find(); err != nil {
@@ -71,7 +88,9 @@ Graphviz's sfdp.`,
 			// The text goes straight to its destination as it is made: a
 			// large model's export is not held whole in memory as well.
 			write := func(w io.Writer) error {
-				if err := export.WriteTo(w, d, format, renderOptions(c.Context(), showErrors)); err != nil {
+				opts := renderOptions(c.Context(), showErrors)
+				opts.Bundle = bundle
+				if err := export.WriteTo(w, d, format, opts); err != nil {
 					return fmt.Errorf("%s: %w", args[0], err)
 				}
 				return nil
@@ -82,6 +101,7 @@ Graphviz's sfdp.`,
 	c.Flags().StringVarP(&format, "format", "f", "dot", "output format: "+strings.Join(export.Formats(), ", "))
 	c.Flags().StringVarP(&out, "out", "o", "", "output file (default stdout)")
 	c.Flags().BoolVar(&showErrors, "show-errors", false, "draw the error sink and err transitions (dot, svg, mermaid)")
+	c.Flags().BoolVar(&bundle, "bundle", false, "dot: draw as the svg does, self-loops in their states and the same input into one state from many states as one arrow")
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(export.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
@@ -123,6 +143,25 @@ func formatOfFile(name string) string {
 		}
 	}
 	return ""
+}
+
+// formatOfOutput is the format -o's extension names: "" for a file with
+// no extension (the default format applies), a usage error listing the
+// formats for an extension no format has, so that x.png never holds DOT.
+func formatOfOutput(out string) (string, error) {
+	if f := formatOfFile(out); f != "" {
+		return f, nil
+	}
+	ext := filepath.Ext(out)
+	if ext == "" {
+		return "", nil
+	}
+	var known []string
+	for _, f := range export.Formats() {
+		known = append(known, export.Extension(f)+" ("+f+")")
+	}
+	return "", usageError("-o %s: export writes no %s files; it writes %s: name the file with one of these extensions, or give --format",
+		out, ext, strings.Join(known, ", "))
 }
 
 // writeOut writes a command's --out: stdout for "" or "-", else the file

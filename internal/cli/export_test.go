@@ -60,7 +60,7 @@ func TestExportFormatFromExtension(t *testing.T) {
 		"a.txt":            "AsyncTask: callback typestate",
 		"a.json":           "{\n  \"format\": \"droidstar-model\"",
 		"a.dot":            "digraph AsyncTask {",
-		"a.unknown":        "digraph AsyncTask {", // the default format
+		"a":                "digraph AsyncTask {", // no extension: the default format
 	} {
 		out := filepath.Join(dir, name)
 		if code, _, stderr := run(t, "export", file, "-o", out); code != ExitOK {
@@ -182,5 +182,99 @@ func TestLearnWritesFormatsAsSet(t *testing.T) {
 		if data, _ := os.ReadFile(f); string(data) == "earlier run\n" || info.Mode().Perm() != 0o600 {
 			t.Errorf("%s: mode %v, content %.40q; want the new model, still 0600", f, info.Mode().Perm(), data)
 		}
+	}
+}
+
+// An extension no format has is refused, listing the formats, and nothing
+// is written: x.png never holds DOT.
+func TestExportRefusesAnExtensionItDoesNotWrite(t *testing.T) {
+	dir := t.TempDir()
+	file := learnAsyncTask(t, dir)
+	out := filepath.Join(dir, "x.png")
+	code, stdout, stderr := run(t, "export", file, "-o", out)
+	want := "droidstar: -o " + out + ": export writes no .png files; it writes .json (json), .dot (dot), .svg (svg), " +
+		".mmd (mermaid), .gv (legacy-dot), .lifestate.txt (lifestate), .lifestate.json (lifestate-json), .txt (summary): " +
+		"name the file with one of these extensions, or give --format\n"
+	if code != ExitUsage || stdout != "" || stderr != want {
+		t.Fatalf("exit %d\nstdout %q\nstderr %q\nwant   %q", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("%s was written (%v)", out, err)
+	}
+}
+
+// Given the DOT that learn writes beside the model, export, report and
+// diff say that they read the model JSON, and name it when it is there.
+func TestModelCommandsGivenDOT(t *testing.T) {
+	dir := t.TempDir()
+	file := learnAsyncTask(t, dir)
+	dot := filepath.Join(dir, "AsyncTask.dot")
+	if code, _, stderr := run(t, "export", file, "-o", dot); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	const reads = ": this is Graphviz DOT; droidstar reads the model JSON that 'droidstar learn' writes"
+	alone := filepath.Join(t.TempDir(), "typestate.dot")
+	if err := os.WriteFile(alone, []byte("// drawn by hand\nstrict digraph {\n  a -> b\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"export", dot}, ExitFail, dot + reads + ": give " + file + " instead"},
+		{[]string{"report", dot, "-o", filepath.Join(dir, "r.html")}, ExitFail, dot + reads + ": give " + file + " instead"},
+		{[]string{"diff", file, dot}, ExitUsage, dot + reads + ": give " + file + " instead"},
+		{[]string{"export", alone}, ExitFail, alone + reads + " (NAME.json, beside NAME.dot): give that instead"},
+	} {
+		code, stdout, stderr := run(t, c.args...)
+		if want := "droidstar: " + c.want + "\n"; code != c.code || stdout != "" || stderr != want {
+			t.Errorf("%v: exit %d\nstdout %q\nstderr %q\nwant   %q", c.args, code, stdout, stderr, want)
+		}
+	}
+}
+
+func TestLooksLikeDOT(t *testing.T) {
+	for text, want := range map[string]bool{
+		"digraph AsyncTask {\n":            true,
+		"\ufeff  digraph{a->b}":            true,
+		"strict digraph {}":                true,
+		"Graph\n{\n}":                      true,
+		"// a comment\n# another\ngraph G": true,
+		"digraphs are drawn":               false,
+		`{"format": "droidstar-model"}`:    false,
+		"// only a comment":                false,
+		"":                                 false,
+	} {
+		if got := looksLikeDOT([]byte(text)); got != want {
+			t.Errorf("looksLikeDOT(%q) = %v", text, got)
+		}
+	}
+}
+
+// export --bundle writes the DOT the SVG is drawn from; without it DOT has
+// one edge per transition; other formats refuse the flag.
+func TestExportBundle(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := run(t, "learn", "--example", "mediaplayer", "-o", dir, "-q", "--write", "json"); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	file := filepath.Join(dir, "MediaPlayer.json")
+	code, stdout, stderr := run(t, "export", file, "-f", "dot", "--bundle")
+	want, err := os.ReadFile(repoPath("testdata", "export", "examples", "mediaplayer.bundled.dot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != ExitOK || stdout != string(want) {
+		t.Fatalf("export -f dot --bundle: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	code, stdout, _ = run(t, "export", file, "-f", "dot")
+	want, _ = os.ReadFile(repoPath("testdata", "export", "examples", "mediaplayer.dot"))
+	if code != ExitOK || stdout != string(want) {
+		t.Fatalf("export -f dot: exit %d:\n%s", code, stdout)
+	}
+	code, stdout, stderr = run(t, "export", file, "-f", "mermaid", "--bundle")
+	if code != ExitUsage || stdout != "" || stderr != "droidstar: --bundle: only the dot format bundles on request (svg always does), not mermaid\n" {
+		t.Fatalf("export -f mermaid --bundle: exit %d, stderr %q", code, stderr)
 	}
 }

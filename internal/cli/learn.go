@@ -247,6 +247,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	simOpts := e.backendOptions(f.lanes, f.realtime)
 	simOpts.Flaky = sim.Flakiness{Prob: f.vote.simFlaky, Seed: f.vote.seed}
+	if c.Flags().Changed("seed") {
+		simOpts.LatencySeed = f.vote.seed
+	}
 	var plan *compose.Plan
 	auto := bound.Auto && c.Flags().Changed("bound")
 	switch {
@@ -335,7 +338,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		perfect = target
 	}
 	opts := engine.Options{
-		VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism,
+		VirtualClock: plan.Virtual, ToolVersion: toolVersion(), Now: time.Now, Determinism: determinism,
 		Perfect: perfect, Conformance: conformance, Learn: f.learner,
 		Progress: func(s engine.Snapshot) {
 			last = s

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,7 @@ import (
 
 type matrixFlags struct {
 	out       string
+	format    string
 	simModels []string
 	java      []string
 	backend   string
@@ -81,6 +83,10 @@ of --devices (all, or SERIAL or NAME=SERIAL entries) is a target, named
 apiSDK after its Android SDK level unless named, and the devices learn in
 parallel. NAMEs use letters, digits, '_', '-' and '.'.
 
+Stdout gets the table, or with --format markdown matrix.md (for a CI job's
+summary: the table, then each differing target's diff report), or with
+--format json matrix.json.
+
 Exit code: 0 when every target learned and all behave like the baseline, 1
 when one differs or failed, 2 on a usage error, 4 when a target's answers
 contradicted each other and re-running could not settle them (see --repeat):
@@ -110,6 +116,8 @@ results are written all the same.`,
 	}
 	fl := c.Flags()
 	fl.StringVarP(&f.out, "out", "o", ".", "directory for the models and the matrix report")
+	fl.StringVarP(&f.format, "format", "f", matrixTable, "what stdout gets: "+strings.Join(matrixFormats, ", ")+" (the last two are matrix.md and matrix.json)")
+	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(matrixFormats, cobra.ShellCompDirectiveNoFileComp))
 	fl.Var(&appendFlag{list: &f.simModels}, "sim-model", "a target NAME=FILE: the sim model standing in for one version (repeatable)")
 	// --model was this flag's first name, but learn --model learns a model
 	// file itself: one name, two meanings. The old spelling still works.
@@ -143,7 +151,20 @@ func (a *appendFlag) Set(s string) error { *a.list = append(*a.list, s); return 
 func (a *appendFlag) Type() string       { return "stringArray" }
 func (a *appendFlag) String() string     { return strings.Join(*a.list, ",") }
 
+// The formats of matrix's stdout: the table, or a copy of matrix.md or
+// matrix.json, for a CI job's summary.
+const (
+	matrixTable    = "table"
+	matrixMarkdown = "markdown"
+	matrixJSON     = "json"
+)
+
+var matrixFormats = []string{matrixTable, matrixMarkdown, matrixJSON}
+
 func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
+	if !slices.Contains(matrixFormats, f.format) {
+		return usageError("--format: unknown format %q (formats: %s)", f.format, strings.Join(matrixFormats, ", "))
+	}
 	if err := probeDir(f.out); err != nil {
 		return err
 	}
@@ -223,13 +244,21 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	if err != nil {
 		return err
 	}
+	md := rep.Markdown()
 	if err := atomicfile.WriteSet([]atomicfile.File{
 		{Path: filepath.Join(f.out, "matrix.json"), Data: data},
-		{Path: filepath.Join(f.out, "matrix.md"), Data: []byte(rep.Markdown())},
+		{Path: filepath.Join(f.out, "matrix.md"), Data: []byte(md)},
 	}); err != nil {
 		return err
 	}
-	fmt.Fprint(e.stdout, rep.Table())
+	switch f.format {
+	case matrixMarkdown:
+		fmt.Fprint(e.stdout, md)
+	case matrixJSON:
+		e.stdout.Write(data)
+	default:
+		fmt.Fprint(e.stdout, rep.Table())
+	}
 	fmt.Fprintf(e.stderr, "wrote %s and %s\n", filepath.Join(f.out, "matrix.md"), filepath.Join(f.out, "matrix.json"))
 	if err := flaky.report(targets); err != nil {
 		return err
@@ -394,7 +423,7 @@ func matrixLearn(e *env, f *matrixFlags, st *store.Store, log io.Writer, flaky *
 		defer leave()
 		// After joining: a stop from now on ends this target gently.
 		fmt.Fprintf(log, "droidstar: %s: learning\n", t.Name)
-		opts := engine.Options{VirtualClock: plan.Virtual, ToolVersion: Version, Now: time.Now, Determinism: determinism, Conformance: f.checks}
+		opts := engine.Options{VirtualClock: plan.Virtual, ToolVersion: toolVersion(), Now: time.Now, Determinism: determinism, Conformance: f.checks}
 		start := time.Now()
 		res, err := engine.Run(ctx, plan.Job, opts)
 		executed.Add(int64(executedBy(plan)))

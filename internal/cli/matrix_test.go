@@ -338,3 +338,53 @@ func TestMatrixMaxQueries(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
 	}
 }
+
+// --format markdown and --format json put matrix.md and matrix.json on
+// stdout, as a CI job's summary takes them: the same bytes as the files
+// and as internal/matrix's golden files, with the exit code of the table.
+func TestMatrixFormats(t *testing.T) {
+	src := repoPath("testdata", "matrix")
+	golden := map[string]string{}
+	for _, name := range []string{"differ.md", "differ.json", "differ.txt"} {
+		data, err := os.ReadFile(filepath.Join(src, "golden", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden[name] = string(data)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"purpose.yaml", "api23.dot", "api34.dot"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	for _, c := range []struct {
+		format, file, want string
+	}{
+		{"markdown", "matrix.md", golden["differ.md"]},
+		{"json", "matrix.json", golden["differ.json"]},
+		{"table", "", golden["differ.txt"]},
+	} {
+		os.RemoveAll("out")
+		code, stdout, stderr := run(t, "matrix", "purpose.yaml", "--sim-model", "api23=api23.dot", "--sim-model", "same=api23.dot",
+			"--sim-model", "api34=api34.dot", "-o", "out", "--format", c.format)
+		if code != ExitFail || stdout != c.want || !strings.HasSuffix(stderr, "droidstar: the targets differ from the baseline api23\n") {
+			t.Errorf("--format %s: exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %s", c.format, code, stdout, c.want, stderr)
+			continue
+		}
+		if c.file != "" {
+			if data, _ := os.ReadFile(filepath.Join("out", c.file)); string(data) != stdout {
+				t.Errorf("--format %s: stdout is not %s:\n%s", c.format, c.file, data)
+			}
+		}
+	}
+	code, stdout, stderr := run(t, "matrix", "purpose.yaml", "-o", "out", "--format", "html")
+	if want := "droidstar: --format: unknown format \"html\" (formats: table, markdown, json)\n"; code != ExitUsage || stdout != "" || stderr != want {
+		t.Errorf("--format html: exit %d\nstdout %q\nstderr %q\nwant   %q", code, stdout, stderr, want)
+	}
+}

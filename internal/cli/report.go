@@ -22,7 +22,9 @@ that loads nothing from elsewhere (its CSS and the SVG are inline):
 
   - what was learned: the class, the purpose, the backend and its devices,
     when and by which droidstar
-  - the typestate picture, the SVG 'droidstar export --format svg' draws
+  - the typestate picture, the SVG 'droidstar export --format svg' draws,
+    at its own size in a window that zooms (wheel, buttons, fit), pans
+    (drag) and opens the picture alone at full size
   - the statistics in the columns of DroidStar's Table 1, as the summary
     prints them, with device time, cache hits and excluded queries
   - the warnings: timing violations, non-determinism, excluded queries
@@ -33,7 +35,7 @@ that loads nothing from elsewhere (its CSS and the SVG are inline):
 The picture needs the droidstar-render helper (see 'droidstar export
 --help'); without it the page says so in place of the picture, droidstar
 warns on stderr and still writes the report. A typestate of more than
-` + strconv.Itoa(export.MaxDrawnEdges) + ` edges (merged transitions) is not drawn: Graphviz would take
+` + strconv.Itoa(export.MaxDrawnEdges) + ` arrows (a bundle counts once) is not drawn: Graphviz would take
 minutes, and the picture could not be read; the page says so, and how to
 draw it ('droidstar export --format dot', then Graphviz's sfdp). Output goes
 to stdout unless -o names a file. The same model always gives the same page.`,

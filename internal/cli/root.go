@@ -9,7 +9,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -21,10 +24,6 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/progress"
 )
-
-// Version is the tool's version, set at build time with
-// -ldflags "-X github.com/droidstar/droidstar/internal/cli.Version=...".
-var Version = "0.1.0-dev"
 
 // Exit codes.
 const (
@@ -79,9 +78,49 @@ func (e *env) readModel(path string) (*model.Document, error) {
 	}
 	d, err := model.Unmarshal(data)
 	if err != nil {
+		if looksLikeDOT(data) {
+			return nil, dotGivenError(path)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return d, nil
+}
+
+// looksLikeDOT reports whether a file that is no model document starts as
+// Graphviz DOT does (after blank and comment lines): learn writes
+// NAME.dot beside NAME.json, and the DOT is the one people open.
+func looksLikeDOT(data []byte) bool {
+	text := strings.TrimPrefix(string(data), "\ufeff")
+	for {
+		text = strings.TrimLeft(text, " \t\r\n")
+		if !strings.HasPrefix(text, "//") && !strings.HasPrefix(text, "#") {
+			break
+		}
+		_, rest, ok := strings.Cut(text, "\n")
+		if !ok {
+			return false
+		}
+		text = rest
+	}
+	end := strings.IndexFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(text)
+	}
+	word := strings.ToLower(text[:end])
+	return word == "digraph" || word == "graph" || word == "strict"
+}
+
+// dotGivenError says what to give instead of a DOT file: the model JSON
+// beside it, by name when it is there.
+func dotGivenError(path string) error {
+	const reads = "this is Graphviz DOT; droidstar reads the model JSON that 'droidstar learn' writes"
+	if ext := filepath.Ext(path); ext != "" {
+		json := strings.TrimSuffix(path, ext) + ".json"
+		if fi, err := os.Stat(json); err == nil && fi.Mode().IsRegular() {
+			return fmt.Errorf("%s: %s: give %s instead", path, reads, json)
+		}
+	}
+	return fmt.Errorf("%s: %s (NAME.json, beside NAME.dot): give that instead", path, reads)
 }
 
 // sizeFlag is a pflag.Value for byte counts such as 4MiB.
@@ -124,7 +163,7 @@ or a simulated device answering from a model (backend: sim).`,
   droidstar check examples/*/purpose.yaml`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       Version,
+		Version:       toolVersion(),
 	}
 	if e.maxFileSize == 0 {
 		e.maxFileSize = inputfile.DefaultMaxSize
@@ -197,7 +236,7 @@ func newVersionCmd(e *env) *cobra.Command {
 		Example: "  droidstar version",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(c *cobra.Command, args []string) error {
-			fmt.Fprintf(e.stdout, "droidstar %s\n", Version)
+			fmt.Fprintf(e.stdout, "droidstar %s\n", toolVersion())
 			return nil
 		},
 	}
@@ -208,8 +247,8 @@ func newVersionCmd(e *env) *cobra.Command {
 func (e *env) backendOptions(lanes int, realtime bool) compose.BackendOptions {
 	return compose.BackendOptions{
 		Getenv: e.getenv, Lanes: lanes, Realtime: realtime,
-		JVM: jvm.Options{Jar: harnessapk.JVMJar, Host: "droidstar " + Version},
-		ADB: compose.ADBOptions{Options: adbbackend.Options{APK: harnessapk.APK, Host: "droidstar " + Version}},
+		JVM: jvm.Options{Jar: harnessapk.JVMJar, Host: "droidstar " + toolVersion()},
+		ADB: compose.ADBOptions{Options: adbbackend.Options{APK: harnessapk.APK, Host: "droidstar " + toolVersion()}},
 	}
 }
 

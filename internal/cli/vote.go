@@ -33,7 +33,7 @@ func (v *voteFlags) add(fl *pflag.FlagSet) {
 	fl.Float64Var(&v.verify, "verify", 0, "fraction of executed queries (0 to 1) run once more to measure determinism, drawn with --seed")
 	v.final = finalNear
 	fl.Var(&v.final, "verify-final", "before declaring the model final, run answers once more: near (the executed queries whose answer alone tells two rows of the final table apart, and those behind each err a transition row shows, which no later query re-runs; about 11% more queries on mediaplayer; it rests on wrong answers being rare: two wrong answers that agree can still pass), all (every executed query: about twice the queries and device time), off (none: one wrong answer no later query contradicts can change the model)")
-	fl.Uint64Var(&v.seed, "seed", 0, "seed for --verify's draws (default: a fresh one, recorded in the model)")
+	fl.Uint64Var(&v.seed, "seed", 0, "seed for --verify's draws (default: a fresh one, recorded in the model); when given, also of the sim backend's latency ranges (default 0)")
 	fl.Float64Var(&v.simFlaky, "sim-flaky", 0, "backend sim: flip one answer of a query with this probability (seeded with --seed)")
 	_ = fl.MarkHidden("sim-flaky")
 }

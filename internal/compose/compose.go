@@ -57,6 +57,10 @@ type BackendOptions struct {
 	// Flaky makes the simulated devices answer wrongly now and then
 	// (tests of the vote).
 	Flaky sim.Flakiness
+	// LatencySeed seeds the simulator's draws from a purpose's latency
+	// ranges; 0 (learn's default, unless --seed is given) keeps a run's
+	// device time the same from run to run.
+	LatencySeed uint64
 	// JVM configures the jvm backend (the harness jar, the java command).
 	JVM jvm.Options
 	// ADB configures the adb backend: the server, which devices, and the
@@ -317,6 +321,11 @@ func purposeKeyParts(p *purpose.Purpose, b started, o BackendOptions) map[string
 		store.PartTimeouts: fmt.Sprintf("quiescence %s, settle %s, post-reset %s", p.Timeouts.Quiescence, p.Timeouts.Settle, p.Timeouts.PostReset),
 		store.PartModel:    b.modelDigest,
 	}
+	if s := p.Backend.Sim; p.Backend.Kind == purpose.BackendSim && o.LatencySeed != 0 && (len(s.LatencyMax) > 0 || s.DefaultLatencyMax > 0) {
+		// The draws decide which callbacks come too late, so what a query
+		// answers (the ranges themselves are in the purpose's part).
+		parts[store.PartTimeouts] += fmt.Sprintf(", latency seed %d", o.LatencySeed)
+	}
 	switch p.Backend.Kind {
 	case purpose.BackendJVM:
 		parts[store.PartHarness] = fmt.Sprintf("protocol %d, jar %s", harness.ProtocolVersion, store.Digest(o.JVM.Jar))
@@ -405,8 +414,9 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 			return started{}, fmt.Errorf("%s: backend.sim.model %s: %w", p.File, s.Model, err)
 		}
 		timing := sim.Timing{
-			Quiescence: p.Timeouts.Quiescence, Reset: p.Timeouts.Settle + p.Timeouts.PostReset,
+			Quiescence: p.Timeouts.Quiescence, Reset: p.Timeouts.Settle + p.Timeouts.PostReset, Settle: p.Timeouts.Settle,
 			Latency: s.Latency, DefaultLatency: s.DefaultLatency, Realtime: s.Realtime || o.Realtime,
+			LatencyMax: s.LatencyMax, DefaultLatencyMax: s.DefaultLatencyMax, Seed: o.LatencySeed,
 		}
 		info := model.BackendInfo{Kind: purpose.BackendSim, Model: s.Model, Options: map[string]string{
 			"quiescence": p.Timeouts.Quiescence.String(), "reset": timing.Reset.String(),

@@ -21,6 +21,14 @@ type PictureOptions struct {
 	// the purpose's restrictions caused is labelled "(excluded)", so a
 	// restriction is not mistaken for a real error.
 	ShowErrors bool
+	// Bundle draws for reading rather than for tools: edges of one kind
+	// with the same labels into one state from several states become one
+	// arrow from a small node that lists them ("from s0, s3, s6–s11"), and
+	// self-loops become lines of their state's label (↻ start · pause).
+	// Every transition is still shown. SVG always bundles; DOT bundles
+	// when asked (export --bundle), so that by default it has one edge per
+	// merged transition for tools that read it; Mermaid never does.
+	Bundle bool
 	// Render turns DOT into SVG; Write needs it for FormatSVG. droidstar
 	// passes render.SVG, which runs Graphviz (compiled to WebAssembly) in
 	// the droidstar-render helper, so that commands that draw nothing
@@ -127,6 +135,26 @@ func (v *view) writeDOT(w io.Writer, gr *graph) error {
 		}
 		stmt(nodeIDs[e.from]+"->"+nodeIDs[e.to], attrs)
 	}
+	// A bundle's arrow starts at a small node that lists its sources.
+	taken := make(map[string]bool, len(nodeIDs)+1)
+	taken[startNode] = true
+	for _, id := range nodeIDs {
+		taken[id] = true
+	}
+	bundleIDs := make([]string, len(gr.bundles))
+	for k, b := range gr.bundles {
+		id := fmt.Sprintf("__from%d", k+1)
+		for taken[id] {
+			id += "_"
+		}
+		taken[id] = true
+		bundleIDs[k] = id
+		attrs := [][2]string{{"label", DOTLabel(b.labels)}}
+		for key, val := range edgeStyle[b.kind] {
+			attrs = append(attrs, [2]string{key, val})
+		}
+		stmt(id+"->"+nodeIDs[b.to], attrs)
+	}
 	// Nodes in the order of their DOT IDs, the start node among them.
 	type dotNode struct {
 		id    string
@@ -134,11 +162,27 @@ func (v *view) writeDOT(w io.Writer, gr *graph) error {
 	}
 	nodes := make([]dotNode, 0, len(gr.nodes)+1)
 	nodes = append(nodes, dotNode{startNode, [][2]string{{"shape", "point"}}})
+	for k, b := range gr.bundles {
+		names := make([]string, len(b.from))
+		for j, q := range b.from {
+			names[j] = v.names[q]
+		}
+		lines := fromText(names, fromPerLine)
+		lines[0] = "from " + lines[0]
+		nodes = append(nodes, dotNode{bundleIDs[k], [][2]string{
+			{"shape", "box"}, {"style", `"rounded,dashed"`}, {"color", "grey50"}, {"fontsize", "10"},
+			{"label", DOTLabel(lines)},
+		}})
+	}
 	for _, n := range gr.nodes {
 		var attrs [][2]string
 		switch {
 		case n.sink:
-			attrs = [][2]string{{"shape", "doublecircle"}, {"color", "red"}, {"fontcolor", "red"}, {"label", DOTString(mealy.Err)}}
+			label := DOTString(mealy.Err)
+			if len(n.loops) > 0 {
+				label = "<" + escapeHTML(mealy.Err) + loopLines(n.loops) + ">"
+			}
+			attrs = [][2]string{{"shape", "doublecircle"}, {"color", "red"}, {"fontcolor", "red"}, {"label", label}}
 		default:
 			attrs = [][2]string{{"shape", "ellipse"}, {"label", n.DOTLabel()}}
 			if n.q == gr.initial {
@@ -160,20 +204,41 @@ func (v *view) writeDOT(w io.Writer, gr *graph) error {
 // dotTitle is the graph label: the title and, for a typestate, a one-line
 // legend of the edge kinds it shows.
 func (g *graph) dotTitle() string {
-	if !g.closure {
+	var legend []string
+	if g.closure {
+		legend = append(legend, "→ callin")
+		if g.kinds[kindCallback] {
+			legend = append(legend, "⇒ callback (blue)")
+		}
+		if g.kinds[kindQuiet] {
+			legend = append(legend, "⇢ quiet (grey)")
+		}
+		if g.kinds[kindErr] {
+			legend = append(legend, "⇢ err (red)")
+		}
+	} else if len(g.bundles) > 0 || g.hasLoops() {
+		legend = append(legend, "→ input / output")
+	}
+	if g.hasLoops() {
+		legend = append(legend, "↻ self-loop")
+	}
+	if len(g.bundles) > 0 {
+		legend = append(legend, "from …: one arrow for each state listed")
+	}
+	if len(legend) == 0 {
 		return DOTString(g.title)
 	}
-	legend := []string{"→ callin"}
-	if g.kinds[kindCallback] {
-		legend = append(legend, "⇒ callback (blue)")
-	}
-	if g.kinds[kindQuiet] {
-		legend = append(legend, "⇢ quiet (grey)")
-	}
-	if g.kinds[kindErr] {
-		legend = append(legend, "⇢ err (red)")
-	}
 	return "<" + escapeHTML(g.title) + `<br/><font point-size="10">` + escapeHTML(strings.Join(legend, "   ")) + "</font>>"
+}
+
+// hasLoops reports whether a state's label shows a self-loop.
+func (g *graph) hasLoops() bool {
+	for _, n := range g.nodes {
+		if len(n.loops) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // dotLabel is a node's DOT label: the name alone for a named state or the
@@ -181,10 +246,47 @@ func (g *graph) dotTitle() string {
 // small print. Each line is one run of text in one font, so that the SVG
 // looks right whatever font the viewer substitutes.
 func (n node) DOTLabel() string {
-	if n.named || len(n.path) == 0 {
+	if (n.named || len(n.path) == 0) && len(n.loops) == 0 {
 		return DOTString(n.name)
 	}
-	return "<" + escapeHTML(n.name) + `<br/><font point-size="10">` + escapeHTML(pathText(n.path)) + "</font>>"
+	label := "<" + escapeHTML(n.name)
+	if !n.named && len(n.path) > 0 {
+		label += `<br/><font point-size="10">` + escapeHTML(pathText(n.path)) + "</font>"
+	}
+	return label + loopLines(n.loops) + ">"
+}
+
+// fromPerLine and loopPerLine are how many states a bundle's node and how
+// many labels a self-loop line of a state's label show per line, so that
+// neither grows wider than a few state names.
+const (
+	fromPerLine = 4
+	loopPerLine = 3
+)
+
+// loopColor is the colour of a self-loop line, the colour of an arrow of
+// its kind.
+var loopColor = map[edgeKind]string{kindCallback: "blue", kindQuiet: "grey40", kindErr: "red"}
+
+// loopLines are a state's self-loops as lines of an HTML-like label, in
+// small print and in the colour of their kind.
+func loopLines(loops []loop) string {
+	var b strings.Builder
+	for _, l := range loops {
+		for k := 0; k < len(l.labels); k += loopPerLine {
+			part := loop{kind: l.kind, labels: l.labels[k:min(k+loopPerLine, len(l.labels))]}
+			text := loopText(part)
+			if k > 0 {
+				text = "  " + strings.TrimPrefix(text, "↻ ")
+			}
+			b.WriteString(`<br/><font point-size="10"`)
+			if c := loopColor[l.kind]; c != "" {
+				b.WriteString(` color="` + c + `"`)
+			}
+			b.WriteString(">" + escapeHTML(text) + "</font>")
+		}
+	}
+	return b.String()
 }
 
 // escapeHTML escapes text for an HTML-like Graphviz label. Characters

@@ -17,6 +17,9 @@ type graph struct {
 	closure bool   // a callback typestate, not a plain Mealy machine
 	nodes   []node // in document order; a shown error sink last
 	edges   []mergedEdge
+	// bundles are edges drawn as one arrow from a list of states
+	// (PictureOptions.Bundle); empty otherwise.
+	bundles []bundle
 	initial int // machine state
 	kinds   map[edgeKind]bool
 }
@@ -33,6 +36,9 @@ type node struct {
 	// what an unnamed state means. Empty for the initial state and the sink.
 	path []step
 	sink bool
+	// loops are the state's self-loops, drawn in its label
+	// (PictureOptions.Bundle); with no bundling they are edges.
+	loops []loop
 }
 
 // step is one message on a node's path.
@@ -131,6 +137,9 @@ func (v *view) graph(opts PictureOptions) (*graph, error) {
 			n.path = paths(q)
 		}
 		g.nodes = append(g.nodes, n)
+	}
+	if opts.Bundle {
+		g.bundleEdges()
 	}
 	return g, nil
 }

@@ -44,6 +44,8 @@ func mermaid(w io.Writer, d *model.Document, opts PictureOptions) error {
 	if err != nil {
 		return err
 	}
+	// Mermaid lays out its own diagram from one line per transition.
+	opts.Bundle = false
 	gr, err := v.graph(opts)
 	if err != nil {
 		return err

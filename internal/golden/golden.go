@@ -20,7 +20,16 @@ const showLimit = 8 << 10
 // repository root ("./internal/export"), for the hint in messages.
 func Check(t testing.TB, dir, name string, got []byte, pkg string) {
 	t.Helper()
-	path := filepath.Join(root(t), "testdata", dir, name)
+	CheckFile(t, filepath.Join("testdata", dir, name), got, pkg)
+}
+
+// CheckFile is Check for a file anywhere in the repository, rel being its
+// path from the repository's root: a picture the README shows, kept with
+// the example it draws.
+func CheckFile(t testing.TB, rel string, got []byte, pkg string) {
+	t.Helper()
+	path := filepath.Join(root(t), rel)
+	name := filepath.Base(rel)
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)

@@ -68,7 +68,7 @@ func ToResult(query []string, r QueryResult) (backend.Result, error) {
 		}
 	}
 	for _, v := range r.Violations {
-		res.Warnings = append(res.Warnings, violationWarning(query, v))
+		res.Warnings = append(res.Warnings, ViolationWarning(query, v))
 	}
 	if r.Stragglers > 0 {
 		res.Warnings = append(res.Warnings, "callbacks of an earlier query's instance arrived during a later query (dropped as stragglers): consider a longer timeouts.settle")
@@ -83,7 +83,9 @@ func thrownDetail(e *QueryErr) string {
 	return e.Exception + ": " + e.Message
 }
 
-func violationWarning(query []string, v Violation) string {
+// ViolationWarning is the warning a harness violation shows; the simulator
+// words the late callbacks it simulates with it, so that both read alike.
+func ViolationWarning(query []string, v Violation) string {
 	sym := func(i int) string {
 		if i >= 0 && i < len(query) {
 			return query[i]

@@ -293,10 +293,12 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 		if len(missIdx) == 0 {
 			break
 		}
-		if round > len(queries) {
+		// A query may take two rounds (see essential), and a vote can
+		// drop answers: each round settles at least one query.
+		if round > 2*len(queries)+1 {
 			return nil, fmt.Errorf("cache: query %s still unanswered after execution", c.Inputs.Format(queries[missIdx[0]]))
 		}
-		run := maximalWords(queries, missIdx)
+		run := maximalWords(c.essentials(ctx, queries, missIdx), missIdx)
 		got, err := c.Next.Ask(ctx, run)
 		if err != nil {
 			return nil, c.keepPartial(ctx, run, err)
@@ -397,6 +399,78 @@ func (c *Cache) keepPartial(ctx context.Context, run []mealy.Word, err error) er
 		}
 	}
 	return err
+}
+
+// essentials returns, at the missed queries' indices, the part of each
+// that has to run (see essential); the other entries are nil.
+func (c *Cache) essentials(ctx context.Context, queries []mealy.Word, missIdx []int) []mealy.Word {
+	if !c.Sem.Closure {
+		return queries
+	}
+	exp, predicts := ExpectationOf(ctx)
+	out := make([]mealy.Word, len(queries))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range missIdx {
+		var predicted mealy.Word
+		if predicts {
+			predicted = exp.Outputs(queries[k])
+		}
+		out[k] = c.essential(queries[k], predicted)
+	}
+	return out
+}
+
+// essential is the part of a missed query q that has to run for the tree
+// to answer q: without the waits the closure's rules answer at once (a
+// wait right after a quiet: the harness runs nothing for it) and without
+// what follows an err. Two queries that differ only there, such as
+// u·wait·wait·x and u·wait·x after a quiet u·wait, then run once: an
+// equivalence round asks many such pairs (every suffix of the bound, wait
+// included), and without this they cost a query each.
+//
+// Where a symbol's output comes from is the tree as far as it holds q,
+// then the asker's prediction (an equivalence round's hypothesis), as
+// long as the tree agreed with the prediction; past an output neither
+// knows, q runs as it is. A wrong prediction only costs a round: the
+// essential part's answer shows the output that differed, and the next
+// round goes by the tree there. The caller holds c.mu.
+func (c *Cache) essential(q, predicted mealy.Word) mealy.Word {
+	var kept mealy.Word // nil until a symbol is left out
+	n := c.root
+	prev, inTree, trust := -1, true, len(predicted) == len(q)
+	for k, in := range q {
+		if o, forced := c.Sem.Forced(prev, in); forced {
+			if kept == nil {
+				kept = append(make(mealy.Word, 0, len(q)), q[:k]...)
+			}
+			if o == c.Sem.Err {
+				return kept
+			}
+			continue
+		}
+		if kept != nil {
+			kept = append(kept, in)
+		}
+		if inTree && n.children != nil && n.children[in] != nil {
+			n = n.children[in]
+			prev = int(n.out)
+			trust = trust && predicted[k] == prev
+			continue
+		}
+		inTree = false
+		if !trust {
+			if kept == nil {
+				return q
+			}
+			return append(kept, q[k+1:]...)
+		}
+		prev = predicted[k]
+	}
+	if kept == nil {
+		return q
+	}
+	return kept
 }
 
 // maximalWords returns the distinct missed queries that are not a proper

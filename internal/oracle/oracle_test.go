@@ -180,6 +180,132 @@ func TestCacheQuietChains(t *testing.T) {
 	}
 }
 
+// timerHypothesis predicts the timer's outputs; with fires false it
+// wrongly predicts that start's callback never comes.
+func timerHypothesis(p *pipeline, fires bool) func(mealy.Word) mealy.Word {
+	return func(w mealy.Word) mealy.Word {
+		var outs []string
+		started, pending, quiet, failed := false, false, false, false
+		for _, in := range w {
+			switch s := p.in.Name(in); {
+			case failed:
+				outs = append(outs, "err")
+			case s == "start" && started:
+				failed = true
+				outs = append(outs, "err")
+			case s == "start":
+				started, pending, quiet = true, fires, false
+				outs = append(outs, "ok")
+			case s == "cancel":
+				pending, quiet = false, false
+				outs = append(outs, "ok")
+			case pending && !quiet:
+				pending = false
+				outs = append(outs, "fired")
+			default:
+				quiet = true
+				outs = append(outs, "quiet")
+			}
+		}
+		return p.out.MustWord(outs...)
+	}
+}
+
+// askExpecting asks words under the expectation predict.
+func (p *pipeline) askExpecting(t *testing.T, predict func(mealy.Word) mealy.Word, words ...string) []string {
+	t.Helper()
+	ctx := oracle.WithExpectation(context.Background(), oracle.Expectation{Outputs: predict})
+	qs := make([]mealy.Word, len(words))
+	for k, w := range words {
+		qs[k] = p.in.MustWord(strings.Fields(w)...)
+	}
+	ans, err := p.top.Ask(ctx, qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(ans))
+	for k, a := range ans {
+		out[k] = p.out.Format(a.Outputs)
+	}
+	return out
+}
+
+func TestCacheRunsOnlyWhatTheClosureDoesNotForce(t *testing.T) {
+	tests := []struct {
+		name    string
+		known   []string // asked first, with no expectation
+		predict string   // "": none, "right" or "wrong" (start never fires)
+		ask     []string
+		want    []string
+		ran     []string // after known's
+	}{
+		{
+			// The tree knows cancel·wait is quiet: the second wait of
+			// the first word runs nothing, so one query answers both.
+			name:  "known quiet",
+			known: []string{"cancel wait"},
+			ask:   []string{"cancel wait wait start wait", "cancel wait start wait"},
+			want:  []string{"ok quiet quiet ok fired", "ok quiet ok fired"},
+			ran:   []string{"cancel wait start wait"},
+		},
+		{
+			// Nothing known, the hypothesis predicts the quiet: the
+			// word without the forced wait runs once for both.
+			name:    "predicted quiet",
+			predict: "right",
+			ask:     []string{"cancel wait wait start wait", "cancel wait start wait"},
+			want:    []string{"ok quiet quiet ok fired", "ok quiet ok fired"},
+			ran:     []string{"cancel wait start wait"},
+		},
+		{
+			// A predicted err: nothing after it runs.
+			name:    "predicted err",
+			predict: "right",
+			ask:     []string{"start start wait cancel", "start start cancel"},
+			want:    []string{"ok err err err", "ok err err"},
+			ran:     []string{"start start"},
+		},
+		{
+			// With no expectation an unknown quiet is not assumed.
+			name: "unknown",
+			ask:  []string{"cancel wait wait start wait", "cancel wait start wait"},
+			want: []string{"ok quiet quiet ok fired", "ok quiet ok fired"},
+			ran:  []string{"cancel wait wait start wait", "cancel wait start wait"},
+		},
+		{
+			// A wrong prediction (start·wait quiet, where it fires) costs
+			// a second round for the word it shortened, never a wrong
+			// answer.
+			name:    "wrong prediction",
+			predict: "wrong",
+			ask:     []string{"start wait wait cancel"},
+			want:    []string{"ok fired quiet ok"},
+			ran:     []string{"start wait cancel", "start wait wait cancel"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPipeline(t)
+			if len(tc.known) > 0 {
+				p.ask(t, tc.known...)
+			}
+			before := len(p.exec.ran)
+			var got []string
+			if tc.predict != "" {
+				got = p.askExpecting(t, timerHypothesis(p, tc.predict == "right"), tc.ask...)
+			} else {
+				got = p.ask(t, tc.ask...)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("answers %q, want %q", got, tc.want)
+			}
+			if ran := p.exec.ran[before:]; !reflect.DeepEqual(ran, tc.ran) {
+				t.Fatalf("executed %q, want %q", ran, tc.ran)
+			}
+		})
+	}
+}
+
 func TestCacheReportsNonDeterminism(t *testing.T) {
 	p := newPipeline(t)
 	p.exec.flipped = true

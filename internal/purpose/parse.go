@@ -496,6 +496,36 @@ func (d *decoder) nonNegDuration(v value) (time.Duration, bool) {
 	return dur, ok
 }
 
+// latencyRange reads a sim latency: a duration (80ms), or a uniform range
+// MIN..MAX (80ms..400ms) that the simulator draws each callback's latency
+// from. A plain duration is its own range.
+func (d *decoder) latencyRange(v value) (least, most time.Duration, ok bool) {
+	if !v.ok {
+		return 0, 0, false
+	}
+	s, isStr := stringValue(v.node)
+	lo, hi, isRange := strings.Cut(s, "..")
+	if !isStr || !isRange {
+		dur, ok := d.nonNegDuration(v)
+		return dur, dur, ok
+	}
+	lo, hi = strings.TrimSpace(lo), strings.TrimSpace(hi)
+	a, err1 := time.ParseDuration(lo)
+	b, err2 := time.ParseDuration(hi)
+	switch {
+	case err1 != nil || err2 != nil:
+		d.errAt(v.pos, v.path, "bad latency range %s: want MIN..MAX with units, e.g. 80ms..400ms", quoteShort(strings.TrimSpace(s)))
+		return 0, 0, false
+	case a < 0:
+		d.errAt(v.pos, v.path, "must not be negative, got %s", shorten(lo))
+		return 0, 0, false
+	case b < a:
+		d.errAt(v.pos, v.path, "the range %s ends below its start", quoteShort(strings.TrimSpace(s)))
+		return 0, 0, false
+	}
+	return a, b, true
+}
+
 // symDef is a place where a symbol or callback name is defined, kept to
 // report duplicates at the later definition and point to the earlier one.
 type symDef struct {
@@ -1072,10 +1102,13 @@ func (d *decoder) sim(v value, cbNames []string, checkNames bool) *SimBackend {
 	if f := m.opt("latency"); f != nil {
 		lm := d.mapping(f.value, nil)
 		for _, lf := range lmOrder(lm) {
-			dur, ok := d.nonNegDuration(lf.value)
+			dur, most, ok := d.latencyRange(lf.value)
 			if lf.key == "default" {
 				if ok {
-					sim.DefaultLatency = dur
+					sim.DefaultLatency, sim.DefaultLatencyMax = dur, 0
+					if most > dur {
+						sim.DefaultLatencyMax = most
+					}
 				}
 				continue
 			}
@@ -1092,6 +1125,12 @@ func (d *decoder) sim(v value, cbNames []string, checkNames bool) *SimBackend {
 					sim.Latency = map[string]time.Duration{}
 				}
 				sim.Latency[lf.key] = dur
+				if most > dur {
+					if sim.LatencyMax == nil {
+						sim.LatencyMax = map[string]time.Duration{}
+					}
+					sim.LatencyMax[lf.key] = most
+				}
 			}
 		}
 	}

@@ -344,8 +344,15 @@ type SimBackend struct {
 	Format string `json:"format"`
 	// Latency is the virtual time a wait takes to deliver each callback
 	// (keyed by the model's output name); DefaultLatency covers the rest.
-	Latency        map[string]time.Duration `json:"latency,omitempty"`
-	DefaultLatency time.Duration            `json:"default_latency"`
+	// A callback in LatencyMax (or every other one, when DefaultLatencyMax
+	// is set) has a range instead (MIN..MAX in the purpose): its latency
+	// is drawn uniformly between the two for every callback delivered.
+	// The maxima are kept apart, and left out when empty, so that a purpose
+	// with fixed latencies keeps its fingerprint.
+	Latency           map[string]time.Duration `json:"latency,omitempty"`
+	DefaultLatency    time.Duration            `json:"default_latency"`
+	LatencyMax        map[string]time.Duration `json:"latency_max,omitempty"`
+	DefaultLatencyMax time.Duration            `json:"default_latency_max,omitempty"`
 	// Realtime makes the simulator sleep instead of advancing a virtual clock.
 	Realtime bool `json:"realtime,omitempty"`
 }

@@ -359,6 +359,12 @@ func TestParseErrors(t *testing.T) {
 			"t.yaml:4:20: timeouts.settle: 1.5 has no unit: add a unit, e.g. 1.5ms"},
 		{"negative latency", head[:len(head)-3] + ", latency: {default: -1s}}}\n",
 			"t.yaml:3:46: backend.sim.latency.default: must not be negative, got -1s"},
+		{"latency range without units", head[:len(head)-3] + ", latency: {default: 80..400}}}\n",
+			`t.yaml:3:46: backend.sim.latency.default: bad latency range "80..400": want MIN..MAX with units, e.g. 80ms..400ms`},
+		{"latency range backwards", head[:len(head)-3] + ", latency: {default: 400ms..80ms}}}\n",
+			`t.yaml:3:46: backend.sim.latency.default: the range "400ms..80ms" ends below its start`},
+		{"negative latency range", head[:len(head)-3] + ", latency: {default: -1s..1s}}}\n",
+			"t.yaml:3:46: backend.sim.latency.default: must not be negative, got -1s"},
 		{"from is a string", head + "callbacks: [{symbol: c, from: x}]\n",
 			`t.yaml:4:31: callbacks[0].from: want a list of callback names, got string "x"`},
 		{"empty from", head + "callbacks: [{symbol: c, from: []}]\n",
@@ -440,6 +446,13 @@ func TestParseAccepts(t *testing.T) {
 		{"latency by from name", "name: T\ncallins: [a]\ncallbacks: [{symbol: f, from: [onA]}]\nbackend: {sim: {model: m, latency: {onA: 1s, f: 2s}}}\n",
 			func(p *Purpose) bool {
 				return p.Backend.Sim.Latency["onA"] == time.Second && p.Backend.Sim.Latency["f"] == 2*time.Second
+			}},
+		{"latency ranges", "name: T\ncallins: [a]\ncallbacks: [f, g]\nbackend: {sim: {model: m, latency: {default: 10ms..20ms, f: 80ms .. 400ms, g: 5ms..5ms}}}\n",
+			func(p *Purpose) bool {
+				s := p.Backend.Sim
+				return s.DefaultLatency == 10*time.Millisecond && s.DefaultLatencyMax == 20*time.Millisecond &&
+					s.Latency["f"] == 80*time.Millisecond && s.Latency["g"] == 5*time.Millisecond &&
+					reflect.DeepEqual(s.LatencyMax, map[string]time.Duration{"f": 400 * time.Millisecond})
 			}},
 		{"absolute model", "name: T\ncallins: [a]\nbackend: {sim: {model: /models/m.dot}}\n",
 			func(p *Purpose) bool { return p.Backend.Sim.ModelPath == filepath.FromSlash("/models/m.dot") }},

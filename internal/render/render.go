@@ -7,9 +7,9 @@
 // package at start-up, before main, whatever the command. Linked into
 // droidstar, that cost every command, --help included, about 0.75 s on a
 // fresh $TMPDIR and 35 ms with wazero's compilation cache warm (plus a
-// 6 MB cache written under $TMPDIR/go-graphviz). This package imports none
-// of it; only the helper does (package gvwasm), and a test checks that
-// cmd/droidstar does not link it.
+// 6 MB cache, which the helper keeps in the user's cache folder: package
+// gvcache). This package imports none of it; only the helper does
+// (package gvwasm), and a test checks that cmd/droidstar does not link it.
 package render
 
 import (

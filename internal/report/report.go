@@ -63,6 +63,9 @@ func WriteHTML(w io.Writer, d *model.Document, opts Options) error {
 		Kind:     "plain Mealy model",
 		Complete: d.Complete,
 		Shown:    m.NumStates(),
+		Closure:  d.Semantics == model.SemanticsClosure,
+
+		BundleMin: export.BundleMin,
 	}
 	if d.Semantics == model.SemanticsClosure {
 		p.Kind = "callback typestate (synchronous closure)"
@@ -98,6 +101,10 @@ type pageData struct {
 	Picture   template.HTML
 	NoPicture string
 	Shown     int // states the picture shows
+	// Closure selects the caption: a plain Mealy model has no callins,
+	// callbacks or error sink to explain.
+	Closure   bool
+	BundleMin int // the fewest source states drawn as one arrow
 	Stats     []export.Column
 	Phases    []phase
 	Warnings  []string

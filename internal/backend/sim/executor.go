@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 )
@@ -23,10 +24,24 @@ type Timing struct {
 	// Reset is charged once per query: creating a fresh instance and
 	// disposing of it (the purpose's settle and post-reset timeouts).
 	Reset time.Duration
-	// Latency is charged for a wait that delivers a callback, by output name;
-	// DefaultLatency for names not listed.
-	Latency        map[string]time.Duration
-	DefaultLatency time.Duration
+	// Settle is the part of Reset spent after the last symbol: a callback
+	// that comes that late after a quiet answer is still seen, as a late
+	// violation, before the instance is disposed of.
+	Settle time.Duration
+	// Latency is how long a callback takes to come once it is due (its
+	// callin returned, or the callback before it came), by output name;
+	// DefaultLatency for names not listed. A name in LatencyMax with a
+	// larger value (or any other name, when DefaultLatencyMax is larger
+	// than DefaultLatency) has its latency drawn uniformly from the range,
+	// in whole milliseconds, for every callback; the draws are a function
+	// of Seed and the query's inputs up to the draw, so a query answers
+	// the same on every lane and run, and a prefix answers as the query
+	// it is a prefix of.
+	Latency           map[string]time.Duration
+	DefaultLatency    time.Duration
+	LatencyMax        map[string]time.Duration
+	DefaultLatencyMax time.Duration
+	Seed              uint64
 	// Realtime makes the executor sleep for what it charges.
 	Realtime bool
 }
@@ -52,6 +67,8 @@ type Executor struct {
 	// queries share long prefixes, and comparing a name with the one
 	// before at its place is cheaper than looking it up.
 	last []named
+	// buffer is the harness buffer's array, reused from query to query.
+	buffer []int
 }
 
 type named struct {
@@ -111,9 +128,23 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 }
 
 // Run is Execute that also says what each answered symbol cost: a callin
-// nothing, a wait its callback's latency or the quiescence timeout, a
-// wait the closure's rules answer nothing. The reset is the rest of the
-// result's device time.
+// nothing, a wait the time until its callback came or the quiescence
+// timeout, a wait the closure's rules answer nothing. The reset is the
+// rest of the result's device time.
+//
+// It runs the query as a device would: the instance is in a state of the
+// model, and when a wait from that state gives a callback, the callback
+// comes on its own after its latency, whether or not a wait is running,
+// moving the instance on; the harness buffers it and each wait answers
+// the oldest undelivered one. So a callback slower than the quiescence
+// timeout makes its wait answer quiet and comes later: it answers a later
+// wait (a wrong answer no harness can flag), is pre-empted by a callin
+// that leaves its state (it never comes), or comes while the query
+// settles after a quiet answer, which the harness reports as a late
+// violation (a warning). Callins take no time here, so no callback comes
+// during one or between two; one due after the settle time is lost with
+// the instance (on a device it may come as a straggler of the next
+// query, which the harness drops).
 func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []time.Duration, error) {
 	if e.closed {
 		return backend.Result{}, nil, fmt.Errorf("simulator %s is closed", e.serial)
@@ -121,16 +152,20 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	m := e.model.Machine
 	res := backend.Result{Outputs: e.outs.take(len(inputs)), Device: e.timing.Reset}
 	costs := e.costs.take(len(inputs))
-	q, prev := m.Initial, -1
 	var ruled []bool // outputs the closure's rules gave, kept only for flip
 	if e.flaky != nil {
 		ruled = make([]bool, 0, len(inputs))
 	}
+	d := device{e: e, q: m.Initial, lateAt: -1, buffer: e.buffer[:0], limit: len(inputs)}
+	defer func() { e.buffer = d.buffer[:0] }()
+	d.schedule(0)
+	prev := -1
 	for k, name := range inputs {
 		in, ok := e.input(k, name)
 		if !ok {
 			return res, costs, fmt.Errorf("the model %s has no input %q", e.model.Path, name)
 		}
+		d.hash = mix(d.hash ^ uint64(in+1))
 		if out, forced := e.sem.Forced(prev, in); forced {
 			// The harness answers at once: no time passes, nothing changes.
 			res.Outputs = append(res.Outputs, m.Outputs.Name(out))
@@ -140,25 +175,29 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 			costs = append(costs, 0)
 			continue
 		}
-		out := m.Out[q][in]
-		q, prev = m.Next[q][in], out
+		var out int
+		var cost time.Duration
+		if in == e.sem.Wait {
+			out, cost = d.wait(k)
+		} else {
+			out = d.callin(in)
+		}
+		prev = out
 		res.Outputs = append(res.Outputs, m.Outputs.Name(out))
 		if ruled != nil {
 			ruled = append(ruled, false)
-		}
-		var cost time.Duration
-		switch {
-		case in == e.sem.Wait && out == e.sem.Quiet:
-			cost = e.timing.Quiescence
-		case in == e.sem.Wait:
-			cost = e.latency(m.Outputs.Name(out))
 		}
 		res.Device += cost
 		costs = append(costs, cost)
 		if e.sem.Closure && out == e.sem.Err {
 			res.Err = &model.ErrInfo{Kind: model.ErrThrown, Detail: fmt.Sprintf("%s answers err in the model", name)}
+			d.lateAt = -1 // after an err nothing is late
 			break
 		}
+	}
+	d.advance(d.now + e.timing.Settle)
+	for _, v := range d.late {
+		res.Warnings = append(res.Warnings, harness.ViolationWarning(inputs, v))
 	}
 	e.flip(res.Outputs, ruled)
 	if e.timing.Realtime {
@@ -171,11 +210,138 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	return res, costs, nil
 }
 
-func (e *Executor) latency(out string) time.Duration {
-	if d, ok := e.timing.Latency[out]; ok {
-		return d
+// device is one query's instance and harness buffer on the virtual clock,
+// which starts when the reset is done.
+type device struct {
+	e   *Executor
+	q   int           // the instance's state
+	now time.Duration // when the symbol being run starts
+	// pending is the output a wait from q gives when it is a callback
+	// (or an error callback's err), due at due; -1 when a wait is quiet.
+	pending int
+	due     time.Duration
+	// buffer holds the callbacks that came, oldest first; those from head
+	// on are not delivered yet.
+	buffer []int
+	head   int
+	limit  int // how many undelivered callbacks may be buffered
+	// lateAt is the wait whose quiet answer opened the harness's late
+	// window (until the next callin), or -1.
+	lateAt int
+	late   []harness.Violation
+	// hash is of the inputs so far, draws the number of latencies drawn:
+	// with the seed, they make each draw.
+	hash  uint64
+	draws uint64
+}
+
+// schedule sets q's callback, if any, due its latency after at.
+func (d *device) schedule(at time.Duration) {
+	sem, m := d.e.sem, d.e.model.Machine
+	d.pending = -1
+	if !sem.Closure {
+		return
 	}
-	return e.timing.DefaultLatency
+	if out := m.Out[d.q][sem.Wait]; out != sem.Quiet {
+		d.pending, d.due = out, at+d.latency(out)
+	}
+}
+
+// advance lets the callbacks due before t come, in order. One due at t
+// itself comes after whatever runs at t: a callin, or a wait, which then
+// gets it (a chain of callbacks with no latency between them so comes one
+// wait at a time, as the closure's model has it). A callback that repeats
+// with no latency would come without end: once more have come than the
+// query has symbols to deliver them, no more come.
+func (d *device) advance(t time.Duration) {
+	for d.pending >= 0 && d.due < t && len(d.buffer)-d.head <= d.limit {
+		d.come()
+	}
+}
+
+// come lets the callback due come now.
+func (d *device) come() {
+	m := d.e.model.Machine
+	out := d.pending
+	d.buffer = append(d.buffer, out)
+	if d.lateAt >= 0 {
+		d.late = append(d.late, harness.Violation{Kind: "late", At: d.lateAt, Callback: m.Outputs.Name(out)})
+	}
+	d.q = m.Next[d.q][d.e.sem.Wait]
+	d.schedule(d.due)
+}
+
+// callin runs input in at once; a callback still due keeps its time when
+// the state the callin leads to has the same one due.
+func (d *device) callin(in int) int {
+	m := d.e.model.Machine
+	d.advance(d.now)
+	d.lateAt = -1
+	out := m.Out[d.q][in]
+	pending, due := d.pending, d.due
+	d.q = m.Next[d.q][in]
+	if d.e.sem.Closure && m.Out[d.q][d.e.sem.Wait] == pending && pending >= 0 {
+		d.pending, d.due = pending, due
+	} else {
+		d.schedule(d.now)
+	}
+	return out
+}
+
+// wait answers the oldest callback come and not yet delivered, or waits
+// up to the quiescence timeout for the one due.
+func (d *device) wait(k int) (out int, cost time.Duration) {
+	t := d.e.timing
+	d.advance(d.now)
+	if d.head == len(d.buffer) && d.pending >= 0 && d.due-d.now <= t.Quiescence {
+		cost = d.due - d.now
+		d.now = d.due
+		d.come()
+	}
+	if d.head == len(d.buffer) {
+		d.now += t.Quiescence
+		d.lateAt = k
+		if d.pending < 0 {
+			// A quiet state may still settle by itself (a model's quiet
+			// wait may change state); one whose callback is late waits
+			// for it.
+			d.q = d.e.model.Machine.Next[d.q][d.e.sem.Wait]
+			d.schedule(d.now)
+		}
+		return d.e.sem.Quiet, t.Quiescence
+	}
+	out = d.buffer[d.head]
+	d.head++
+	return out, cost
+}
+
+// latency is a callback's latency: fixed, or drawn from its range.
+func (d *device) latency(out int) time.Duration {
+	t := d.e.timing
+	name := d.e.model.Machine.Outputs.Name(out)
+	least, ok := t.Latency[name]
+	most, ranged := t.LatencyMax[name]
+	if !ok {
+		least = t.DefaultLatency
+	}
+	if !ranged && !ok {
+		most = t.DefaultLatencyMax
+	}
+	if most <= least {
+		return least
+	}
+	d.draws++
+	x := mix(t.Seed ^ mix(d.hash^mix(d.draws)))
+	steps := uint64((most - least) / time.Millisecond)
+	return least + time.Duration(x%(steps+1))*time.Millisecond
+}
+
+// mix is SplitMix64's finaliser: a cheap hash with every bit mixed.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

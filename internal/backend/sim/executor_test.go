@@ -3,6 +3,8 @@ package sim
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +83,183 @@ func TestExecutorRealtimeStopsOnCancel(t *testing.T) {
 	_, err := e.Execute(ctx, []string{"wait"}) // would sleep 8.15 s
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+const lateWarning = "timing: callback %s arrived after a wait had answered quiet: timeouts.quiescence is too short for it"
+
+// A callback slower than the quiescence timeout makes its wait answer
+// quiet and comes later, where a device's harness would see it.
+func TestExecutorLateCallbacks(t *testing.T) {
+	const task = `digraph {
+  __start0 -> idle;
+  idle -> running [label="exec / ok"];
+  idle -> idle [label="ping / ok"];
+  idle -> idle [label="wait / quiet"];
+  running -> running [label="ping / ok"];
+  running -> done [label="wait / post"];
+  running -> idle [label="cancel / ok"];
+  done -> done [label="ping / ok"];
+  done -> done [label="wait / quiet"];
+}`
+	const ms = time.Millisecond
+	cases := []struct {
+		name, model, query string
+		latency            map[string]time.Duration
+		want               string
+		steps              []time.Duration
+		warnings           []string
+	}{
+		// The real answer is ok starting finished: starting comes at 300 ms,
+		// in the settle window after the quiet chain, finished 50 ms later;
+		// the window ends at 400 ms.
+		{"late in the settle window", recognizer, "start wait wait", map[string]time.Duration{"starting": 300 * ms},
+			"ok quiet quiet", []time.Duration{0, 200 * ms, 0},
+			[]string{fmt.Sprintf(lateWarning, "starting"), fmt.Sprintf(lateWarning, "finished")}},
+		// Due after the settle time: lost with the instance, unseen.
+		{"later than the settle time", recognizer, "start wait", map[string]time.Duration{"starting": 400 * ms},
+			"ok quiet", []time.Duration{0, 200 * ms}, nil},
+		// A callin that leaves the state pre-empts the callback: a wrong
+		// answer (the model says start wait cancel is ok starting err) that
+		// nothing flags.
+		{"pre-empted by a callin", recognizer, "start wait cancel wait", map[string]time.Duration{"starting": 300 * ms},
+			"ok quiet ok quiet", []time.Duration{0, 200 * ms, 0, 200 * ms}, nil},
+		// A callin that keeps it due: the callback answers the next wait
+		// after the callin, 100 ms into it (exec wait ping wait is
+		// ok post ok quiet in the model).
+		{"answers a later wait", task, "exec wait ping wait wait", map[string]time.Duration{"post": 300 * ms},
+			"ok quiet ok post quiet", []time.Duration{0, 200 * ms, 0, 100 * ms, 200 * ms}, nil},
+		// Exactly the timeout is in time, as the harness's wait includes it.
+		{"at the timeout", task, "exec wait", map[string]time.Duration{"post": 200 * ms},
+			"ok post", []time.Duration{0, 200 * ms}, nil},
+		// After an err nothing is late.
+		{"err stops the window", recognizer, "start wait start", map[string]time.Duration{"starting": 300 * ms},
+			"ok quiet err", []time.Duration{0, 200 * ms, 0}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := ParseModel("m.dot", []byte(c.model), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := NewExecutor(m, Timing{
+				Quiescence: 200 * ms, Reset: 250 * ms, Settle: 200 * ms,
+				Latency: c.latency, DefaultLatency: 50 * ms,
+			}, "sim-0")
+			res, steps, err := e.Run(context.Background(), strings.Fields(c.query))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var device time.Duration
+			for _, s := range c.steps {
+				device += s
+			}
+			if got := strings.Join(res.Outputs, " "); got != c.want {
+				t.Errorf("answers %q, want %q", got, c.want)
+			}
+			if !slices.Equal(steps, c.steps) || res.Device != 250*ms+device {
+				t.Errorf("steps %v in %v, want %v in %v", steps, res.Device, c.steps, 250*ms+device)
+			}
+			if !slices.Equal(res.Warnings, c.warnings) {
+				t.Errorf("warnings %q, want %q", res.Warnings, c.warnings)
+			}
+		})
+	}
+}
+
+// A latency range is drawn per callback, in whole milliseconds, as a
+// function of the seed and the query: the same on every executor and run,
+// a prefix charged as in the query it starts, and spread over the range.
+func TestExecutorDrawsLatencies(t *testing.T) {
+	m, err := ParseModel("recognizer.dot", []byte(recognizer), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ms = time.Millisecond
+	timing := func(seed uint64) Timing {
+		return Timing{
+			Quiescence: 8 * time.Second, Reset: 150 * ms,
+			Latency: map[string]time.Duration{"starting": 80 * ms}, LatencyMax: map[string]time.Duration{"starting": 400 * ms},
+			DefaultLatency: 50 * ms, DefaultLatencyMax: 60 * ms, Seed: seed,
+		}
+	}
+	run := func(e *Executor, q string) (string, []time.Duration) {
+		t.Helper()
+		res, steps, err := e.Run(context.Background(), strings.Fields(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(res.Outputs, " "), steps
+	}
+	seen := map[time.Duration]int{}
+	var sum time.Duration
+	const seeds = 2000
+	for seed := range uint64(seeds) {
+		a, b := NewExecutor(m, timing(seed), "sim-0"), NewExecutor(m, timing(seed), "sim-1")
+		out, steps := run(a, "start wait wait wait")
+		if out != "ok starting finished quiet" {
+			t.Fatalf("seed %d: %q", seed, out)
+		}
+		start, fin := steps[1], steps[2]
+		if start < 80*ms || start > 400*ms || start%ms != 0 || fin < 50*ms || fin > 60*ms || fin%ms != 0 || steps[3] != 8*time.Second {
+			t.Fatalf("seed %d: steps %v out of their ranges", seed, steps)
+		}
+		if _, again := run(a, "start wait wait wait"); !slices.Equal(again, steps) {
+			t.Fatalf("seed %d: run again %v, first %v", seed, again, steps)
+		}
+		if _, other := run(b, "start wait"); other[1] != start {
+			t.Fatalf("seed %d: the prefix on another lane took %v, the query %v", seed, other[1], start)
+		}
+		seen[start]++
+		sum += start
+	}
+	if seen[80*ms] == 0 || seen[400*ms] == 0 || len(seen) < 300 {
+		t.Errorf("%d distinct draws over 2000 seeds, 80 ms %d times, 400 ms %d times", len(seen), seen[80*ms], seen[400*ms])
+	}
+	if mean := sum / seeds; mean < 230*ms || mean > 250*ms {
+		t.Errorf("mean draw %v, want near 240ms", mean)
+	}
+}
+
+// Callbacks with no latency between them come one wait at a time, as in
+// the model, and one that repeats with none ends.
+func TestExecutorZeroLatencies(t *testing.T) {
+	const cycle = `digraph {
+  __start0 -> idle;
+  idle -> a [label="go / ok"];
+  idle -> idle [label="wait / quiet"];
+  a -> b [label="wait / ta"];
+  b -> a [label="wait / tb"];
+  a -> idle [label="stop / ok"];
+}`
+	const ticks = `digraph {
+  __start0 -> idle;
+  idle -> ticking [label="go / ok"];
+  idle -> idle [label="wait / quiet"];
+  ticking -> ticking [label="wait / tick"];
+}`
+	cases := []struct {
+		model, query, want string
+		device             time.Duration
+	}{
+		// stop throws in b: tb, due at once after ta, has not come yet
+		{cycle, "go wait stop", "ok ta err", 0},
+		{cycle, "go wait wait stop wait", "ok ta tb ok quiet", 200 * time.Millisecond},
+		{ticks, "go wait wait wait", "ok tick tick tick", 0},
+		{ticks, "go", "ok", 0},
+	}
+	for _, c := range cases {
+		m, err := ParseModel("m.dot", []byte(c.model), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := NewExecutor(m, Timing{Quiescence: 200 * time.Millisecond, Settle: time.Second}, "sim-0")
+		res, err := e.Execute(context.Background(), strings.Fields(c.query))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(res.Outputs, " "); got != c.want || res.Device != c.device {
+			t.Errorf("%s: %q in %v, want %q in %v", c.query, got, res.Device, c.want, c.device)
+		}
 	}
 }

@@ -189,17 +189,24 @@ func scaledTiming(p *purpose.Purpose, speed float64) sim.Timing {
 	scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) / speed) }
 	s := p.Backend.Sim
 	t := sim.Timing{
-		Quiescence:     scale(p.Timeouts.Quiescence),
-		Reset:          scale(p.Timeouts.Settle + p.Timeouts.PostReset),
-		DefaultLatency: scale(s.DefaultLatency),
-		Realtime:       true,
+		Quiescence:        scale(p.Timeouts.Quiescence),
+		Reset:             scale(p.Timeouts.Settle + p.Timeouts.PostReset),
+		Settle:            scale(p.Timeouts.Settle),
+		DefaultLatency:    scale(s.DefaultLatency),
+		DefaultLatencyMax: scale(s.DefaultLatencyMax),
+		Realtime:          true,
 	}
-	if s.Latency != nil {
-		t.Latency = make(map[string]time.Duration, len(s.Latency))
-		for k, d := range s.Latency {
-			t.Latency[k] = scale(d)
+	scaleAll := func(m map[string]time.Duration) map[string]time.Duration {
+		if m == nil {
+			return nil
 		}
+		out := make(map[string]time.Duration, len(m))
+		for k, d := range m {
+			out[k] = scale(d)
+		}
+		return out
 	}
+	t.Latency, t.LatencyMax = scaleAll(s.Latency), scaleAll(s.LatencyMax)
 	return t
 }
 

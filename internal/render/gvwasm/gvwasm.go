@@ -2,7 +2,8 @@
 // WebAssembly (github.com/goccy/go-graphviz, run by wazero). Importing it
 // costs start-up time (go-graphviz compiles its WebAssembly module in a
 // package init), so only the droidstar-render helper and tests import it;
-// droidstar itself runs the helper through package render.
+// droidstar itself runs the helper through package render. The compiled
+// module is cached in the user's cache folder (package gvcache).
 package gvwasm
 
 import (
@@ -12,7 +13,13 @@ import (
 	"strings"
 
 	graphviz "github.com/goccy/go-graphviz"
+
+	"github.com/droidstar/droidstar/internal/render/gvcache"
 )
+
+// go-graphviz's init, which has compiled its module by now, read $TMPDIR
+// for the compilation cache as package gvcache set it.
+func init() { gvcache.Restore() }
 
 // GraphvizVersion is the Graphviz that go-graphviz v0.2.10 embeds; it
 // appears in every SVG's header comment.
