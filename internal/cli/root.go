@@ -177,7 +177,7 @@ or a simulated device answering from a model (backend: sim).`,
 	root.AddCommand(newLearnCmd(e), newCheckCmd(e), newExportCmd(e), newBenchCmd(e),
 		newExamplesCmd(e), newVersionCmd(e), newDiffCmd(e))
 	root.AddCommand(newReportCmd(e), newMatrixCmd(e), newDevicesCmd(e), newHarnessCmd(e), newDoctorCmd(e))
-	root.AddCommand(newStoreCmd(e))
+	root.AddCommand(newStoreCmd(e), newInitCmd(e))
 	return root
 }
 

@@ -197,3 +197,22 @@ func TestCheckExamples(t *testing.T) {
 }
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// TestInitDraftResolves: droidstar init's draft of MediaPlayer
+// (testdata/init, kept by internal/cli's golden test) resolves against
+// android.jar as it is: every active callin, listener and callback is one
+// a device would accept at configure.
+func TestInitDraftResolves(t *testing.T) {
+	o := resolver(t)
+	p, err := purpose.Load(filepath.Join("..", "..", "testdata", "init", "mediaplayer.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := Run(context.Background(), []Job{{Purpose: p}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 1 || results[0].Err != nil {
+		t.Fatalf("results %+v", results)
+	}
+}

@@ -23,6 +23,10 @@ func DefaultCacheDir() string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("droidstar-%d", os.Getuid()))
 }
 
+// UnpackJar is unpackJar for the other host-side tools of the harness jar
+// (droidstar init's class reader), which need its path too.
+func UnpackJar(jar []byte, cacheDir string) (string, error) { return unpackJar(jar, cacheDir) }
+
 // unpackJar writes the embedded harness jar once per content into the cache
 // directory, where java can read it. The directory must be private to the
 // user: whoever can write there could swap the jar between the check of
