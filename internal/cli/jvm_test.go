@@ -77,6 +77,28 @@ s6 --cancel--> s6
 s6 ==cancelled==> s8
 s8 --complete--> s8
 s8 --cancel--> s8`},
+		// FailedFuture: as CompletableFuture, with an exception the purpose
+		// makes ({new: ...}): the first of complete, fail and cancel wins,
+		// its callback comes once, and later completions change nothing.
+		"failedfuture": {5, `
+s0 --complete--> s1
+s0 --fail--> s2
+s0 --cancel--> s3
+s1 --complete--> s1
+s1 --fail--> s1
+s1 --cancel--> s1
+s1 ==completed==> s4
+s2 --complete--> s2
+s2 --fail--> s2
+s2 --cancel--> s2
+s2 ==failed==> s4
+s3 --complete--> s3
+s3 --fail--> s3
+s3 --cancel--> s3
+s3 ==cancelled==> s4
+s4 --complete--> s4
+s4 --fail--> s4
+s4 --cancel--> s4`},
 	}
 	files, _ := filepath.Glob(repoPath("examples", "jvm", "*.yaml"))
 	if len(files) != len(cases) {

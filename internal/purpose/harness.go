@@ -106,7 +106,7 @@ var (
 	callKeys     = []string{"call", "args"}
 	listenerKeys = []string{"type", "register"}
 	fileKeys     = []string{"name", "from"}
-	literalKeys  = []string{"file", "listener", "target", "context", "constant", "int", "long", "float", "double", "string"}
+	literalKeys  = []string{"file", "path", "listener", "target", "context", "constant", "new", "call", "result", "int", "long", "float", "double", "string"}
 	actionKinds  = []string{"write", "append", "delete", "touch", "sqlite", "sleep"}
 	contentKeys  = []string{"file", "content"}
 	sqliteKeys   = []string{"file", "version"}
@@ -335,10 +335,25 @@ func (d *decoder) literal(p *Purpose, v value) Arg {
 		}
 		f := m.order[0]
 		switch f.key {
-		case "file", "string":
+		case "file", "path", "string":
 			s, _ := d.str(f.value)
-			if f.key == "file" {
+			if f.key != "string" {
 				d.fileName(f.value, s)
+			}
+			return map[string]any{f.key: s}
+		case "new", "call":
+			return map[string]any{f.key: d.made(p, f.key, f.value)}
+		case "result":
+			d.where(p, f.value)
+			s, ok := d.str(f.value)
+			if ok {
+				calls, declared := d.returning[s]
+				switch {
+				case !declared:
+					d.errAt(f.pos, f.path, "no callin %s is declared before this literal: {result: SYMBOL} names an earlier callin", quoteShort(s))
+				case !calls:
+					d.errAt(f.pos, f.path, "callin %s calls no method, so it has no result to pass", quoteShort(s))
+				}
 			}
 			return map[string]any{f.key: s}
 		case "listener":
@@ -379,6 +394,32 @@ func (d *decoder) literal(p *Purpose, v value) Arg {
 		return nil
 	}
 	return s
+}
+
+// made reads the list of {new: [CLASS, ARGS...]} or {call: [CLASS,
+// METHOD, ARGS...]}: the names first, then argument literals.
+func (d *decoder) made(p *Purpose, key string, v value) []any {
+	items, ok := d.list(v, "a class name and arguments")
+	if !ok {
+		return nil
+	}
+	d.where(p, v)
+	names, shape := 1, "new: [CLASS, ARGS...] needs a class name first"
+	if key == "call" {
+		names, shape = 2, "call: [CLASS, METHOD, ARGS...] needs a class and a method name first"
+	}
+	if len(items) < names {
+		d.errAt(v.pos, v.path, "%s, got %d items", shape, len(items))
+		return nil
+	}
+	out := []any{d.javaName(p, items[0], "class")}
+	if names == 2 {
+		out = append(out, d.javaName(p, items[1], "method"))
+	}
+	for _, item := range items[names:] {
+		out = append(out, d.literal(p, item))
+	}
+	return out
 }
 
 // constant reads CLASS.FIELD.

@@ -164,6 +164,9 @@ type decoder struct {
 	// found counts every problem, also those past maxErrors, so that a
 	// section can tell whether it was clean.
 	found int
+	// returning holds, for each callin read so far, whether it calls a
+	// method: a {result: SYMBOL} literal may name only such an earlier one.
+	returning map[string]bool
 }
 
 func (d *decoder) errAt(pos Pos, field, format string, args ...any) {
@@ -702,6 +705,10 @@ func (d *decoder) callins(p *Purpose, v value, defs []symDef) ([]Callin, []symDe
 		d.where(p, item)
 		out = append(out, c)
 		defs = append(defs, symDef{name: sym, pos: sv.pos, path: sv.path, owner: -1})
+		if d.returning == nil {
+			d.returning = map[string]bool{}
+		}
+		d.returning[sym] = c.Call != ""
 	}
 	return out, defs
 }

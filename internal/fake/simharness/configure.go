@@ -83,6 +83,9 @@ type resolver struct {
 	targetShim bool
 	// className is the class under test as the request names it.
 	className string
+	// returning holds, for each callin resolved so far, whether it calls
+	// a method: {"result": SYMBOL} may name only such an earlier one.
+	returning map[string]bool
 }
 
 // configure resolves the purpose object of a configure request in the
@@ -521,6 +524,10 @@ func (r *resolver) callin(raw any, w string, c *config) (string, *protoError) {
 		}
 		c.errorIf[sym] = v
 	}
+	if r.returning == nil {
+		r.returning = map[string]bool{}
+	}
+	r.returning[sym] = m.get("call") != nil
 	return sym, nil
 }
 
@@ -769,7 +776,7 @@ func (r *resolver) args(raw any, where string) *protoError {
 
 // literalKinds lists the keys of object literals in the order messages
 // list them.
-const literalKinds = "file, listener, target, context, constant, int, long, float, double, string"
+const literalKinds = "file, path, listener, target, context, constant, new, call, result, int, long, float, double, string"
 
 func badArgument(where, format string, args ...any) *protoError {
 	return &protoError{code: codeBadArgument, where: where, message: fmt.Sprintf(format, args...)}
@@ -793,17 +800,37 @@ func (r *resolver) literal(v any, where string) *protoError {
 	val := m.get(key)
 	w := where + "." + key
 	switch key {
-	case "file":
+	case "file", "path":
 		name, ok := val.(string)
 		if !ok || name == "" {
 			what := typeName(val)
 			if ok {
 				what = "an empty string"
 			}
-			return badArgument(w, `{"file": NAME} needs a file name, not %s`, what)
+			return badArgument(w, `{"%s": NAME} needs a file name, not %s`, key, what)
 		}
 		if perr := checkRelative(name, w); perr != nil {
 			return badArgument(perr.where, "%s", perr.message)
+		}
+		return nil
+	case "new", "call":
+		return r.made(key, val, w)
+	case "result":
+		sym, ok := val.(string)
+		if !ok || sym == "" {
+			what := typeName(val)
+			if ok {
+				what = "an empty string"
+			}
+			return badArgument(w, `{"result": SYMBOL} needs the symbol of an earlier callin, not %s`, what)
+		}
+		calls, declared := r.returning[sym]
+		if !declared {
+			return badArgument(w, `no callin %s is declared before this literal: {"result": SYMBOL} names an earlier callin`, sym)
+		}
+		if !calls {
+			// Whether a method returns a value only reflection tells.
+			return badArgument(w, `callin %s returns nothing (it calls no method): {"result": SYMBOL} needs a callin whose call returns a value`, sym)
 		}
 		return nil
 	case "listener":
@@ -839,6 +866,44 @@ func (r *resolver) literal(v any, where string) *protoError {
 		return typedLiteral(key, val, w)
 	}
 	return badArgument(where, `unknown literal {"%s": ...} (%s)`, key, literalKinds)
+}
+
+// made is Literal.MadeLit.parse without the constructor or method
+// lookup: the names, the class, then the arguments.
+func (r *resolver) made(key string, v any, w string) *protoError {
+	names, shape, what := 1, `{"new": [CLASS, ARGS...]}`, "a class name"
+	if key == "call" {
+		names, shape, what = 2, `{"call": [CLASS, METHOD, ARGS...]}`, "a class and a method name"
+	}
+	l, ok := v.([]any)
+	if !ok {
+		return badArgument(w, "%s needs an array, not %s", shape, typeName(v))
+	}
+	if len(l) < names {
+		return badArgument(w, "%s needs %s first, not an array of %d", shape, what, len(l))
+	}
+	for i := 0; i < names; i++ {
+		if s, ok := l[i].(string); !ok || s == "" {
+			got := typeName(l[i])
+			if ok {
+				got = "an empty string"
+			}
+			what := "a class name"
+			if i == 1 {
+				what = "a method name"
+			}
+			return badArgument(fmt.Sprintf("%s[%d]", w, i), "%s needs %s here, not %s", shape, what, got)
+		}
+	}
+	if perr := r.loadClass(l[0].(string), w+"[0]"); perr != nil {
+		return perr
+	}
+	for i := names; i < len(l); i++ {
+		if perr := r.literal(l[i], fmt.Sprintf("%s[%d]", w, i)); perr != nil {
+			return perr
+		}
+	}
+	return nil
 }
 
 func constant(v any, w string) *protoError {

@@ -218,6 +218,21 @@ public final class Configuration implements Literal.Scope {
     }
 
     @Override
+    public Class<?> resultType(String symbol, String where) throws ProtocolError {
+        Callin c = callins.get(symbol);
+        if (c == null) {
+            throw new ProtocolError(ProtocolError.BAD_ARGUMENT, where, "no callin " + symbol
+                    + " is declared before this literal: {\"result\": SYMBOL} names an earlier callin");
+        }
+        if (c.call == null || c.call.choice.returnType() == void.class) {
+            throw new ProtocolError(ProtocolError.BAD_ARGUMENT, where, "callin " + symbol + " returns nothing"
+                    + (c.call == null ? " (it calls no method)" : " (" + c.call.choice.describe() + " is void)")
+                    + ": {\"result\": SYMBOL} needs a callin whose call returns a value");
+        }
+        return c.call.choice.returnType();
+    }
+
+    @Override
     public boolean resolveOnly() {
         return resolveOnly;
     }

@@ -164,6 +164,7 @@ public final class QueryRunner {
                             return callin.call.run(q);
                         }
                     }, mainThreadMs);
+                    q.results.put(sym, result);
                     returnedError = callin.isError(result, q);
                     if (!returnedError && callin.makesTarget) {
                         if (result == null) {

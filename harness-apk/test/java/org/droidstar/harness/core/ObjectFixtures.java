@@ -1,0 +1,52 @@
+package org.droidstar.harness.core;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** The class of ObjectLiteralsTest: methods whose parameters only object literals can fill. */
+public final class ObjectFixtures {
+    private ObjectFixtures() {
+    }
+
+    public static final List<String> LOG = Collections.synchronizedList(new ArrayList<String>());
+
+    public static class Sink {
+        public void take(Path p) {
+            LOG.add("path " + p);
+        }
+
+        public void take(String s) {
+            LOG.add("string " + s);
+        }
+
+        /** Appends to what it is given, so that a literal reused across queries would show. */
+        public void take(StringBuilder b) {
+            LOG.add("builder " + b.append('!'));
+        }
+
+        public void take(ByteBuffer b) {
+            LOG.add("buffer " + b.capacity());
+        }
+
+        public void takeLong(long n) {
+            LOG.add("long " + n);
+        }
+
+        public StringBuilder make() {
+            return new StringBuilder("made");
+        }
+
+        public int count() {
+            return 7;
+        }
+
+        public void nothing() {
+        }
+
+        public static void staticNothing() {
+        }
+    }
+}

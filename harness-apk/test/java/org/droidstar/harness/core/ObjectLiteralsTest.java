@@ -1,0 +1,111 @@
+package org.droidstar.harness.core;
+
+import static org.junit.Assert.assertEquals;
+
+import java.io.File;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.Before;
+import org.junit.Test;
+
+/**
+ * Object literals (PROTOCOL.md, "Argument literals"): {"path"}, {"new"},
+ * {"call"} and {"result"}, the objects a purpose could not write before
+ * without an adapter.
+ */
+public class ObjectLiteralsTest extends ServerTestBase {
+    static final String SINK = "org.droidstar.harness.core.ObjectFixtures$Sink";
+
+    @Before
+    public void clearLog() {
+        ObjectFixtures.LOG.clear();
+    }
+
+    static String sink(String callins) {
+        return "{'name':'Sink','class':'" + SINK + "','target':{'new':[]},'callins':[" + callins + "],"
+                + "'timeouts':{'quiescence':20}}";
+    }
+
+    @Test
+    public void aPathIsInTheFilesDirectoryAndPicksThePathOverload() throws Exception {
+        configure(sink("{'symbol':'p','call':'take','args':[{'path':'sub/data.txt'}]},"
+                + "{'symbol':'f','call':'take','args':[{'file':'sub/data.txt'}]}"));
+        assertEquals(q("['ok','ok']"), outputs(run1("['p','f']")));
+        String abs = new File(dir, "sub/data.txt").getAbsolutePath();
+        assertEquals(Arrays.asList("path " + abs, "string " + abs), ObjectFixtures.LOG);
+    }
+
+    @Test
+    public void newAndCallMakeAFreshObjectEveryTime() throws Exception {
+        configure(sink("{'symbol':'b','call':'take','args':[{'new':['java.lang.StringBuilder','x']}]},"
+                + "{'symbol':'buf','call':'take','args':[{'call':['java.nio.ByteBuffer','allocate',16]}]},"
+                + "{'symbol':'nested','call':'take','args':[{'new':['java.lang.StringBuilder',"
+                + "{'call':['java.lang.String','valueOf',{'long':12}]}]}]}"));
+        List<Map<String, Object>> rs = run("[['b','b'],['b','buf','nested']]");
+        assertEquals(q("['ok','ok']"), outputs(rs.get(0)));
+        assertEquals(q("['ok','ok','ok']"), outputs(rs.get(1)));
+        // x! each time: no query (nor symbol) sees what an earlier one did to its object
+        assertEquals(Arrays.asList("builder x!", "builder x!", "builder x!", "buffer 16", "builder 12!"),
+                ObjectFixtures.LOG);
+    }
+
+    @Test
+    public void aResultIsWhatAnEarlierCallinReturnedInThisQuery() throws Exception {
+        configure(sink("{'symbol':'make','call':'make'},{'symbol':'count','call':'count'},"
+                + "{'symbol':'give','call':'take','args':[{'result':'make'}]},"
+                + "{'symbol':'widen','call':'takeLong','args':[{'result':'count'}]}"));
+        List<Map<String, Object>> rs = run("[['make','give','give','count','widen'],['give','make']]");
+        assertEquals(q("['ok','ok','ok','ok','ok']"), outputs(rs.get(0)));
+        // the same object both times: the result is passed, not made again
+        assertEquals(Arrays.asList("builder made!", "builder made!!", "long 7"), ObjectFixtures.LOG);
+        // a new query has no results yet
+        assertEquals(q("['err']"), outputs(rs.get(1)));
+        Map<?, ?> err = (Map<?, ?>) rs.get(1).get("err");
+        assertEquals("thrown java.lang.IllegalStateException at 0: callin make has not returned in this query,"
+                + " so {\"result\":\"make\"} has no value yet",
+                err.get("kind") + " " + err.get("exception") + " at " + err.get("at") + ": " + err.get("message"));
+    }
+
+    private void assertError(String code, String where, String message, String purpose) throws Exception {
+        Map<String, Object> e = configureError(purpose);
+        assertEquals(code + " at " + where + ": " + message,
+                e.get("code") + " at " + e.get("where") + ": " + e.get("message"));
+    }
+
+    @Test
+    public void mistakes() throws Exception {
+        assertError("bad-argument", "callins[0].args[0].new[0]", "java.lang.Runnable is an interface and cannot be made"
+                + " with new: give {\"call\": [CLASS, METHOD, ...]} of a factory",
+                sink("{'symbol':'b','call':'take','args':[{'new':['java.lang.Runnable']}]}"));
+        assertError("unknown-method", "callins[0].args[0].new[0]", "class java.lang.Object has no constructor that"
+                + " accepts new java.lang.Object(1); there are java.lang.Object()",
+                sink("{'symbol':'b','call':'take','args':[{'new':['java.lang.Object',1]}]}"));
+        assertError("unknown-method", "callins[0].args[0].call[1]", "class java.nio.ByteBuffer has no method that accepts"
+                + " allocat(16)",
+                sink("{'symbol':'b','call':'take','args':[{'call':['java.nio.ByteBuffer','allocat',16]}]}"));
+        assertError("bad-argument", "callins[0].args[0].call[1]", SINK + ".staticNothing() returns"
+                + " nothing: there is no value to pass",
+                sink("{'symbol':'b','call':'take','args':[{'call':['" + SINK + "','staticNothing']}]}"));
+        assertError("unknown-class", "callins[0].args[0].call[0]", "cannot load class no.Such",
+                sink("{'symbol':'b','call':'take','args':[{'call':['no.Such','make']}]}"));
+        assertError("bad-argument", "callins[0].args[0].call", "{\"call\": [CLASS, METHOD, ARGS...]} needs a class and a"
+                + " method name first, not an array of 1",
+                sink("{'symbol':'b','call':'take','args':[{'call':['java.nio.ByteBuffer']}]}"));
+        assertError("bad-argument", "callins[0].args[0].new", "{\"new\": [CLASS, ARGS...]} needs an array, not a string",
+                sink("{'symbol':'b','call':'take','args':[{'new':'java.lang.StringBuilder'}]}"));
+        assertError("bad-argument", "callins[0].args[0].result", "no callin make is declared before this literal:"
+                + " {\"result\": SYMBOL} names an earlier callin",
+                sink("{'symbol':'give','call':'take','args':[{'result':'make'}]},{'symbol':'make','call':'make'}"));
+        assertError("bad-argument", "callins[1].args[0].result", "callin none returns nothing (" + SINK
+                + ".nothing() is void): {\"result\": SYMBOL} needs a callin whose call returns a value",
+                sink("{'symbol':'none','call':'nothing'},{'symbol':'give','call':'take','args':[{'result':'none'}]}"));
+        assertError("bad-argument", "callins[0].args[0].path", "{\"path\": NAME} needs a file name, not an empty string",
+                sink("{'symbol':'p','call':'take','args':[{'path':''}]}"));
+        // the literal's type is what overload resolution sees: a ByteBuffer is no long
+        assertError("bad-argument", "callins[0].args[0]", "{\"call\":[\"java.nio.ByteBuffer\",\"allocate\",1]}"
+                + " cannot be converted to long (argument 1 of " + SINK + ".takeLong(long))",
+                sink("{'symbol':'b','call':'takeLong','args':[{'call':['java.nio.ByteBuffer','allocate',1]}]}"));
+    }
+}
