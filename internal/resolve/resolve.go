@@ -152,7 +152,7 @@ func read(r io.Reader, jobs []Job, cfgs []*harness.Configuration) ([]Result, err
 // purposeError places an error as harness.Client.Configure does: at the
 // purpose's line when it names a field.
 func purposeError(c *harness.Configuration, file string, e *harness.RemoteError) error {
-	if e.Code != "bad-request" && e.Code != "internal" {
+	if c.Blames(e) {
 		return c.PurposeError(e)
 	}
 	return fmt.Errorf("%s: %w", file, e)
