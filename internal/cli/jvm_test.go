@@ -99,6 +99,13 @@ s3 ==cancelled==> s4
 s4 --complete--> s4
 s4 --fail--> s4
 s4 --cancel--> s4`},
+		// UncaughtThread: the thread starts once (a second start throws:
+		// the error sink, left out); its task runs, throws the purpose's
+		// exception, and the handler gets it.
+		"uncaught": {4, `
+s0 --start--> s1
+s1 ==run==> s3
+s3 ==uncaught==> s4`},
 	}
 	files, _ := filepath.Glob(repoPath("examples", "jvm", "*.yaml"))
 	if len(files) != len(cases) {

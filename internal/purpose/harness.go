@@ -396,6 +396,31 @@ func (d *decoder) literal(p *Purpose, v value) Arg {
 	return s
 }
 
+// behaviour reads a callback's returns, throws and sleep_ms: what proxy
+// listeners do on its calls. Which methods they act on, and whether the
+// values fit, only the harness can tell.
+func (d *decoder) behaviour(p *Purpose, cb *Callback, m *mapping) {
+	returns, throws := m.opt("returns"), m.opt("throws")
+	if returns != nil && throws != nil {
+		d.errAt(throws.pos, throws.path, "give returns or throws, not both")
+	}
+	if returns != nil {
+		cb.Returns = d.literal(p, returns.value)
+	}
+	if throws != nil {
+		cb.Throws = d.literal(p, throws.value)
+	}
+	if f := m.opt("sleep_ms"); f != nil {
+		d.where(p, f.value)
+		if n, ok := d.integer(f.value); ok {
+			if n < 0 {
+				d.errAt(f.pos, f.path, "must be at least 0, got %d", n)
+			}
+			cb.SleepMs = int64(n)
+		}
+	}
+}
+
 // made reads the list of {new: [CLASS, ARGS...]} or {call: [CLASS,
 // METHOD, ARGS...]}: the names first, then argument literals.
 func (d *decoder) made(p *Purpose, key string, v value) []any {

@@ -38,7 +38,7 @@ var (
 	harnessKeys     = []string{"name", "class", "target", "setup", "callins", "callbacks", "details", "timeouts", "jars", "adapters"}
 	topKeys         = []string{"name", "class", "description", "target", "setup", "files", "permissions", "jars", "adapters", "callins", "callbacks", "details", "timeouts", "bound", "restrictions", "backend"}
 	callinKeys      = []string{"symbol", "call", "on", "args", "do", "result", "error_if"}
-	callbackKeys    = []string{"symbol", "from", "error"}
+	callbackKeys    = []string{"symbol", "from", "error", "returns", "throws", "sleep_ms"}
 	timeoutKeys     = []string{"quiescence", "settle", "post_reset"}
 	restrictionKeys = []string{"at_most", "of", "first", "followed_by_wait"}
 	simKeys         = []string{"model", "format", "latency", "realtime"}
@@ -741,6 +741,7 @@ func (d *decoder) callbacks(p *Purpose, v value, defs []symDef) ([]Callback, []s
 			d.where(p, f.value)
 			cb.Error, cb.Environment = d.errorRole(f.value)
 		}
+		d.behaviour(p, &cb, m)
 		if !ok {
 			continue
 		}

@@ -645,8 +645,33 @@ func (r *resolver) callbacks(cbs []any, c *config) ([]string, *protoError) {
 				c.environmentCallbacks[name] = true
 			}
 		}
+		if perr := r.behaviour(m, w); perr != nil {
+			return nil, perr
+		}
 	}
 	return declared, nil
+}
+
+// behaviour is Configuration.readBehaviour for what the shapes tell: the
+// methods the behaviour acts on, and their return types, only reflection
+// knows. A simulated device runs no listener, so it has no use for it.
+func (r *resolver) behaviour(m *object, w string) *protoError {
+	if v := m.get("sleep_ms"); v != nil {
+		if n, ok := v.(int64); !ok || n < 0 {
+			return badRequest(w+".sleep_ms", "sleep_ms is a non-negative integer of milliseconds, not %s", describe(v))
+		}
+	}
+	returns, throws := m.get("returns"), m.get("throws")
+	if returns != nil && throws != nil {
+		return badRequest(w+".throws", "give returns or throws, not both")
+	}
+	if returns != nil {
+		return r.literal(returns, w+".returns")
+	}
+	if throws != nil {
+		return r.literal(throws, w+".throws")
+	}
+	return nil
 }
 
 // details is Configuration.readDetails for what the parts' shape tells:

@@ -49,4 +49,39 @@ public final class ObjectFixtures {
         public static void staticNothing() {
         }
     }
+
+    /** A listener whose answers the class acts on. */
+    public interface Question {
+        boolean ask(String what);
+
+        int count();
+
+        void tell();
+    }
+
+    /** Calls its Question and logs what it answered or threw. */
+    public static class Asker {
+        private Question q;
+
+        public void setQuestion(Question q) {
+            this.q = q;
+        }
+
+        public void ask() {
+            LOG.add("ask " + q.ask("x"));
+        }
+
+        public void count() {
+            LOG.add("count " + q.count());
+        }
+
+        public void tell() {
+            try {
+                q.tell();
+                LOG.add("told");
+            } catch (RuntimeException e) {
+                LOG.add("tell threw " + e);
+            }
+        }
+    }
 }

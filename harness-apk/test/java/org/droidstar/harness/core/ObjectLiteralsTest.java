@@ -108,4 +108,48 @@ public class ObjectLiteralsTest extends ServerTestBase {
                 + " cannot be converted to long (argument 1 of " + SINK + ".takeLong(long))",
                 sink("{'symbol':'b','call':'takeLong','args':[{'call':['java.nio.ByteBuffer','allocate',1]}]}"));
     }
+
+    static final String ASKER = "org.droidstar.harness.core.ObjectFixtures$Asker";
+    static final String QUESTION = "org.droidstar.harness.core.ObjectFixtures$Question";
+
+    static String asker(String callbacks) {
+        return "{'name':'Asker','class':'" + ASKER + "','target':{'new':[],'listeners':[{'type':'" + QUESTION
+                + "','register':'setQuestion'}]},'callins':[{'symbol':'ask','call':'ask'},{'symbol':'count','call':'count'},{'symbol':'tell','call':'tell'}],"
+                + "'callbacks':[" + callbacks + "],'timeouts':{'quiescence':20}}";
+    }
+
+    @Test
+    public void aProxyCallbackReturnsThrowsOrSleepsAsThePurposeSays() throws Exception {
+        configure(asker("{'symbol':'yes','from':['ask'],'returns':true},{'symbol':'count','returns':{'int':3},'sleep_ms':60},"
+                + "{'symbol':'tell','throws':{'new':['java.lang.IllegalStateException','boom']}}"));
+        Map<String, Object> r = run1("['ask','wait','count','wait','tell','wait']");
+        assertEquals(q("['ok','ask','ok','count','ok','tell']"), outputs(r));
+        assertEquals(Arrays.asList("ask true", "count 3", "tell threw java.lang.IllegalStateException: boom"),
+                ObjectFixtures.LOG);
+        // count's callin waited for the listener's sleep
+        double countMs = ((Number) ((List<?>) r.get("ms")).get(2)).doubleValue();
+        assertEquals("count took " + countMs + " ms", true, countMs >= 60);
+    }
+
+    @Test
+    public void withoutABehaviourAProxyAnswersFalseZeroOrNull() throws Exception {
+        configure(asker("{'symbol':'ask'},{'symbol':'count'},{'symbol':'tell'}"));
+        assertEquals(q("['ok','ok','ok']"), outputs(run1("['ask','count','tell']")));
+        assertEquals(Arrays.asList("ask false", "count 0", "told"), ObjectFixtures.LOG);
+    }
+
+    @Test
+    public void behaviourMistakes() throws Exception {
+        assertError("bad-argument", "callbacks[0].returns", "true cannot be what " + QUESTION
+                + ".count() returns (a int)", asker("{'symbol':'count','returns':true}"));
+        assertError("bad-argument", "callbacks[0].returns", QUESTION + ".tell() returns nothing: there is no result to give",
+                asker("{'symbol':'tell','returns':1}"));
+        assertError("bad-argument", "callbacks[0].throws", "\"boom\" is no Throwable: throws needs one, such as"
+                + " {\"new\": [java.lang.IllegalStateException, \"boom\"]}", asker("{'symbol':'tell','throws':'boom'}"));
+        assertError("bad-request", "callbacks[0].throws", "give returns or throws, not both",
+                asker("{'symbol':'tell','returns':null,'throws':{'new':['java.lang.Error']},'returns':1}")
+                        .replace("'returns':null,", ""));
+        assertError("bad-request", "callbacks[0].sleep_ms", "sleep_ms is a non-negative integer of milliseconds, not -1",
+                asker("{'symbol':'tell','sleep_ms':-1}"));
+    }
 }

@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -107,6 +108,24 @@ public final class Configuration implements Literal.Scope {
         }
     }
 
+    /**
+     * What a proxy listener does when a call matches a declared callback
+     * with returns, throws or sleep_ms: it sleeps, then throws or returns.
+     */
+    static final class Behaviour {
+        /** The value returned, or null for false, zero or null. */
+        final Literal returns;
+        /** The Throwable thrown, or null. */
+        final Literal throwsLit;
+        final long sleepMs;
+
+        Behaviour(Literal returns, Literal throwsLit, long sleepMs) {
+            this.returns = returns;
+            this.throwsLit = throwsLit;
+            this.sleepMs = sleepMs;
+        }
+    }
+
     final Platform platform;
     String name;
     ClassLoader loader;
@@ -124,6 +143,8 @@ public final class Configuration implements Literal.Scope {
     final List<EnvAction> setup = new ArrayList<EnvAction>();
     final Map<String, Callin> callins = new LinkedHashMap<String, Callin>();
     final Callbacks callbacks = new Callbacks();
+    /** The behaviour of proxy calls, by the declared callback name they match. */
+    final Map<String, Behaviour> behaviours = new HashMap<String, Behaviour>();
     final List<String> shims = new ArrayList<String>();
     long quiescenceMs;
     long settleMs;
@@ -831,7 +852,120 @@ public final class Configuration implements Literal.Scope {
             for (int k = 0; k < names.size(); k++) {
                 declareCallback(names.get(k), Boolean.TRUE.equals(e), "environment".equals(e), wheres.get(k), known);
             }
+            Behaviour b = readBehaviour(m, w, names);
+            if (b != null) {
+                for (String n : names) {
+                    behaviours.put(n, b);
+                }
+            }
         }
+    }
+
+    /**
+     * A callback's returns, throws and sleep_ms: what the proxy listeners
+     * do on the calls that match it (an UncaughtExceptionHandler that
+     * throws, a listener whose boolean answer the class acts on). Checked
+     * against the return types of the proxied methods of those names.
+     */
+    private Behaviour readBehaviour(Map<?, ?> m, String w, List<String> names) throws ProtocolError {
+        boolean hasReturns = m.get("returns") != null;
+        boolean hasThrows = m.get("throws") != null;
+        Object sleep = m.get("sleep_ms");
+        if (!hasReturns && !hasThrows && sleep == null) {
+            return null;
+        }
+        long sleepMs = 0;
+        if (sleep != null) {
+            if (!(sleep instanceof Long) || ((Long) sleep).longValue() < 0) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".sleep_ms",
+                        "sleep_ms is a non-negative integer of milliseconds, not " + Json.describe(sleep));
+            }
+            sleepMs = ((Long) sleep).longValue();
+        }
+        if (hasReturns && hasThrows) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".throws", "give returns or throws, not both");
+        }
+        String field = hasReturns ? "returns" : hasThrows ? "throws" : "sleep_ms";
+        List<Method> proxied = new ArrayList<Method>();
+        for (String n : names) {
+            int slash = n.indexOf('/');
+            String method = slash < 0 ? n : n.substring(0, slash);
+            boolean found = false;
+            for (ListenerSpec l : listeners) {
+                if (l.shim != null) {
+                    continue;
+                }
+                for (Method pm : l.type.getMethods()) {
+                    if (pm.getName().equals(method) && !Modifier.isStatic(pm.getModifiers())) {
+                        proxied.add(pm);
+                        found = true;
+                    }
+                }
+            }
+            if (!found) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + "." + field, field + " acts on proxy listeners,"
+                        + " and " + method + " is no method of a listener interface of the purpose (a shim's"
+                        + " methods do what the shim does)");
+            }
+        }
+        Literal returns = null;
+        Literal throwsLit = null;
+        if (hasReturns) {
+            returns = Literal.parse(m.get("returns"), w + ".returns", this);
+            for (Method pm : proxied) {
+                Class<?> rt = pm.getReturnType();
+                String sig = pm.getDeclaringClass().getName() + "." + pm.getName()
+                        + Invocable.simpleParams(pm.getParameterTypes(), pm.isVarArgs());
+                if (rt == void.class) {
+                    throw new ProtocolError(ProtocolError.BAD_ARGUMENT, w + ".returns", sig
+                            + " returns nothing: there is no result to give");
+                }
+                if (returns.cost(rt) < 0) {
+                    throw new ProtocolError(ProtocolError.BAD_ARGUMENT, w + ".returns", returns.describe()
+                            + " cannot be what " + sig + " returns (a " + rt.getName() + ")");
+                }
+            }
+        }
+        if (hasThrows) {
+            throwsLit = Literal.parse(m.get("throws"), w + ".throws", this);
+            Class<?> t = throwsLit.staticType();
+            if (t == null || !Throwable.class.isAssignableFrom(t)) {
+                throw new ProtocolError(ProtocolError.BAD_ARGUMENT, w + ".throws", throwsLit.describe()
+                        + " is no Throwable: throws needs one, such as {\"new\": [java.lang.IllegalStateException, \"boom\"]}");
+            }
+        }
+        return new Behaviour(returns, throwsLit, sleepMs);
+    }
+
+    /** The answers of this purpose's proxies in the query q, or null when no callback has a behaviour. */
+    ListenerProxy.Answers answers(final Instances q) {
+        if (behaviours.isEmpty()) {
+            return null;
+        }
+        return new ListenerProxy.Answers() {
+            @Override
+            public Object answer(Method method, String reportedDetail, Object[] args) throws Throwable {
+                String name = method.getName();
+                Callbacks.Declared d = callbacks.match(name, callbacks.detail(name, reportedDetail, args));
+                Behaviour b = d == null ? null : behaviours.get(d.name);
+                Class<?> rt = method.getReturnType();
+                if (b == null) {
+                    return ListenerProxy.defaultValue(rt);
+                }
+                if (b.sleepMs > 0) {
+                    try {
+                        Thread.sleep(b.sleepMs);
+                    } catch (InterruptedException e) {
+                        // the caller's interrupt is its own: keep it and answer now
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                if (b.throwsLit != null) {
+                    throw (Throwable) b.throwsLit.value(Throwable.class, q);
+                }
+                return b.returns == null ? ListenerProxy.defaultValue(rt) : b.returns.value(rt, q);
+            }
+        };
     }
 
     private void declareCallback(String n, boolean error, boolean environment, String where, Set<String> known)

@@ -250,7 +250,7 @@ public final class QueryRunner {
             if (l.shim != null) {
                 listener = l.shimConstructor.call(null, new ShimContext(buffer, generation, config.shimOptions), q);
             } else {
-                listener = ListenerProxy.create(l.type, buffer, generation, config.loader);
+                listener = ListenerProxy.create(l.type, buffer, generation, config.loader, config.answers(q));
             }
             q.listeners.put(l.typeName, listener);
         }
