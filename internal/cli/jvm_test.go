@@ -106,6 +106,20 @@ s4 --cancel--> s4`},
 s0 --start--> s1
 s1 ==run==> s3
 s3 ==uncaught==> s4`},
+		// TwoActions: completing or cancelling runs both whenComplete
+		// actions once, the one registered last (second, by init) first:
+		// CompletableFuture keeps its dependents on a stack.
+		"twoactions": {4, `
+s0 --complete--> s1
+s0 --cancel--> s1
+s1 --complete--> s1
+s1 --cancel--> s1
+s1 ==secondDone==> s2
+s2 --complete--> s2
+s2 --cancel--> s2
+s2 ==firstDone==> s3
+s3 --complete--> s3
+s3 --cancel--> s3`},
 	}
 	files, _ := filepath.Glob(repoPath("examples", "jvm", "*.yaml"))
 	if len(files) != len(cases) {

@@ -42,6 +42,9 @@ type Target struct {
 type Listener struct {
 	Type     string `json:"type"`
 	Register string `json:"register,omitempty"`
+	// Name tells the listener from others of its type: {listener: NAME}
+	// refers to it, and its calls are reported as NAME.METHOD.
+	Name string `json:"name,omitempty"`
 }
 
 // Factory is a static method that makes the instance. Class defaults to
@@ -104,7 +107,7 @@ var (
 	targetKeys   = []string{"new", "factory", "shim", "listeners", "init", "dispose"}
 	factoryKeys  = []string{"class", "method", "args"}
 	callKeys     = []string{"call", "args"}
-	listenerKeys = []string{"type", "register"}
+	listenerKeys = []string{"type", "register", "name"}
 	fileKeys     = []string{"name", "from"}
 	literalKeys  = []string{"file", "path", "listener", "target", "context", "constant", "new", "call", "result", "int", "long", "float", "double", "string"}
 	actionKinds  = []string{"write", "append", "delete", "touch", "sqlite", "sleep"}
@@ -173,6 +176,25 @@ func (d *decoder) target(p *Purpose, v value) *Target {
 			}
 			if rf := lm.opt("register"); rf != nil {
 				l.Register = d.javaName(p, rf.value, "method")
+			}
+			if nf := lm.opt("name"); nf != nil {
+				d.where(p, nf.value)
+				if s, ok := d.str(nf.value); ok {
+					if !javaIdent(s) {
+						d.errAt(nf.pos, nf.path, "invalid listener name %s: want a Java identifier such as second", quoteShort(s))
+					}
+					l.Name = s
+				}
+			}
+			for _, prev := range t.Listeners {
+				switch {
+				case l.Name != "" && prev.Name == l.Name:
+					nf := lm.opt("name")
+					d.errAt(nf.pos, nf.path, "listener %s is declared twice", quoteShort(l.Name))
+				case l.Name == "" && prev.Name == "" && l.Type != "" && prev.Type == l.Type:
+					tf := lm.opt("type")
+					d.errAt(tf.pos, tf.path, "listener type %s is declared twice: give each listener of a type a name (name: NAME) to tell them apart", l.Type)
+				}
 			}
 			t.Listeners = append(t.Listeners, l)
 		}

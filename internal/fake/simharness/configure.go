@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 )
@@ -67,9 +68,12 @@ const (
 // complaint; the protocol corpus checks that.
 type resolver struct {
 	s *server
-	// listenerTypes are the declared listener types as written, for
-	// {"listener": TYPE} literals.
+	// listenerTypes are what {"listener": KEY} literals name: each
+	// declared listener's name, else its type as written.
 	listenerTypes []string
+	// listenerPrefixes are, index for index with listenerTypes, the types
+	// as written and the prefixes of their calls ("NAME." of a named one).
+	listenerTypesWritten, listenerPrefixes []string
 	// shimmed says that the class or a listener has a platform shim,
 	// whose callback methods only the platform knows.
 	shimmed bool
@@ -331,6 +335,25 @@ func sameClass(written, binary string) bool {
 	}
 }
 
+// binaryNameOr is binaryName, or the name as written when the device
+// does not know the class (the Java harness names the class it loaded).
+func (r *resolver) binaryNameOr(written string) string {
+	if b := r.binaryName(written); b != "" {
+		return b
+	}
+	return written
+}
+
+// javaIdentifier is Configuration.isIdentifier.
+func javaIdentifier(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c == '$' || unicode.IsLetter(c) || i > 0 && unicode.IsDigit(c)) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // binaryName is the binary name of a class the simulated device knows.
 func (r *resolver) binaryName(written string) string {
 	o := r.s.opts
@@ -372,8 +395,18 @@ func (r *resolver) listeners(listeners []any, class string) ([]string, *protoErr
 		if _, perr := stringField(l, "register", w+".register", false); perr != nil {
 			return nil, perr
 		}
-		if slices.Contains(r.listenerTypes, typ) {
-			return nil, badRequest(w+".type", "listener type %s is declared twice", typ)
+		name, perr := stringField(l, "name", w+".name", false)
+		if perr != nil {
+			return nil, perr
+		}
+		named := l.get("name") != nil
+		switch {
+		case named && !javaIdentifier(name):
+			return nil, badRequest(w+".name", "a listener name is a Java identifier such as second, not %s", mustJSON(name))
+		case named && slices.Contains(r.listenerTypes, name):
+			return nil, badRequest(w+".name", "listener %s is declared twice", name)
+		case !named && slices.Contains(r.listenerTypes, typ):
+			return nil, badRequest(w+".type", "listener type %s is declared twice: give each listener of a type a name (name: NAME) to tell them apart", typ)
 		}
 		if perr := r.loadClass(typ, w+".type"); perr != nil {
 			return nil, perr
@@ -384,7 +417,16 @@ func (r *resolver) listeners(listeners []any, class string) ([]string, *protoErr
 			return nil, &protoError{code: codeUnknownListener, where: w + ".type",
 				message: o.Class + " is neither an interface nor a class with a shim"}
 		}
-		r.listenerTypes = append(r.listenerTypes, typ)
+		if named && shimFor(platform, typ) != "" {
+			return nil, badRequest(w+".name", "only proxied interfaces have names: the shim of %s reports its calls under their own names", r.binaryNameOr(typ))
+		}
+		key, prefix := typ, ""
+		if named {
+			key, prefix = name, name+"."
+		}
+		r.listenerTypes = append(r.listenerTypes, key)
+		r.listenerTypesWritten = append(r.listenerTypesWritten, typ)
+		r.listenerPrefixes = append(r.listenerPrefixes, prefix)
 		add(typ)
 	}
 	add(class)
@@ -749,11 +791,11 @@ func (r *resolver) knownCallbackMethods() ([]string, bool) {
 		return nil, false
 	}
 	var known []string
-	for _, typ := range r.listenerTypes {
+	for i, typ := range r.listenerTypesWritten {
 		methods := slices.Clone(o.Listeners[r.binaryName(typ)])
 		sort.Strings(methods)
 		for _, m := range methods {
-			if !slices.Contains(known, m) {
+			if m = r.listenerPrefixes[i] + m; !slices.Contains(known, m) {
 				known = append(known, m)
 			}
 		}

@@ -84,4 +84,23 @@ public final class ObjectFixtures {
             }
         }
     }
+
+    /** Two listeners of one type: a pair of questions asked in turn. */
+    public static class Pair {
+        private Question first;
+        private Question second;
+
+        public void setFirst(Question q) {
+            first = q;
+        }
+
+        public void setSecond(Question q) {
+            second = q;
+        }
+
+        public void askBoth() {
+            LOG.add("first " + first.ask("1"));
+            LOG.add("second " + second.ask("2"));
+        }
+    }
 }

@@ -152,4 +152,42 @@ public class ObjectLiteralsTest extends ServerTestBase {
         assertError("bad-request", "callbacks[0].sleep_ms", "sleep_ms is a non-negative integer of milliseconds, not -1",
                 asker("{'symbol':'tell','sleep_ms':-1}"));
     }
+
+    static final String PAIR = "org.droidstar.harness.core.ObjectFixtures$Pair";
+
+    static String pair(String listeners, String callbacks) {
+        return "{'name':'Pair','class':'" + PAIR + "','target':{'new':[],'listeners':[" + listeners + "]},"
+                + "'callins':[{'symbol':'ask','call':'askBoth'},"
+                + "{'symbol':'swap','call':'setFirst','args':[{'listener':'second'}]}],"
+                + "'callbacks':[" + callbacks + "],'timeouts':{'quiescence':20}}";
+    }
+
+    static final String TWO = "{'type':'" + QUESTION + "','name':'first','register':'setFirst'},"
+            + "{'type':'" + QUESTION + "','name':'second','register':'setSecond'}";
+
+    @Test
+    public void listenersOfOneTypeAreToldApartByName() throws Exception {
+        configure(pair(TWO, "{'symbol':'a1','from':['first.ask/1']},{'symbol':'a2','from':['second.ask'],'returns':true}"));
+        List<Map<String, Object>> rs = run("[['ask','wait','wait'],['swap','ask','wait','wait']]");
+        assertEquals(q("['ok','first.ask/1','second.ask']"), outputs(rs.get(0)));
+        // {listener: second} is the second listener: after swap it is asked twice
+        assertEquals(q("['ok','ok','second.ask','second.ask']"), outputs(rs.get(1)));
+        assertEquals(Arrays.asList("first false", "second true", "first true", "second true"), ObjectFixtures.LOG);
+    }
+
+    @Test
+    public void listenerNameMistakes() throws Exception {
+        String q = "{'type':'" + QUESTION + "'";
+        assertError("bad-request", "target.listeners[1].type", "listener type " + QUESTION + " is declared twice: give"
+                + " each listener of a type a name (name: NAME) to tell them apart",
+                pair(q + ",'register':'setFirst'}," + q + ",'register':'setSecond'}", "{'symbol':'ask'}"));
+        assertError("bad-request", "target.listeners[1].name", "listener first is declared twice",
+                pair(q + ",'name':'first'}," + q + ",'name':'first'}", "{'symbol':'first.ask'}"));
+        assertError("bad-request", "target.listeners[0].name", "a listener name is a Java identifier such as second,"
+                + " not \"a.b\"", pair(q + ",'name':'a.b'}", "{'symbol':'ask'}"));
+        // a named listener's calls are NAME.METHOD; the plain name is no callback of the purpose
+        assertError("unknown-callback", "callbacks[0].symbol", "ask is no method of any listener or shim of the purpose"
+                + " (they have first.ask, first.count, first.tell, second.ask, second.count, second.tell)",
+                pair(TWO, "{'symbol':'ask'}"));
+    }
 }

@@ -36,10 +36,13 @@ public final class Configuration implements Literal.Scope {
         final String registerName;
         /** The register call on the instance, or null. */
         Invocable.Choice register;
+        /** The listener's name, which tells it from others of its type; null when it has none. */
+        final String name;
 
         ListenerSpec(String typeName, Class<?> type, Class<?> shim, Invocable.Choice shimConstructor,
-                String registerName) {
+                String registerName, String name) {
             this.registerName = registerName;
+            this.name = name;
             this.typeName = typeName;
             this.type = type;
             this.shim = shim;
@@ -49,6 +52,16 @@ public final class Configuration implements Literal.Scope {
         /** The class methods on the listener are looked up on. */
         Class<?> lookup() {
             return shim != null ? shim : type;
+        }
+
+        /** What {"listener": ...} calls it: its name, else its type as written. */
+        String key() {
+            return name != null ? name : typeName;
+        }
+
+        /** What its calls' method names are prefixed with: "NAME." for a named listener. */
+        String prefix() {
+            return name != null ? name + "." : "";
         }
     }
 
@@ -215,10 +228,16 @@ public final class Configuration implements Literal.Scope {
     }
 
     @Override
-    public Class<?> listenerType(String typeName) {
+    public Class<?> listenerType(String key) {
+        ListenerSpec l = listener(key);
+        return l == null ? null : l.lookup();
+    }
+
+    /** The listener {"listener": key} names, or null. */
+    private ListenerSpec listener(String key) {
         for (ListenerSpec l : listeners) {
-            if (l.typeName.equals(typeName)) {
-                return l.lookup();
+            if (l.key().equals(key)) {
+                return l;
             }
         }
         return null;
@@ -453,6 +472,18 @@ public final class Configuration implements Literal.Scope {
         return null;
     }
 
+    private static boolean isIdentifier(String s) {
+        if (s.isEmpty() || !Character.isJavaIdentifierStart(s.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < s.length(); i++) {
+            if (!Character.isJavaIdentifierPart(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static boolean isSha256(String s) {
         if (s.length() != 64) {
             return false;
@@ -612,22 +643,34 @@ public final class Configuration implements Literal.Scope {
             Map<?, ?> l = (Map<?, ?>) ls.get(i);
             String typeName = string(l, "type", w + ".type", true);
             String register = string(l, "register", w + ".register", false);
-            if (listenerType(typeName) != null) {
-                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".type",
-                        "listener type " + typeName + " is declared twice");
+            String name = string(l, "name", w + ".name", false);
+            if (name != null && !isIdentifier(name)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name",
+                        "a listener name is a Java identifier such as second, not " + quoted(name));
+            }
+            if (name != null && listener(name) != null) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name", "listener " + name + " is declared twice");
+            }
+            if (name == null && listener(typeName) != null) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".type", "listener type " + typeName
+                        + " is declared twice: give each listener of a type a name (name: NAME) to tell them apart");
             }
             Class<?> type = loadClass(typeName, w + ".type");
             Class<?> shim = registry.lookup(type.getName());
             if (shim == null) {
                 shim = registry.lookup(typeName);
             }
+            if (shim != null && name != null) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name", "only proxied interfaces have names:"
+                        + " the shim of " + type.getName() + " reports its calls under their own names");
+            }
             if (shim != null) {
                 Invocable.Choice ctor = Invocable.choose(Invocable.constructors(shim, true),
                         new ArrayList<Literal>(), "the shim of " + type.getName(), "new " + type.getName(), w + ".type");
-                listeners.add(new ListenerSpec(typeName, type, shim, ctor, register));
+                listeners.add(new ListenerSpec(typeName, type, shim, ctor, register, null));
                 addShim(type.getName());
             } else if (type.isInterface()) {
-                listeners.add(new ListenerSpec(typeName, type, null, null, register));
+                listeners.add(new ListenerSpec(typeName, type, null, null, register, name));
             } else {
                 throw new ProtocolError(ProtocolError.UNKNOWN_LISTENER, w + ".type", type.getName()
                         + " is neither an interface nor a class with a shim");
@@ -659,7 +702,7 @@ public final class Configuration implements Literal.Scope {
                         + " has no method " + l.registerName + " with one parameter");
             }
             List<Literal> args = new ArrayList<Literal>();
-            args.add(new Literal.ListenerLit(w, l.typeName, l.lookup()));
+            args.add(new Literal.ListenerLit(w, l.key(), l.lookup()));
             boolean fits = false;
             for (Invocable inv : candidates) {
                 fits |= Invocable.fit(inv, args) != null;
@@ -892,11 +935,12 @@ public final class Configuration implements Literal.Scope {
             String method = slash < 0 ? n : n.substring(0, slash);
             boolean found = false;
             for (ListenerSpec l : listeners) {
-                if (l.shim != null) {
+                if (l.shim != null || !method.startsWith(l.prefix())) {
                     continue;
                 }
+                String plain = method.substring(l.prefix().length());
                 for (Method pm : l.type.getMethods()) {
-                    if (pm.getName().equals(method) && !Modifier.isStatic(pm.getModifiers())) {
+                    if (pm.getName().equals(plain) && !Modifier.isStatic(pm.getModifiers())) {
                         proxied.add(pm);
                         found = true;
                     }
@@ -944,8 +988,7 @@ public final class Configuration implements Literal.Scope {
         }
         return new ListenerProxy.Answers() {
             @Override
-            public Object answer(Method method, String reportedDetail, Object[] args) throws Throwable {
-                String name = method.getName();
+            public Object answer(String name, Method method, String reportedDetail, Object[] args) throws Throwable {
                 Callbacks.Declared d = callbacks.match(name, callbacks.detail(name, reportedDetail, args));
                 Behaviour b = d == null ? null : behaviours.get(d.name);
                 Class<?> rt = method.getReturnType();
@@ -1206,7 +1249,7 @@ public final class Configuration implements Literal.Scope {
                 Set<String> names = new TreeSet<String>();
                 for (Method m : l.type.getMethods()) {
                     if (!Modifier.isStatic(m.getModifiers())) {
-                        names.add(m.getName());
+                        names.add(l.prefix() + m.getName());
                     }
                 }
                 out.addAll(names);

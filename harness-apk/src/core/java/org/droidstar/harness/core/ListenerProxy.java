@@ -17,14 +17,17 @@ public final class ListenerProxy implements InvocationHandler {
     private final long generation;
     private final Class<?> type;
     private final Answers answers;
+    /** "NAME." for a named listener, whose calls are reported as NAME.METHOD; else empty. */
+    private final String prefix;
 
     /** What a proxy does once it has reported a call: the purpose's behaviour of that callback. */
     public interface Answers {
-        /** The value the call returns (after waiting, or instead of throwing) for this call. */
-        Object answer(Method method, String reportedDetail, Object[] args) throws Throwable;
+        /** The value the call returns (after waiting, or instead of throwing); reported is its name as reported. */
+        Object answer(String reported, Method method, String reportedDetail, Object[] args) throws Throwable;
     }
 
-    ListenerProxy(CallbackSink sink, long generation, Class<?> type, Answers answers) {
+    ListenerProxy(CallbackSink sink, long generation, Class<?> type, Answers answers, String prefix) {
+        this.prefix = prefix;
         this.sink = sink;
         this.generation = generation;
         this.type = type;
@@ -39,17 +42,20 @@ public final class ListenerProxy implements InvocationHandler {
      * the life of the process and sees none of the purpose's jars.
      */
     public static Object create(Class<?> type, CallbackSink sink, long generation, ClassLoader loader) {
-        return create(type, sink, generation, loader, null);
+        return create(type, sink, generation, loader, null, "");
     }
 
-    /** As create, with the purpose's answers (null: every call returns false, zero or null). */
+    /**
+     * As create, with the purpose's answers (null: every call returns
+     * false, zero or null), reporting calls as prefix + method.
+     */
     public static Object create(Class<?> type, CallbackSink sink, long generation, ClassLoader loader,
-            Answers answers) {
+            Answers answers, String prefix) {
         if (loader == null) {
             loader = ListenerProxy.class.getClassLoader();
         }
         return Proxy.newProxyInstance(loader, new Class<?>[] {type},
-                new ListenerProxy(sink, generation, type, answers));
+                new ListenerProxy(sink, generation, type, answers, prefix));
     }
 
     @Override
@@ -71,9 +77,10 @@ public final class ListenerProxy implements InvocationHandler {
         if (args != null && args.length > 0) {
             detail = detailOf(args[0]);
         }
-        sink.record(generation, name, detail, args);
+        String reported = prefix + name;
+        sink.record(generation, reported, detail, args);
         if (answers != null) {
-            return answers.answer(method, detail, args);
+            return answers.answer(reported, method, detail, args);
         }
         return defaultValue(method.getReturnType());
     }
