@@ -120,6 +120,17 @@ s2 --cancel--> s2
 s2 ==firstDone==> s3
 s3 --complete--> s3
 s3 --cancel--> s3`},
+		// AsyncFile: a read completes with the 9 bytes of the file while
+		// the channel is open, fails with ClosedChannelException after
+		// close; close is idempotent. (The error sink: a read not
+		// followed by wait, which the purpose excludes.)
+		"asyncfile": {4, `
+s0 --read--> s1
+s0 --close--> s2
+s1 ==completed==> s0
+s2 --read--> s4
+s2 --close--> s2
+s4 ==failed==> s2`},
 	}
 	files, _ := filepath.Glob(repoPath("examples", "jvm", "*.yaml"))
 	if len(files) != len(cases) {

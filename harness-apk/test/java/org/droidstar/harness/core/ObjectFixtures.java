@@ -47,6 +47,7 @@ public final class ObjectFixtures {
         }
 
         public static void staticNothing() {
+            LOG.add("static");
         }
     }
 

@@ -190,4 +190,13 @@ public class ObjectLiteralsTest extends ServerTestBase {
                 + " (they have first.ask, first.count, first.tell, second.ask, second.count, second.tell)",
                 pair(TWO, "{'symbol':'ask'}"));
     }
+
+    /** The documented forms of static callins (README, "The harness part"). */
+    @Test
+    public void staticMethodsAsCallins() throws Exception {
+        // of the class under test, by name; of another class, on a literal of its type
+        configure(sink("{'symbol':'s','call':'staticNothing'},{'symbol':'t','on':{'new':['" + SINK + "']},'call':'staticNothing'}"));
+        assertEquals(q("['ok','ok']"), outputs(run1("['s','t']")));
+        assertEquals(Arrays.asList("static", "static"), ObjectFixtures.LOG);
+    }
 }
