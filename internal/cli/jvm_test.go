@@ -77,6 +77,60 @@ s6 --cancel--> s6
 s6 ==cancelled==> s8
 s8 --complete--> s8
 s8 --cancel--> s8`},
+		// FailedFuture: as CompletableFuture, with an exception the purpose
+		// makes ({new: ...}): the first of complete, fail and cancel wins,
+		// its callback comes once, and later completions change nothing.
+		"failedfuture": {5, `
+s0 --complete--> s1
+s0 --fail--> s2
+s0 --cancel--> s3
+s1 --complete--> s1
+s1 --fail--> s1
+s1 --cancel--> s1
+s1 ==completed==> s4
+s2 --complete--> s2
+s2 --fail--> s2
+s2 --cancel--> s2
+s2 ==failed==> s4
+s3 --complete--> s3
+s3 --fail--> s3
+s3 --cancel--> s3
+s3 ==cancelled==> s4
+s4 --complete--> s4
+s4 --fail--> s4
+s4 --cancel--> s4`},
+		// UncaughtThread: the thread starts once (a second start throws:
+		// the error sink, left out); its task runs, throws the purpose's
+		// exception, and the handler gets it.
+		"uncaught": {4, `
+s0 --start--> s1
+s1 ==run==> s3
+s3 ==uncaught==> s4`},
+		// TwoActions: completing or cancelling runs both whenComplete
+		// actions once, the one registered last (second, by init) first:
+		// CompletableFuture keeps its dependents on a stack.
+		"twoactions": {4, `
+s0 --complete--> s1
+s0 --cancel--> s1
+s1 --complete--> s1
+s1 --cancel--> s1
+s1 ==secondDone==> s2
+s2 --complete--> s2
+s2 --cancel--> s2
+s2 ==firstDone==> s3
+s3 --complete--> s3
+s3 --cancel--> s3`},
+		// AsyncFile: a read completes with the 9 bytes of the file while
+		// the channel is open, fails with ClosedChannelException after
+		// close; close is idempotent. (The error sink: a read not
+		// followed by wait, which the purpose excludes.)
+		"asyncfile": {4, `
+s0 --read--> s1
+s0 --close--> s2
+s1 ==completed==> s0
+s2 --read--> s4
+s2 --close--> s2
+s4 ==failed==> s2`},
 	}
 	files, _ := filepath.Glob(repoPath("examples", "jvm", "*.yaml"))
 	if len(files) != len(cases) {

@@ -136,7 +136,7 @@ func (c *Client) Configure(ctx context.Context, cfg *Configuration) (Configured,
 	var r Configured
 	err := c.call(ctx, "configure", map[string]any{"purpose": cfg.Request}, &r)
 	var re *RemoteError
-	if errors.As(err, &re) && re.Code != "bad-request" && re.Code != "internal" {
+	if errors.As(err, &re) && cfg.Blames(re) {
 		return r, cfg.PurposeError(re)
 	}
 	return r, err

@@ -63,6 +63,25 @@ func (c *Configuration) PurposeError(e *RemoteError) error {
 	return purpose.ErrorList{{File: p.File, Line: 1, Col: 1, Field: e.Where, Msg: e.Message}}
 }
 
+// Blames says whether e is the purpose's fault, to be shown at its line:
+// any refusal but internal, except that a bad-request counts only when it
+// names a field the purpose wrote (a listener type declared twice is the
+// purpose's; a malformed request the host built is droidstar's own).
+func (c *Configuration) Blames(e *RemoteError) bool {
+	switch e.Code {
+	case "internal":
+		return false
+	case "bad-request":
+		for probe := e.Where; probe != ""; probe = parentPath(probe) {
+			if _, ok := c.purpose.Where[probe]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
 // parentPath drops the last component of a field path.
 func parentPath(p string) string {
 	i := strings.LastIndexAny(p, ".[")

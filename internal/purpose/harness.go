@@ -42,6 +42,9 @@ type Target struct {
 type Listener struct {
 	Type     string `json:"type"`
 	Register string `json:"register,omitempty"`
+	// Name tells the listener from others of its type: {listener: NAME}
+	// refers to it, and its calls are reported as NAME.METHOD.
+	Name string `json:"name,omitempty"`
 }
 
 // Factory is a static method that makes the instance. Class defaults to
@@ -104,9 +107,9 @@ var (
 	targetKeys   = []string{"new", "factory", "shim", "listeners", "init", "dispose"}
 	factoryKeys  = []string{"class", "method", "args"}
 	callKeys     = []string{"call", "args"}
-	listenerKeys = []string{"type", "register"}
+	listenerKeys = []string{"type", "register", "name"}
 	fileKeys     = []string{"name", "from"}
-	literalKeys  = []string{"file", "listener", "target", "context", "constant", "int", "long", "float", "double", "string"}
+	literalKeys  = []string{"file", "path", "listener", "target", "context", "constant", "new", "call", "result", "int", "long", "float", "double", "string"}
 	actionKinds  = []string{"write", "append", "delete", "touch", "sqlite", "sleep"}
 	contentKeys  = []string{"file", "content"}
 	sqliteKeys   = []string{"file", "version"}
@@ -173,6 +176,25 @@ func (d *decoder) target(p *Purpose, v value) *Target {
 			}
 			if rf := lm.opt("register"); rf != nil {
 				l.Register = d.javaName(p, rf.value, "method")
+			}
+			if nf := lm.opt("name"); nf != nil {
+				d.where(p, nf.value)
+				if s, ok := d.str(nf.value); ok {
+					if !javaIdent(s) {
+						d.errAt(nf.pos, nf.path, "invalid listener name %s: want a Java identifier such as second", quoteShort(s))
+					}
+					l.Name = s
+				}
+			}
+			for _, prev := range t.Listeners {
+				switch {
+				case l.Name != "" && prev.Name == l.Name:
+					nf := lm.opt("name")
+					d.errAt(nf.pos, nf.path, "listener %s is declared twice", quoteShort(l.Name))
+				case l.Name == "" && prev.Name == "" && l.Type != "" && prev.Type == l.Type:
+					tf := lm.opt("type")
+					d.errAt(tf.pos, tf.path, "listener type %s is declared twice: give each listener of a type a name (name: NAME) to tell them apart", l.Type)
+				}
 			}
 			t.Listeners = append(t.Listeners, l)
 		}
@@ -335,10 +357,25 @@ func (d *decoder) literal(p *Purpose, v value) Arg {
 		}
 		f := m.order[0]
 		switch f.key {
-		case "file", "string":
+		case "file", "path", "string":
 			s, _ := d.str(f.value)
-			if f.key == "file" {
+			if f.key != "string" {
 				d.fileName(f.value, s)
+			}
+			return map[string]any{f.key: s}
+		case "new", "call":
+			return map[string]any{f.key: d.made(p, f.key, f.value)}
+		case "result":
+			d.where(p, f.value)
+			s, ok := d.str(f.value)
+			if ok {
+				calls, declared := d.returning[s]
+				switch {
+				case !declared:
+					d.errAt(f.pos, f.path, "no callin %s is declared before this literal: {result: SYMBOL} names an earlier callin", quoteShort(s))
+				case !calls:
+					d.errAt(f.pos, f.path, "callin %s calls no method, so it has no result to pass", quoteShort(s))
+				}
 			}
 			return map[string]any{f.key: s}
 		case "listener":
@@ -379,6 +416,57 @@ func (d *decoder) literal(p *Purpose, v value) Arg {
 		return nil
 	}
 	return s
+}
+
+// behaviour reads a callback's returns, throws and sleep_ms: what proxy
+// listeners do on its calls. Which methods they act on, and whether the
+// values fit, only the harness can tell.
+func (d *decoder) behaviour(p *Purpose, cb *Callback, m *mapping) {
+	returns, throws := m.opt("returns"), m.opt("throws")
+	if returns != nil && throws != nil {
+		d.errAt(throws.pos, throws.path, "give returns or throws, not both")
+	}
+	if returns != nil {
+		cb.Returns = d.literal(p, returns.value)
+	}
+	if throws != nil {
+		cb.Throws = d.literal(p, throws.value)
+	}
+	if f := m.opt("sleep_ms"); f != nil {
+		d.where(p, f.value)
+		if n, ok := d.integer(f.value); ok {
+			if n < 0 {
+				d.errAt(f.pos, f.path, "must be at least 0, got %d", n)
+			}
+			cb.SleepMs = int64(n)
+		}
+	}
+}
+
+// made reads the list of {new: [CLASS, ARGS...]} or {call: [CLASS,
+// METHOD, ARGS...]}: the names first, then argument literals.
+func (d *decoder) made(p *Purpose, key string, v value) []any {
+	items, ok := d.list(v, "a class name and arguments")
+	if !ok {
+		return nil
+	}
+	d.where(p, v)
+	names, shape := 1, "new: [CLASS, ARGS...] needs a class name first"
+	if key == "call" {
+		names, shape = 2, "call: [CLASS, METHOD, ARGS...] needs a class and a method name first"
+	}
+	if len(items) < names {
+		d.errAt(v.pos, v.path, "%s, got %d items", shape, len(items))
+		return nil
+	}
+	out := []any{d.javaName(p, items[0], "class")}
+	if names == 2 {
+		out = append(out, d.javaName(p, items[1], "method"))
+	}
+	for _, item := range items[names:] {
+		out = append(out, d.literal(p, item))
+	}
+	return out
 }
 
 // constant reads CLASS.FIELD.

@@ -38,7 +38,7 @@ var (
 	harnessKeys     = []string{"name", "class", "target", "setup", "callins", "callbacks", "details", "timeouts", "jars", "adapters"}
 	topKeys         = []string{"name", "class", "description", "target", "setup", "files", "permissions", "jars", "adapters", "callins", "callbacks", "details", "timeouts", "bound", "restrictions", "backend"}
 	callinKeys      = []string{"symbol", "call", "on", "args", "do", "result", "error_if"}
-	callbackKeys    = []string{"symbol", "from", "error"}
+	callbackKeys    = []string{"symbol", "from", "error", "returns", "throws", "sleep_ms"}
 	timeoutKeys     = []string{"quiescence", "settle", "post_reset"}
 	restrictionKeys = []string{"at_most", "of", "first", "followed_by_wait"}
 	simKeys         = []string{"model", "format", "latency", "realtime"}
@@ -164,6 +164,9 @@ type decoder struct {
 	// found counts every problem, also those past maxErrors, so that a
 	// section can tell whether it was clean.
 	found int
+	// returning holds, for each callin read so far, whether it calls a
+	// method: a {result: SYMBOL} literal may name only such an earlier one.
+	returning map[string]bool
 }
 
 func (d *decoder) errAt(pos Pos, field, format string, args ...any) {
@@ -732,6 +735,10 @@ func (d *decoder) callins(p *Purpose, v value, defs []symDef) ([]Callin, []symDe
 		d.where(p, item)
 		out = append(out, c)
 		defs = append(defs, symDef{name: sym, pos: sv.pos, path: sv.path, owner: -1})
+		if d.returning == nil {
+			d.returning = map[string]bool{}
+		}
+		d.returning[sym] = c.Call != ""
 	}
 	return out, defs
 }
@@ -764,6 +771,7 @@ func (d *decoder) callbacks(p *Purpose, v value, defs []symDef) ([]Callback, []s
 			d.where(p, f.value)
 			cb.Error, cb.Environment = d.errorRole(f.value)
 		}
+		d.behaviour(p, &cb, m)
 		if !ok {
 			continue
 		}

@@ -135,7 +135,13 @@ type Callback struct {
 	From        []string `json:"from,omitempty"`
 	Error       bool     `json:"-"`
 	Environment bool     `json:"-"`
-	Pos         Pos      `json:"-"`
+	// Returns, Throws and SleepMs say what a proxy listener does on the
+	// calls that match the callback (harness-apk/PROTOCOL.md): Returns
+	// and Throws are argument literals in wire form, nil when absent.
+	Returns Arg   `json:"-"`
+	Throws  Arg   `json:"-"`
+	SleepMs int64 `json:"-"`
+	Pos     Pos   `json:"-"`
 }
 
 // ErrorEnvironment is the value of error that marks an environment
@@ -146,11 +152,14 @@ const ErrorEnvironment = "environment"
 // nothing.
 func (c Callback) MarshalJSON() ([]byte, error) {
 	type plain struct {
-		Symbol string   `json:"symbol"`
-		From   []string `json:"from,omitempty"`
-		Error  any      `json:"error,omitempty"`
+		Symbol  string   `json:"symbol"`
+		From    []string `json:"from,omitempty"`
+		Error   any      `json:"error,omitempty"`
+		Returns any      `json:"returns,omitempty"`
+		Throws  any      `json:"throws,omitempty"`
+		SleepMs int64    `json:"sleep_ms,omitempty"`
 	}
-	v := plain{Symbol: c.Symbol, From: c.From}
+	v := plain{Symbol: c.Symbol, From: c.From, Returns: c.Returns, Throws: c.Throws, SleepMs: c.SleepMs}
 	switch {
 	case c.Environment:
 		v.Error = ErrorEnvironment

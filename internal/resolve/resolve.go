@@ -57,7 +57,7 @@ type Result struct {
 // returns its class path. It fetches android.jar when it is missing.
 func Build(ctx context.Context, harnessDir string) (string, error) {
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "make", "-s", "-C", harnessDir, "resolver")
+	cmd := exec.CommandContext(ctx, "make", "-s", "--no-print-directory", "-C", harnessDir, "resolver")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("resolve: make -C %s resolver: %w\n%s%s", harnessDir, err, stdout.Bytes(), stderr.Bytes())
@@ -152,7 +152,7 @@ func read(r io.Reader, jobs []Job, cfgs []*harness.Configuration) ([]Result, err
 // purposeError places an error as harness.Client.Configure does: at the
 // purpose's line when it names a field.
 func purposeError(c *harness.Configuration, file string, e *harness.RemoteError) error {
-	if e.Code != "bad-request" && e.Code != "internal" {
+	if c.Blames(e) {
 		return c.PurposeError(e)
 	}
 	return fmt.Errorf("%s: %w", file, e)

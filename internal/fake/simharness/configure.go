@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 )
@@ -67,9 +68,12 @@ const (
 // complaint; the protocol corpus checks that.
 type resolver struct {
 	s *server
-	// listenerTypes are the declared listener types as written, for
-	// {"listener": TYPE} literals.
+	// listenerTypes are what {"listener": KEY} literals name: each
+	// declared listener's name, else its type as written.
 	listenerTypes []string
+	// listenerPrefixes are, index for index with listenerTypes, the types
+	// as written and the prefixes of their calls ("NAME." of a named one).
+	listenerTypesWritten, listenerPrefixes []string
 	// shimmed says that the class or a listener has a platform shim,
 	// whose callback methods only the platform knows.
 	shimmed bool
@@ -83,6 +87,9 @@ type resolver struct {
 	targetShim bool
 	// className is the class under test as the request names it.
 	className string
+	// returning holds, for each callin resolved so far, whether it calls
+	// a method: {"result": SYMBOL} may name only such an earlier one.
+	returning map[string]bool
 }
 
 // configure resolves the purpose object of a configure request in the
@@ -328,6 +335,25 @@ func sameClass(written, binary string) bool {
 	}
 }
 
+// binaryNameOr is binaryName, or the name as written when the device
+// does not know the class (the Java harness names the class it loaded).
+func (r *resolver) binaryNameOr(written string) string {
+	if b := r.binaryName(written); b != "" {
+		return b
+	}
+	return written
+}
+
+// javaIdentifier is Configuration.isIdentifier.
+func javaIdentifier(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c == '$' || unicode.IsLetter(c) || i > 0 && unicode.IsDigit(c)) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // binaryName is the binary name of a class the simulated device knows.
 func (r *resolver) binaryName(written string) string {
 	o := r.s.opts
@@ -369,8 +395,18 @@ func (r *resolver) listeners(listeners []any, class string) ([]string, *protoErr
 		if _, perr := stringField(l, "register", w+".register", false); perr != nil {
 			return nil, perr
 		}
-		if slices.Contains(r.listenerTypes, typ) {
-			return nil, badRequest(w+".type", "listener type %s is declared twice", typ)
+		name, perr := stringField(l, "name", w+".name", false)
+		if perr != nil {
+			return nil, perr
+		}
+		named := l.get("name") != nil
+		switch {
+		case named && !javaIdentifier(name):
+			return nil, badRequest(w+".name", "a listener name is a Java identifier such as second, not %s", mustJSON(name))
+		case named && slices.Contains(r.listenerTypes, name):
+			return nil, badRequest(w+".name", "listener %s is declared twice", name)
+		case !named && slices.Contains(r.listenerTypes, typ):
+			return nil, badRequest(w+".type", "listener type %s is declared twice: give each listener of a type a name (name: NAME) to tell them apart", typ)
 		}
 		if perr := r.loadClass(typ, w+".type"); perr != nil {
 			return nil, perr
@@ -381,7 +417,16 @@ func (r *resolver) listeners(listeners []any, class string) ([]string, *protoErr
 			return nil, &protoError{code: codeUnknownListener, where: w + ".type",
 				message: o.Class + " is neither an interface nor a class with a shim"}
 		}
-		r.listenerTypes = append(r.listenerTypes, typ)
+		if named && shimFor(platform, typ) != "" {
+			return nil, badRequest(w+".name", "only proxied interfaces have names: the shim of %s reports its calls under their own names", r.binaryNameOr(typ))
+		}
+		key, prefix := typ, ""
+		if named {
+			key, prefix = name, name+"."
+		}
+		r.listenerTypes = append(r.listenerTypes, key)
+		r.listenerTypesWritten = append(r.listenerTypesWritten, typ)
+		r.listenerPrefixes = append(r.listenerPrefixes, prefix)
 		add(typ)
 	}
 	add(class)
@@ -521,6 +566,10 @@ func (r *resolver) callin(raw any, w string, c *config) (string, *protoError) {
 		}
 		c.errorIf[sym] = v
 	}
+	if r.returning == nil {
+		r.returning = map[string]bool{}
+	}
+	r.returning[sym] = m.get("call") != nil
 	return sym, nil
 }
 
@@ -638,8 +687,33 @@ func (r *resolver) callbacks(cbs []any, c *config) ([]string, *protoError) {
 				c.environmentCallbacks[name] = true
 			}
 		}
+		if perr := r.behaviour(m, w); perr != nil {
+			return nil, perr
+		}
 	}
 	return declared, nil
+}
+
+// behaviour is Configuration.readBehaviour for what the shapes tell: the
+// methods the behaviour acts on, and their return types, only reflection
+// knows. A simulated device runs no listener, so it has no use for it.
+func (r *resolver) behaviour(m *object, w string) *protoError {
+	if v := m.get("sleep_ms"); v != nil {
+		if n, ok := v.(int64); !ok || n < 0 {
+			return badRequest(w+".sleep_ms", "sleep_ms is a non-negative integer of milliseconds, not %s", describe(v))
+		}
+	}
+	returns, throws := m.get("returns"), m.get("throws")
+	if returns != nil && throws != nil {
+		return badRequest(w+".throws", "give returns or throws, not both")
+	}
+	if returns != nil {
+		return r.literal(returns, w+".returns")
+	}
+	if throws != nil {
+		return r.literal(throws, w+".throws")
+	}
+	return nil
 }
 
 // details is Configuration.readDetails for what the parts' shape tells:
@@ -717,11 +791,11 @@ func (r *resolver) knownCallbackMethods() ([]string, bool) {
 		return nil, false
 	}
 	var known []string
-	for _, typ := range r.listenerTypes {
+	for i, typ := range r.listenerTypesWritten {
 		methods := slices.Clone(o.Listeners[r.binaryName(typ)])
 		sort.Strings(methods)
 		for _, m := range methods {
-			if !slices.Contains(known, m) {
+			if m = r.listenerPrefixes[i] + m; !slices.Contains(known, m) {
 				known = append(known, m)
 			}
 		}
@@ -769,7 +843,7 @@ func (r *resolver) args(raw any, where string) *protoError {
 
 // literalKinds lists the keys of object literals in the order messages
 // list them.
-const literalKinds = "file, listener, target, context, constant, int, long, float, double, string"
+const literalKinds = "file, path, listener, target, context, constant, new, call, result, int, long, float, double, string"
 
 func badArgument(where, format string, args ...any) *protoError {
 	return &protoError{code: codeBadArgument, where: where, message: fmt.Sprintf(format, args...)}
@@ -793,17 +867,37 @@ func (r *resolver) literal(v any, where string) *protoError {
 	val := m.get(key)
 	w := where + "." + key
 	switch key {
-	case "file":
+	case "file", "path":
 		name, ok := val.(string)
 		if !ok || name == "" {
 			what := typeName(val)
 			if ok {
 				what = "an empty string"
 			}
-			return badArgument(w, `{"file": NAME} needs a file name, not %s`, what)
+			return badArgument(w, `{"%s": NAME} needs a file name, not %s`, key, what)
 		}
 		if perr := checkRelative(name, w); perr != nil {
 			return badArgument(perr.where, "%s", perr.message)
+		}
+		return nil
+	case "new", "call":
+		return r.made(key, val, w)
+	case "result":
+		sym, ok := val.(string)
+		if !ok || sym == "" {
+			what := typeName(val)
+			if ok {
+				what = "an empty string"
+			}
+			return badArgument(w, `{"result": SYMBOL} needs the symbol of an earlier callin, not %s`, what)
+		}
+		calls, declared := r.returning[sym]
+		if !declared {
+			return badArgument(w, `no callin %s is declared before this literal: {"result": SYMBOL} names an earlier callin`, sym)
+		}
+		if !calls {
+			// Whether a method returns a value only reflection tells.
+			return badArgument(w, `callin %s returns nothing (it calls no method): {"result": SYMBOL} needs a callin whose call returns a value`, sym)
 		}
 		return nil
 	case "listener":
@@ -839,6 +933,44 @@ func (r *resolver) literal(v any, where string) *protoError {
 		return typedLiteral(key, val, w)
 	}
 	return badArgument(where, `unknown literal {"%s": ...} (%s)`, key, literalKinds)
+}
+
+// made is Literal.MadeLit.parse without the constructor or method
+// lookup: the names, the class, then the arguments.
+func (r *resolver) made(key string, v any, w string) *protoError {
+	names, shape, what := 1, `{"new": [CLASS, ARGS...]}`, "a class name"
+	if key == "call" {
+		names, shape, what = 2, `{"call": [CLASS, METHOD, ARGS...]}`, "a class and a method name"
+	}
+	l, ok := v.([]any)
+	if !ok {
+		return badArgument(w, "%s needs an array, not %s", shape, typeName(v))
+	}
+	if len(l) < names {
+		return badArgument(w, "%s needs %s first, not an array of %d", shape, what, len(l))
+	}
+	for i := 0; i < names; i++ {
+		if s, ok := l[i].(string); !ok || s == "" {
+			got := typeName(l[i])
+			if ok {
+				got = "an empty string"
+			}
+			what := "a class name"
+			if i == 1 {
+				what = "a method name"
+			}
+			return badArgument(fmt.Sprintf("%s[%d]", w, i), "%s needs %s here, not %s", shape, what, got)
+		}
+	}
+	if perr := r.loadClass(l[0].(string), w+"[0]"); perr != nil {
+		return perr
+	}
+	for i := names; i < len(l); i++ {
+		if perr := r.literal(l[i], fmt.Sprintf("%s[%d]", w, i)); perr != nil {
+			return perr
+		}
+	}
+	return nil
 }
 
 func constant(v any, w string) *protoError {

@@ -41,6 +41,11 @@ public class Gate {
         this.label = label;
     }
 
+    /** setLabel for the object literals of configure-object-literals.session. */
+    public void setLabel(Object label) {
+        this.label = String.valueOf(label);
+    }
+
     public void open() {
         if (state != State.IDLE) {
             throw new IllegalStateException("cannot open " + label + ": it is " + state);

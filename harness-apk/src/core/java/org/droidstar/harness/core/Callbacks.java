@@ -127,6 +127,11 @@ public final class Callbacks {
      */
     public String detail(String method, String reported, Object[] args) {
         List<Part> parts = details.get(method);
+        int dot = method.lastIndexOf('.');
+        if (parts == null && dot >= 0) {
+            // a named listener's NAME.METHOD takes the details of METHOD
+            parts = details.get(method.substring(dot + 1));
+        }
         if (parts == null) {
             return reported;
         }

@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,10 +36,13 @@ public final class Configuration implements Literal.Scope {
         final String registerName;
         /** The register call on the instance, or null. */
         Invocable.Choice register;
+        /** The listener's name, which tells it from others of its type; null when it has none. */
+        final String name;
 
         ListenerSpec(String typeName, Class<?> type, Class<?> shim, Invocable.Choice shimConstructor,
-                String registerName) {
+                String registerName, String name) {
             this.registerName = registerName;
+            this.name = name;
             this.typeName = typeName;
             this.type = type;
             this.shim = shim;
@@ -48,6 +52,16 @@ public final class Configuration implements Literal.Scope {
         /** The class methods on the listener are looked up on. */
         Class<?> lookup() {
             return shim != null ? shim : type;
+        }
+
+        /** What {"listener": ...} calls it: its name, else its type as written. */
+        String key() {
+            return name != null ? name : typeName;
+        }
+
+        /** What its calls' method names are prefixed with: "NAME." for a named listener. */
+        String prefix() {
+            return name != null ? name + "." : "";
         }
     }
 
@@ -107,6 +121,24 @@ public final class Configuration implements Literal.Scope {
         }
     }
 
+    /**
+     * What a proxy listener does when a call matches a declared callback
+     * with returns, throws or sleep_ms: it sleeps, then throws or returns.
+     */
+    static final class Behaviour {
+        /** The value returned, or null for false, zero or null. */
+        final Literal returns;
+        /** The Throwable thrown, or null. */
+        final Literal throwsLit;
+        final long sleepMs;
+
+        Behaviour(Literal returns, Literal throwsLit, long sleepMs) {
+            this.returns = returns;
+            this.throwsLit = throwsLit;
+            this.sleepMs = sleepMs;
+        }
+    }
+
     final Platform platform;
     String name;
     ClassLoader loader;
@@ -124,6 +156,8 @@ public final class Configuration implements Literal.Scope {
     final List<EnvAction> setup = new ArrayList<EnvAction>();
     final Map<String, Callin> callins = new LinkedHashMap<String, Callin>();
     final Callbacks callbacks = new Callbacks();
+    /** The behaviour of proxy calls, by the declared callback name they match. */
+    final Map<String, Behaviour> behaviours = new HashMap<String, Behaviour>();
     final List<String> shims = new ArrayList<String>();
     long quiescenceMs;
     long settleMs;
@@ -194,10 +228,16 @@ public final class Configuration implements Literal.Scope {
     }
 
     @Override
-    public Class<?> listenerType(String typeName) {
+    public Class<?> listenerType(String key) {
+        ListenerSpec l = listener(key);
+        return l == null ? null : l.lookup();
+    }
+
+    /** The listener {"listener": key} names, or null. */
+    private ListenerSpec listener(String key) {
         for (ListenerSpec l : listeners) {
-            if (l.typeName.equals(typeName)) {
-                return l.lookup();
+            if (l.key().equals(key)) {
+                return l;
             }
         }
         return null;
@@ -215,6 +255,21 @@ public final class Configuration implements Literal.Scope {
         }
         Object c = platform.context();
         return c == null ? null : c.getClass();
+    }
+
+    @Override
+    public Class<?> resultType(String symbol, String where) throws ProtocolError {
+        Callin c = callins.get(symbol);
+        if (c == null) {
+            throw new ProtocolError(ProtocolError.BAD_ARGUMENT, where, "no callin " + symbol
+                    + " is declared before this literal: {\"result\": SYMBOL} names an earlier callin");
+        }
+        if (c.call == null || c.call.choice.returnType() == void.class) {
+            throw new ProtocolError(ProtocolError.BAD_ARGUMENT, where, "callin " + symbol + " returns nothing"
+                    + (c.call == null ? " (it calls no method)" : " (" + c.call.choice.describe() + " is void)")
+                    + ": {\"result\": SYMBOL} needs a callin whose call returns a value");
+        }
+        return c.call.choice.returnType();
     }
 
     @Override
@@ -417,6 +472,18 @@ public final class Configuration implements Literal.Scope {
         return null;
     }
 
+    private static boolean isIdentifier(String s) {
+        if (s.isEmpty() || !Character.isJavaIdentifierStart(s.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < s.length(); i++) {
+            if (!Character.isJavaIdentifierPart(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static boolean isSha256(String s) {
         if (s.length() != 64) {
             return false;
@@ -576,22 +643,34 @@ public final class Configuration implements Literal.Scope {
             Map<?, ?> l = (Map<?, ?>) ls.get(i);
             String typeName = string(l, "type", w + ".type", true);
             String register = string(l, "register", w + ".register", false);
-            if (listenerType(typeName) != null) {
-                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".type",
-                        "listener type " + typeName + " is declared twice");
+            String name = string(l, "name", w + ".name", false);
+            if (name != null && !isIdentifier(name)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name",
+                        "a listener name is a Java identifier such as second, not " + quoted(name));
+            }
+            if (name != null && listener(name) != null) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name", "listener " + name + " is declared twice");
+            }
+            if (name == null && listener(typeName) != null) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".type", "listener type " + typeName
+                        + " is declared twice: give each listener of a type a name (name: NAME) to tell them apart");
             }
             Class<?> type = loadClass(typeName, w + ".type");
             Class<?> shim = registry.lookup(type.getName());
             if (shim == null) {
                 shim = registry.lookup(typeName);
             }
+            if (shim != null && name != null) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name", "only proxied interfaces have names:"
+                        + " the shim of " + type.getName() + " reports its calls under their own names");
+            }
             if (shim != null) {
                 Invocable.Choice ctor = Invocable.choose(Invocable.constructors(shim, true),
                         new ArrayList<Literal>(), "the shim of " + type.getName(), "new " + type.getName(), w + ".type");
-                listeners.add(new ListenerSpec(typeName, type, shim, ctor, register));
+                listeners.add(new ListenerSpec(typeName, type, shim, ctor, register, null));
                 addShim(type.getName());
             } else if (type.isInterface()) {
-                listeners.add(new ListenerSpec(typeName, type, null, null, register));
+                listeners.add(new ListenerSpec(typeName, type, null, null, register, name));
             } else {
                 throw new ProtocolError(ProtocolError.UNKNOWN_LISTENER, w + ".type", type.getName()
                         + " is neither an interface nor a class with a shim");
@@ -623,7 +702,7 @@ public final class Configuration implements Literal.Scope {
                         + " has no method " + l.registerName + " with one parameter");
             }
             List<Literal> args = new ArrayList<Literal>();
-            args.add(new Literal.ListenerLit(w, l.typeName, l.lookup()));
+            args.add(new Literal.ListenerLit(w, l.key(), l.lookup()));
             boolean fits = false;
             for (Invocable inv : candidates) {
                 fits |= Invocable.fit(inv, args) != null;
@@ -816,7 +895,120 @@ public final class Configuration implements Literal.Scope {
             for (int k = 0; k < names.size(); k++) {
                 declareCallback(names.get(k), Boolean.TRUE.equals(e), "environment".equals(e), wheres.get(k), known);
             }
+            Behaviour b = readBehaviour(m, w, names);
+            if (b != null) {
+                for (String n : names) {
+                    behaviours.put(n, b);
+                }
+            }
         }
+    }
+
+    /**
+     * A callback's returns, throws and sleep_ms: what the proxy listeners
+     * do on the calls that match it (an UncaughtExceptionHandler that
+     * throws, a listener whose boolean answer the class acts on). Checked
+     * against the return types of the proxied methods of those names.
+     */
+    private Behaviour readBehaviour(Map<?, ?> m, String w, List<String> names) throws ProtocolError {
+        boolean hasReturns = m.get("returns") != null;
+        boolean hasThrows = m.get("throws") != null;
+        Object sleep = m.get("sleep_ms");
+        if (!hasReturns && !hasThrows && sleep == null) {
+            return null;
+        }
+        long sleepMs = 0;
+        if (sleep != null) {
+            if (!(sleep instanceof Long) || ((Long) sleep).longValue() < 0) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".sleep_ms",
+                        "sleep_ms is a non-negative integer of milliseconds, not " + Json.describe(sleep));
+            }
+            sleepMs = ((Long) sleep).longValue();
+        }
+        if (hasReturns && hasThrows) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".throws", "give returns or throws, not both");
+        }
+        String field = hasReturns ? "returns" : hasThrows ? "throws" : "sleep_ms";
+        List<Method> proxied = new ArrayList<Method>();
+        for (String n : names) {
+            int slash = n.indexOf('/');
+            String method = slash < 0 ? n : n.substring(0, slash);
+            boolean found = false;
+            for (ListenerSpec l : listeners) {
+                if (l.shim != null || !method.startsWith(l.prefix())) {
+                    continue;
+                }
+                String plain = method.substring(l.prefix().length());
+                for (Method pm : l.type.getMethods()) {
+                    if (pm.getName().equals(plain) && !Modifier.isStatic(pm.getModifiers())) {
+                        proxied.add(pm);
+                        found = true;
+                    }
+                }
+            }
+            if (!found) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, w + "." + field, field + " acts on proxy listeners,"
+                        + " and " + method + " is no method of a listener interface of the purpose (a shim's"
+                        + " methods do what the shim does)");
+            }
+        }
+        Literal returns = null;
+        Literal throwsLit = null;
+        if (hasReturns) {
+            returns = Literal.parse(m.get("returns"), w + ".returns", this);
+            for (Method pm : proxied) {
+                Class<?> rt = pm.getReturnType();
+                String sig = pm.getDeclaringClass().getName() + "." + pm.getName()
+                        + Invocable.simpleParams(pm.getParameterTypes(), pm.isVarArgs());
+                if (rt == void.class) {
+                    throw new ProtocolError(ProtocolError.BAD_ARGUMENT, w + ".returns", sig
+                            + " returns nothing: there is no result to give");
+                }
+                if (returns.cost(rt) < 0) {
+                    throw new ProtocolError(ProtocolError.BAD_ARGUMENT, w + ".returns", returns.describe()
+                            + " cannot be what " + sig + " returns (a " + rt.getName() + ")");
+                }
+            }
+        }
+        if (hasThrows) {
+            throwsLit = Literal.parse(m.get("throws"), w + ".throws", this);
+            Class<?> t = throwsLit.staticType();
+            if (t == null || !Throwable.class.isAssignableFrom(t)) {
+                throw new ProtocolError(ProtocolError.BAD_ARGUMENT, w + ".throws", throwsLit.describe()
+                        + " is no Throwable: throws needs one, such as {\"new\": [java.lang.IllegalStateException, \"boom\"]}");
+            }
+        }
+        return new Behaviour(returns, throwsLit, sleepMs);
+    }
+
+    /** The answers of this purpose's proxies in the query q, or null when no callback has a behaviour. */
+    ListenerProxy.Answers answers(final Instances q) {
+        if (behaviours.isEmpty()) {
+            return null;
+        }
+        return new ListenerProxy.Answers() {
+            @Override
+            public Object answer(String name, Method method, String reportedDetail, Object[] args) throws Throwable {
+                Callbacks.Declared d = callbacks.match(name, callbacks.detail(name, reportedDetail, args));
+                Behaviour b = d == null ? null : behaviours.get(d.name);
+                Class<?> rt = method.getReturnType();
+                if (b == null) {
+                    return ListenerProxy.defaultValue(rt);
+                }
+                if (b.sleepMs > 0) {
+                    try {
+                        Thread.sleep(b.sleepMs);
+                    } catch (InterruptedException e) {
+                        // the caller's interrupt is its own: keep it and answer now
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                if (b.throwsLit != null) {
+                    throw (Throwable) b.throwsLit.value(Throwable.class, q);
+                }
+                return b.returns == null ? ListenerProxy.defaultValue(rt) : b.returns.value(rt, q);
+            }
+        };
     }
 
     private void declareCallback(String n, boolean error, boolean environment, String where, Set<String> known)
@@ -1057,7 +1249,7 @@ public final class Configuration implements Literal.Scope {
                 Set<String> names = new TreeSet<String>();
                 for (Method m : l.type.getMethods()) {
                     if (!Modifier.isStatic(m.getModifiers())) {
-                        names.add(m.getName());
+                        names.add(l.prefix() + m.getName());
                     }
                 }
                 out.addAll(names);

@@ -6,14 +6,16 @@ import java.util.Map;
 
 /**
  * The objects of one query that argument literals refer to: the instance
- * under test, the listeners by declared type, the platform's context and
- * files directory.
+ * under test, the listeners by declared type, the callins' results, the
+ * platform's context and files directory.
  */
 public final class Instances {
     final File filesDir;
     final Object context;
     Object target;
     final Map<String, Object> listeners = new HashMap<String, Object>();
+    /** What each callin of the query returned last, by symbol ({"result": SYMBOL}). */
+    final Map<String, Object> results = new HashMap<String, Object>();
 
     public Instances(File filesDir, Object context) {
         this.filesDir = filesDir;

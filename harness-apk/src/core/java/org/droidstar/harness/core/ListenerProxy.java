@@ -8,18 +8,30 @@ import java.lang.reflect.Proxy;
  * A listener interface implemented with java.lang.reflect.Proxy: every call
  * of an interface method is reported to the sink with its arguments (the
  * detail is String.valueOf of the first argument, unless the purpose's
- * details take another) and returns false, zero or null.
+ * details take another) and returns false, zero or null, or what the
+ * purpose's callback says it does (Answers: returns, throws, sleep_ms).
  * equals, hashCode and toString are answered locally (identity).
  */
 public final class ListenerProxy implements InvocationHandler {
     private final CallbackSink sink;
     private final long generation;
     private final Class<?> type;
+    private final Answers answers;
+    /** "NAME." for a named listener, whose calls are reported as NAME.METHOD; else empty. */
+    private final String prefix;
 
-    ListenerProxy(CallbackSink sink, long generation, Class<?> type) {
+    /** What a proxy does once it has reported a call: the purpose's behaviour of that callback. */
+    public interface Answers {
+        /** The value the call returns (after waiting, or instead of throwing); reported is its name as reported. */
+        Object answer(String reported, Method method, String reportedDetail, Object[] args) throws Throwable;
+    }
+
+    ListenerProxy(CallbackSink sink, long generation, Class<?> type, Answers answers, String prefix) {
+        this.prefix = prefix;
         this.sink = sink;
         this.generation = generation;
         this.type = type;
+        this.answers = answers;
     }
 
     /**
@@ -30,14 +42,24 @@ public final class ListenerProxy implements InvocationHandler {
      * the life of the process and sees none of the purpose's jars.
      */
     public static Object create(Class<?> type, CallbackSink sink, long generation, ClassLoader loader) {
+        return create(type, sink, generation, loader, null, "");
+    }
+
+    /**
+     * As create, with the purpose's answers (null: every call returns
+     * false, zero or null), reporting calls as prefix + method.
+     */
+    public static Object create(Class<?> type, CallbackSink sink, long generation, ClassLoader loader,
+            Answers answers, String prefix) {
         if (loader == null) {
             loader = ListenerProxy.class.getClassLoader();
         }
-        return Proxy.newProxyInstance(loader, new Class<?>[] {type}, new ListenerProxy(sink, generation, type));
+        return Proxy.newProxyInstance(loader, new Class<?>[] {type},
+                new ListenerProxy(sink, generation, type, answers, prefix));
     }
 
     @Override
-    public Object invoke(Object proxy, Method method, Object[] args) {
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
         String name = method.getName();
         if (method.getDeclaringClass() == Object.class) {
             if (name.equals("equals")) {
@@ -55,7 +77,11 @@ public final class ListenerProxy implements InvocationHandler {
         if (args != null && args.length > 0) {
             detail = detailOf(args[0]);
         }
-        sink.record(generation, name, detail, args);
+        String reported = prefix + name;
+        sink.record(generation, reported, detail, args);
+        if (answers != null) {
+            return answers.answer(reported, method, detail, args);
+        }
         return defaultValue(method.getReturnType());
     }
 

@@ -14,6 +14,9 @@ import java.util.Map;
  * value for a parameter type in a query.
  */
 public abstract class Literal {
+    /** The keys of object literals, in the order messages list them. */
+    static final String KINDS = "file, path, listener, target, context, constant, new, call, result, int, long, float, double, string";
+
     /** The cost of a fit that the literal does not allow. */
     public static final int NO_FIT = -1;
 
@@ -49,6 +52,13 @@ public abstract class Literal {
         Class<?> contextType();
 
         /**
+         * What the callin symbol, declared before the literal, returns: the
+         * static type of a {"result": SYMBOL} literal. Throws when there is no
+         * such callin or it returns nothing.
+         */
+        Class<?> resultType(String symbol, String where) throws ProtocolError;
+
+        /**
          * Whether the purpose is only being resolved (Configuration.resolve):
          * then a constant is not read, since reading a static field runs its
          * class's static initialiser.
@@ -80,7 +90,7 @@ public abstract class Literal {
         }
         Map<?, ?> m = (Map<?, ?>) json;
         if (m.size() != 1) {
-            throw bad(where, "an object literal has exactly one key (file, listener, target, context, constant, int, long, float, double, string), not "
+            throw bad(where, "an object literal has exactly one key (" + KINDS + "), not "
                     + m.size());
         }
         String key = (String) m.keySet().iterator().next();
@@ -96,6 +106,28 @@ public abstract class Literal {
                 throw bad(e.where(), e.getMessage());
             }
             return new FileLit(where, (String) v);
+        }
+        if (key.equals("path")) {
+            if (!(v instanceof String) || ((String) v).isEmpty()) {
+                throw bad(where + ".path", "{\"path\": NAME} needs a file name, not "
+                        + (v instanceof String ? "an empty string" : Json.typeName(v)));
+            }
+            try {
+                EnvAction.checkRelative((String) v, where + ".path");
+            } catch (ProtocolError e) {
+                throw bad(e.where(), e.getMessage());
+            }
+            return PathLit.make(where, (String) v);
+        }
+        if (key.equals("new") || key.equals("call")) {
+            return MadeLit.parse(key, v, where, scope);
+        }
+        if (key.equals("result")) {
+            if (!(v instanceof String) || ((String) v).isEmpty()) {
+                throw bad(where + ".result", "{\"result\": SYMBOL} needs the symbol of an earlier callin, not "
+                        + (v instanceof String ? "an empty string" : Json.typeName(v)));
+            }
+            return new ResultLit(where, (String) v, scope.resultType((String) v, where + ".result"));
         }
         if (key.equals("listener")) {
             if (!(v instanceof String)) {
@@ -136,7 +168,7 @@ public abstract class Literal {
         if (key.equals("int") || key.equals("long") || key.equals("float") || key.equals("double")) {
             return typed(key, v, where);
         }
-        throw bad(where, "unknown literal {\"" + key + "\": ...} (file, listener, target, context, constant, int, long, float, double, string)");
+        throw bad(where, "unknown literal {\"" + key + "\": ...} (" + KINDS + ")");
     }
 
     static ProtocolError bad(String where, String message) {
@@ -830,6 +862,202 @@ public abstract class Literal {
         @Override
         public String describe() {
             return "{\"context\":true}";
+        }
+    }
+
+    /**
+     * {"path": NAME}: a java.nio.file.Path to NAME in the files directory.
+     * java.nio.file is looked up by name: Android has it from API 26 on,
+     * and the harness is built against API 23.
+     */
+    static final class PathLit extends Literal {
+        final String name;
+        final Class<?> type;
+        final java.lang.reflect.Method toPath;
+
+        private PathLit(String where, String name, Class<?> type, java.lang.reflect.Method toPath) {
+            super(where);
+            this.name = name;
+            this.type = type;
+            this.toPath = toPath;
+        }
+
+        static PathLit make(String where, String name) throws ProtocolError {
+            try {
+                Class<?> type = Class.forName("java.nio.file.Path");
+                return new PathLit(where, name, type, File.class.getMethod("toPath"));
+            } catch (ClassNotFoundException e) {
+                throw bad(where + ".path", "this platform has no java.nio.file.Path (Android has it from 8.0, API 26): "
+                        + "write {\"file\": \"" + name + "\"} for a String or a java.io.File");
+            } catch (NoSuchMethodException e) {
+                throw bad(where + ".path", "this platform has no java.io.File.toPath(): " + e);
+            }
+        }
+
+        @Override
+        public int cost(Class<?> param) {
+            return refCost(param, type);
+        }
+
+        @Override
+        public Object value(Class<?> param, Instances q) throws Exception {
+            return Invocable.unwrap(toPath, new File(q.filesDir, name), new Object[0]);
+        }
+
+        @Override
+        public Class<?> staticType() {
+            return type;
+        }
+
+        @Override
+        public String describe() {
+            return "{\"path\":\"" + name + "\"}";
+        }
+    }
+
+    /**
+     * {"new": [CLASS, ARGS...]} and {"call": [CLASS, METHOD, ARGS...]}: an
+     * object made by a constructor or a static method, afresh each time the
+     * literal is used (every query gets its own ByteBuffer), so that no
+     * query sees what an earlier one did to it.
+     */
+    static final class MadeLit extends Literal {
+        final Invocable.Choice choice;
+        final Class<?> type;
+        final String desc;
+
+        private MadeLit(String where, Invocable.Choice choice, String desc) {
+            super(where);
+            this.choice = choice;
+            this.type = choice.returnType();
+            this.desc = desc;
+        }
+
+        static MadeLit parse(String key, Object v, String where, Scope scope) throws ProtocolError {
+            boolean isNew = key.equals("new");
+            String w = where + "." + key;
+            String shape = isNew ? "{\"new\": [CLASS, ARGS...]}" : "{\"call\": [CLASS, METHOD, ARGS...]}";
+            int names = isNew ? 1 : 2;
+            if (!(v instanceof List)) {
+                throw bad(w, shape + " needs an array, not " + Json.typeName(v));
+            }
+            List<?> l = (List<?>) v;
+            if (l.size() < names) {
+                throw bad(w, shape + " needs " + (isNew ? "a class name" : "a class and a method name")
+                        + " first, not an array of " + l.size());
+            }
+            for (int i = 0; i < names; i++) {
+                if (!(l.get(i) instanceof String) || ((String) l.get(i)).isEmpty()) {
+                    throw bad(w + "[" + i + "]", shape + " needs " + (i == 0 ? "a class name" : "a method name")
+                            + " here, not " + (l.get(i) instanceof String ? "an empty string" : Json.typeName(l.get(i))));
+                }
+            }
+            Class<?> c = scope.loadClass((String) l.get(0), w + "[0]");
+            List<Literal> args = new java.util.ArrayList<Literal>();
+            for (int i = names; i < l.size(); i++) {
+                args.add(parse(l.get(i), w + "[" + i + "]", scope));
+            }
+            Invocable.Choice choice;
+            StringBuilder desc = new StringBuilder("{\"").append(key).append("\":[\"").append(l.get(0)).append('"');
+            if (!isNew) {
+                desc.append(",\"").append(l.get(1)).append('"');
+            }
+            for (Literal a : args) {
+                desc.append(',').append(a.describe());
+            }
+            desc.append("]}");
+            String owner = (c.isInterface() ? "interface " : "class ") + c.getName();
+            if (isNew) {
+                if (c.isInterface() || Modifier.isAbstract(c.getModifiers())) {
+                    throw bad(w + "[0]", c.getName() + " is " + (c.isInterface() ? "an interface" : "abstract")
+                            + " and cannot be made with new: give {\"call\": [CLASS, METHOD, ...]} of a factory");
+                }
+                choice = Invocable.choose(Invocable.constructors(c, false), args, owner, "new " + c.getName(),
+                        w + "[0]");
+            } else {
+                choice = Invocable.choose(Invocable.methods(c, (String) l.get(1), true), args, owner,
+                        (String) l.get(1), w + "[1]");
+                if (choice.returnType() == void.class) {
+                    throw bad(w + "[1]", choice.describe() + " returns nothing: there is no value to pass");
+                }
+            }
+            return new MadeLit(where, choice, desc.toString());
+        }
+
+        @Override
+        public int cost(Class<?> param) {
+            if (type.isPrimitive()) {
+                return new PrimitiveLit(where, type, null, desc).cost(param);
+            }
+            return refCost(param, type);
+        }
+
+        @Override
+        public Object value(Class<?> param, Instances q) throws Exception {
+            Object v = choice.call(null, null, q);
+            if (param.isPrimitive() && type.isPrimitive() && param != type) {
+                return convertNumber(v instanceof Character ? (Number) Integer.valueOf(((Character) v).charValue())
+                        : (Number) v, param);
+            }
+            return v;
+        }
+
+        @Override
+        public Class<?> staticType() {
+            return type.isPrimitive() ? box(type) : type;
+        }
+
+        @Override
+        public String describe() {
+            return desc;
+        }
+    }
+
+    /**
+     * {"result": SYMBOL}: what the callin SYMBOL last returned in this query
+     * (a bound port, a session), so that one callin can hand another an
+     * object the purpose cannot write down.
+     */
+    static final class ResultLit extends Literal {
+        final String symbol;
+        final Class<?> type;
+
+        ResultLit(String where, String symbol, Class<?> type) {
+            super(where);
+            this.symbol = symbol;
+            this.type = type;
+        }
+
+        @Override
+        public int cost(Class<?> param) {
+            if (type.isPrimitive()) {
+                return new PrimitiveLit(where, type, null, symbol).cost(param);
+            }
+            return refCost(param, type);
+        }
+
+        @Override
+        public Object value(Class<?> param, Instances q) {
+            if (!q.results.containsKey(symbol)) {
+                throw new IllegalStateException("callin " + symbol + " has not returned in this query, so "
+                        + describe() + " has no value yet");
+            }
+            Object v = q.results.get(symbol);
+            if (param.isPrimitive() && type.isPrimitive() && param != type) {
+                return convertNumber(v instanceof Character ? (Number) Integer.valueOf(((Character) v).charValue())
+                        : (Number) v, param);
+            }
+            return v;
+        }
+
+        @Override
+        public Class<?> staticType() {
+            return type.isPrimitive() ? box(type) : type;
+        }
+
+        @Override
+        public String describe() {
+            return "{\"result\":\"" + symbol + "\"}";
         }
     }
 }

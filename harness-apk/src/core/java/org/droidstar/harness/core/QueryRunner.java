@@ -164,6 +164,7 @@ public final class QueryRunner {
                             return callin.call.run(q);
                         }
                     }, mainThreadMs);
+                    q.results.put(sym, result);
                     returnedError = callin.isError(result, q);
                     if (!returnedError && callin.makesTarget) {
                         if (result == null) {
@@ -249,9 +250,10 @@ public final class QueryRunner {
             if (l.shim != null) {
                 listener = l.shimConstructor.call(null, new ShimContext(buffer, generation, config.shimOptions), q);
             } else {
-                listener = ListenerProxy.create(l.type, buffer, generation, config.loader);
+                listener = ListenerProxy.create(l.type, buffer, generation, config.loader, config.answers(q),
+                        l.prefix());
             }
-            q.listeners.put(l.typeName, listener);
+            q.listeners.put(l.key(), listener);
         }
         Object target;
         if (config.factory != null) {

@@ -1,0 +1,78 @@
+package purpose
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestObjectLiteralsAndBehaviourOnTheWire: the new literals, listener
+// names and callback behaviour reach the harness request in their wire
+// form, and every field the harness may name in an error has a position,
+// so that its refusal is shown at the purpose's line.
+func TestObjectLiteralsAndBehaviourOnTheWire(t *testing.T) {
+	src := `name: Pair
+class: org.example.Pair
+target:
+  listeners:
+    - {type: org.example.Question, name: first, register: setFirst}
+    - {type: org.example.Question, name: second}
+  init: [{call: setSecond, args: [{listener: second}]}]
+callins:
+  - symbol: make
+    call: make
+    args: [{path: data.txt}, {new: [java.lang.StringBuilder, "x"]}]
+  - symbol: give
+    call: take
+    args: [{result: make}, {call: [java.nio.ByteBuffer, allocate, 16]}]
+callbacks:
+  - symbol: yes
+    from: [first.ask]
+    returns: true
+    sleep_ms: 5
+  - symbol: no
+    from: [second.ask]
+    throws: {new: [java.lang.IllegalStateException, boom]}
+backend:
+  jvm: {}
+`
+	p, err := Parse("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, c := range []struct{ got, want string }{
+		{wire(p.Target.Listeners), `[{"type":"org.example.Question","register":"setFirst","name":"first"},{"type":"org.example.Question","name":"second"}]`},
+		{wire(p.Callins[0].Args), `[{"path":"data.txt"},{"new":["java.lang.StringBuilder","x"]}]`},
+		{wire(p.Callins[1].Args), `[{"result":"make"},{"call":["java.nio.ByteBuffer","allocate",16]}]`},
+		{wire(p.Callbacks), `[{"symbol":"yes","from":["first.ask"],"returns":true,"sleep_ms":5},{"symbol":"no","from":["second.ask"],"throws":{"new":["java.lang.IllegalStateException","boom"]}}]`},
+	} {
+		if c.got != c.want {
+			t.Errorf("wire form\n got %s\nwant %s", c.got, c.want)
+		}
+	}
+	for path, want := range map[string]Pos{
+		"target.listeners[0].name":   {5, 42},
+		"target.init[0].args[0]":     {7, 35},
+		"callins[0].args[0]":         {11, 12},
+		"callins[0].args[1].new[0]":  {11, 37},
+		"callins[0].args[1].new[1]":  {11, 62},
+		"callins[1].args[0].result":  {14, 21},
+		"callins[1].args[1].call[0]": {14, 36},
+		"callins[1].args[1].call[1]": {14, 57},
+		"callins[1].args[1].call[2]": {14, 67},
+		"callbacks[0].returns":       {18, 14},
+		"callbacks[0].sleep_ms":      {19, 15},
+		"callbacks[1].throws":        {22, 13},
+		"callbacks[1].throws.new[0]": {22, 20},
+	} {
+		if got, ok := p.Where[path]; !ok || got != want {
+			t.Errorf("Where[%s] = %v (%v), want %v", path, got, ok, want)
+		}
+	}
+}
