@@ -329,13 +329,17 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-func TestLearnFailuresExitOne(t *testing.T) {
-	code, _, stderr := run(t, "learn", "--example", "nosuch")
-	if code != ExitFail || !strings.HasPrefix(stderr, "droidstar: no example \"nosuch\" (examples: asynctask, countdowntimer,") {
-		t.Fatalf("exit %d: %s", code, stderr)
+func TestLearnUnknownExampleIsAUsageError(t *testing.T) {
+	code, stdout, stderr := run(t, "learn", "--example", "nosuch")
+	want := "droidstar: --example: no example \"nosuch\" (examples: asynctask, countdowntimer, fileobserver, mediaplayer, speechrecognizer, spellcheckersession, sqliteopenhelper)\n"
+	if code != ExitUsage || stdout != "" || stderr != want {
+		t.Fatalf("exit %d, stderr %q, want %q", code, stderr, want)
 	}
+}
+
+func TestLearnFailuresExitOne(t *testing.T) {
 	bad := repoPath("testdata", "purposes", "bad", "unknown-key.yaml")
-	code, _, stderr = run(t, "learn", bad)
+	code, _, stderr := run(t, "learn", bad)
 	if code != ExitFail || !strings.HasPrefix(stderr, "droidstar: "+bad+":") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

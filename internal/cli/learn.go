@@ -265,6 +265,10 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		if f.example != "" {
 			p, err = examples.Purpose(f.example)
 			read = examples.ReadFile
+			if err != nil {
+				// Only the command line names an example: a wrong name is a usage error.
+				return usageError("--example: %v", err)
+			}
 		} else {
 			p, err = purpose.LoadLimit(args[0], e.maxFileSize)
 			read = e.readFile
