@@ -297,6 +297,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			return err
 		}
 		plan, err = compose.FromPurpose(c.Context(), p, read, simOpts)
+		if err != nil && f.backend == "" {
+			err = withOtherBackends(err, p, args)
+		}
 	}
 	if err != nil {
 		return err
@@ -586,4 +589,33 @@ func fileBase(name string) string {
 // interrupted run never leaves a half-written model behind.
 func writeFileAtomic(file string, data []byte) error {
 	return atomicfile.Write(file, data)
+}
+
+// withOtherBackends adds to a "no device" failure of a purpose's default
+// backend adb the backends it also lists that need no device: a copied
+// example lists adb first, and its user may have no phone at hand.
+func withOtherBackends(err error, p *purpose.Purpose, args []string) error {
+	var noDevice *compose.NoDeviceError
+	if !errors.As(err, &noDevice) {
+		return err
+	}
+	var others []string
+	for _, k := range p.Backend.Kinds {
+		if k != purpose.BackendADB {
+			others = append(others, k)
+		}
+	}
+	if len(others) == 0 {
+		return err
+	}
+	what := map[string]string{purpose.BackendSim: "it simulates the class from the purpose's model", purpose.BackendJVM: "it runs the class on this host's JVM"}
+	hint := ""
+	for _, k := range others {
+		run := "droidstar learn --backend " + k
+		if len(args) == 1 {
+			run = "droidstar learn " + args[0] + " --backend " + k
+		}
+		hint += fmt.Sprintf("\nthe purpose also lists backend %s, which needs no device (%s): %s", k, what[k], run)
+	}
+	return fmt.Errorf("%w%s", err, hint)
 }

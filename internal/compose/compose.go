@@ -466,11 +466,11 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions, getenv 
 		client = adbclient.New(cfg)
 	}
 	if err := client.Ensure(ctx); err != nil {
-		return nil, err
+		return nil, &NoDeviceError{Err: err}
 	}
 	devices, err := adbbackend.Select(ctx, client, o.Selection)
 	if err != nil {
-		return nil, err
+		return nil, &NoDeviceError{Err: err}
 	}
 	if o.Log != nil {
 		// The devices start in parallel and may all log at once.
@@ -484,6 +484,14 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions, getenv 
 		return e, nil
 	})
 }
+
+// NoDeviceError says that backend adb found no device to run on (no adb
+// server, none attached, or not the ones asked for), so that a command can
+// point at a backend of the purpose that needs none.
+type NoDeviceError struct{ Err error }
+
+func (e *NoDeviceError) Error() string { return e.Err.Error() }
+func (e *NoDeviceError) Unwrap() error { return e.Err }
 
 // lockedWriter serialises writes to w.
 type lockedWriter struct {
