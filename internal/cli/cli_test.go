@@ -145,17 +145,46 @@ func TestCheckCatchesModelMismatch(t *testing.T) {
 	purposeFile := filepath.Join(dir, "p.yaml")
 	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start, stop]\ncallbacks: [pong]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
 	code, _, stderr := run(t, "check", purposeFile)
-	want := purposeFile + `: backend.sim.model m.dot: the model has no input "stop" (model inputs: start, wait)` + "\n" +
+	want := purposeFile + `:2:18: callins[1]: the model m.dot has no input "stop" (model inputs: start, wait)` + "\n" +
 		"droidstar: 1 of 1 purpose files have errors\n"
 	if code != ExitFail || stderr != want {
 		t.Fatalf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
 	}
 	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start]\ncallbacks: [pong]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
 	code, _, stderr = run(t, "check", purposeFile)
-	want = purposeFile + `: backend.sim.model m.dot: the model emits callback "ping", which the purpose does not declare` + "\n" +
+	want = purposeFile + `:6:12: backend.sim.model: m.dot emits callback "ping", which the purpose does not declare (callbacks and their from names: pong)` + "\n" +
 		"droidstar: 1 of 1 purpose files have errors\n"
 	if code != ExitFail || stderr != want {
 		t.Fatalf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+	os.WriteFile(filepath.Join(dir, "plain.dot"), []byte("digraph { a -> a [label=\"start / ok\"]; }\n"), 0o644)
+	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start]\nbackend:\n  sim:\n    model: plain.dot\n"), 0o644)
+	code, _, stderr = run(t, "check", purposeFile)
+	want = purposeFile + `:5:12: backend.sim.model: plain.dot is a plain Mealy machine (no "wait" input); a purpose needs a synchronous-closure model` + "\n" +
+		"droidstar: 1 of 1 purpose files have errors\n"
+	if code != ExitFail || stderr != want {
+		t.Fatalf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+}
+
+// A model whose format cannot be told asks for it where the user names it:
+// the purpose's field, or the command line's flag.
+func TestUnknownModelFormatNamesWhereToSetIt(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.dot")
+	os.WriteFile(model, []byte("digraph { a -> b }\n"), 0o644)
+	purposeFile := filepath.Join(dir, "p.yaml")
+	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
+	code, _, stderr := run(t, "check", purposeFile)
+	want := model + ": cannot tell the model's format: no edge has a label; set format: beside model: in the purpose's backend.sim (" + purposeFile + ":5:12): droidstar-dot, mealy-dot or json\n" +
+		"droidstar: 1 of 1 purpose files have errors\n"
+	if code != ExitFail || stderr != want {
+		t.Fatalf("check: exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+	code, stdout, stderr := run(t, "learn", "--model", model, "-o", dir)
+	want = "droidstar: " + model + ": cannot tell the model's format: no edge has a label; name it with --model-format: droidstar-dot, mealy-dot or json\n"
+	if code != ExitFail || stdout != "" || stderr != want {
+		t.Fatalf("learn --model: exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
 	}
 }
 

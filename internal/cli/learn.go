@@ -259,6 +259,10 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			Format: f.format, Bound: max(bound.Fixed, purpose.DefaultBound), Quiescence: f.quiescence, Reset: f.reset,
 			Latency: f.latency, Callins: f.callins, Sim: simOpts,
 		})
+		var le *sim.LoadError
+		if errors.As(err, &le) && le.UnknownFormat {
+			le.Ask = "name it with --model-format"
+		}
 	default:
 		var p *purpose.Purpose
 		var read compose.ReadFunc

@@ -399,10 +399,14 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 		}
 		m, err := sim.ParseModel(modelPath, data, s.Format)
 		if err != nil {
+			var le *sim.LoadError
+			if errors.As(err, &le) && le.UnknownFormat {
+				le.Ask = fmt.Sprintf("set format: beside model: in the purpose's backend.sim (%s:%s)", p.File, s.ModelPos)
+			}
 			return started{}, err
 		}
 		if err := checkSimModel(p, m); err != nil {
-			return started{}, fmt.Errorf("%s: backend.sim.model %s: %w", p.File, s.Model, err)
+			return started{}, err
 		}
 		timing := sim.Timing{
 			Quiescence: p.Timeouts.Quiescence, Reset: p.Timeouts.Settle + p.Timeouts.PostReset,
@@ -548,17 +552,23 @@ func startAll(n int, start func(i int) (backend.Executor, error)) ([]backend.Exe
 // checkSimModel makes sure the model can answer the purpose's queries: it
 // has every callin and wait, and every callback it emits is declared.
 func checkSimModel(p *purpose.Purpose, m *sim.Model) error {
-	if m.Semantics != model.SemanticsClosure {
-		return fmt.Errorf("the model is a plain Mealy machine (no %q input); a purpose needs a synchronous-closure model", mealy.Wait)
+	s := p.Backend.Sim
+	// Each mismatch is told at the purpose's node it concerns: the callin
+	// the model lacks, else the backend.sim.model line.
+	at := func(pos purpose.Pos, field, format string, args ...any) *purpose.Error {
+		return &purpose.Error{File: p.File, Line: pos.Line, Col: pos.Col, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	var missing []string
-	for _, c := range append(p.CallinSymbols(), mealy.Wait) {
-		if _, ok := m.Machine.Inputs.Index(c); !ok {
-			missing = append(missing, c)
+	if m.Semantics != model.SemanticsClosure {
+		return at(s.ModelPos, "backend.sim.model", "%s is a plain Mealy machine (no %q input); a purpose needs a synchronous-closure model", s.Model, mealy.Wait)
+	}
+	var errs purpose.ErrorList
+	for i, c := range p.Callins {
+		if _, ok := m.Machine.Inputs.Index(c.Symbol); !ok {
+			errs = append(errs, at(c.Pos, fmt.Sprintf("callins[%d]", i), "the model %s has no input %q (model inputs: %s)", s.Model, c.Symbol, strings.Join(m.Machine.Inputs.Names(), ", ")))
 		}
 	}
-	if len(missing) > 0 {
-		return fmt.Errorf("the model has no input %s (model inputs: %s)", quoteList(missing), strings.Join(m.Machine.Inputs.Names(), ", "))
+	if len(errs) > 0 {
+		return errs
 	}
 	var unknown []string
 	for _, o := range m.Machine.Outputs.Names() {
@@ -571,7 +581,16 @@ func checkSimModel(p *purpose.Purpose, m *sim.Model) error {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return fmt.Errorf("the model emits callback %s, which the purpose does not declare", quoteList(unknown))
+		var declared []string
+		for _, c := range p.Callbacks {
+			declared = append(declared, c.Symbol)
+			declared = append(declared, c.From...)
+		}
+		known := "none"
+		if len(declared) > 0 {
+			known = strings.Join(declared, ", ")
+		}
+		return at(s.ModelPos, "backend.sim.model", "%s emits callback %s, which the purpose does not declare (callbacks and their from names: %s)", s.Model, quoteList(unknown), known)
 	}
 	return nil
 }
