@@ -75,5 +75,5 @@ func checkPurpose(ctx context.Context, e *env, file string, resolve bool) (strin
 	if p.BoundAuto {
 		bound = boundAuto
 	}
-	return fmt.Sprintf("%s, %d callins, %d callbacks, bound %s, backends %s", p.Name, len(p.Callins), len(p.Callbacks), bound, strings.Join(parts, ", ")), nil
+	return fmt.Sprintf("%s, %s, %s, bound %s, backends %s", p.Name, plural(len(p.Callins), "callin"), plural(len(p.Callbacks), "callback"), bound, strings.Join(parts, ", ")), nil
 }

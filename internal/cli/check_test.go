@@ -70,7 +70,7 @@ backend:
 	}
 
 	code, stdout, stderr := run(t, "check", file)
-	want := file + ": ok: Marked, 1 callins, 0 callbacks, bound 2, backends jvm (not resolved: check --resolve runs the harness)\n"
+	want := file + ": ok: Marked, 1 callin, 0 callbacks, bound 2, backends jvm (not resolved: check --resolve runs the harness)\n"
 	if code != ExitOK || stdout != want || stderr != "" {
 		t.Fatalf("check: exit %d\nstdout %q\nwant   %q\nstderr %s", code, stdout, want, stderr)
 	}
@@ -79,7 +79,7 @@ backend:
 	}
 
 	code, stdout, stderr = run(t, "check", "--resolve", file)
-	if code != ExitOK || stderr != "" || !strings.HasPrefix(stdout, file+": ok: Marked, 1 callins, 0 callbacks, bound 2, backends jvm (ran the harness on ") ||
+	if code != ExitOK || stderr != "" || !strings.HasPrefix(stdout, file+": ok: Marked, 1 callin, 0 callbacks, bound 2, backends jvm (ran the harness on ") ||
 		!strings.HasSuffix(stdout, ": target resolved)\n") {
 		t.Fatalf("check --resolve: exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
 	}

@@ -71,7 +71,7 @@ func TestCheckExamples(t *testing.T) {
 		case "asynctask":
 			want += "AsyncTask, 2 callins, 2 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 6 states)\n"
 		case "countdowntimer":
-			want += "CountDownTimer, 2 callins, 1 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 4 states)\n"
+			want += "CountDownTimer, 2 callins, 1 callback, bound 2, backends " + adb + "sim (mealy-dot model, 4 states)\n"
 		case "fileobserver":
 			want += "FileObserver, 4 callins, 2 callbacks, bound 3, backends " + adb + "sim (mealy-dot model, 12 states)\n"
 		case "mediaplayer":
@@ -79,14 +79,14 @@ func TestCheckExamples(t *testing.T) {
 		case "speechrecognizer":
 			want += "SpeechRecognizer, 3 callins, 4 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 8 states)\n"
 		case "spellcheckersession":
-			want += "SpellCheckerSession, 3 callins, 1 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 5 states)\n"
+			want += "SpellCheckerSession, 3 callins, 1 callback, bound 2, backends " + adb + "sim (mealy-dot model, 5 states)\n"
 		case "sqliteopenhelper":
 			want += "SQLiteOpenHelper, 5 callins, 4 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 9 states)\n"
 		// Device-only purposes (DroidStar's other benchmarks): checked, not learned here.
 		case "bluetoothadapter":
 			want += "BluetoothAdapter, 3 callins, 3 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "downloadmanager":
-			want += "DownloadManager, 3 callins, 1 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
+			want += "DownloadManager, 3 callins, 1 callback, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "imageloader":
 			want += "ImageLoader, 3 callins, 4 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "mediacodec":
@@ -94,7 +94,7 @@ func TestCheckExamples(t *testing.T) {
 		case "mediarecorder":
 			want += "MediaRecorder, 9 callins, 2 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "mediascannerconnection":
-			want += "MediaScannerConnection, 3 callins, 1 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
+			want += "MediaScannerConnection, 3 callins, 1 callback, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "okhttp":
 			want += "OkHttpCall, 4 callins, 3 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "velocitytracker":

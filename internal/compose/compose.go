@@ -31,6 +31,7 @@ import (
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/nouns"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
@@ -358,7 +359,7 @@ func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOpti
 		}
 		switch {
 		case plan.Model != nil:
-			parts = append(parts, fmt.Sprintf("sim (%s model, %d states)", plan.Model.Format, plan.Model.Machine.NumStates()))
+			parts = append(parts, fmt.Sprintf("sim (%s model, %s)", plan.Model.Format, nouns.Count(plan.Model.Machine.NumStates(), "state")))
 		case len(plan.Executors) > 0:
 			d := plan.Executors[0].Describe()
 			parts = append(parts, fmt.Sprintf("%s (ran the harness on %s %s: target resolved)", kind, d.Model, d.Release))

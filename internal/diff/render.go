@@ -10,6 +10,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/nouns"
 )
 
 // The report formats.
@@ -289,7 +290,7 @@ func modelLine(which string, mi ModelInfo) string {
 	if mi.SDK > 0 {
 		s += fmt.Sprintf(", API %d", mi.SDK)
 	}
-	return s + fmt.Sprintf(", %d states, %d transitions", mi.States, mi.Transitions)
+	return s + ", " + nouns.Count(mi.States, "state") + ", " + nouns.Count(mi.Transitions, "transition")
 }
 
 // Text is the report for a terminal or a CI log.
