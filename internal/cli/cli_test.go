@@ -188,6 +188,21 @@ func TestUnknownModelFormatNamesWhereToSetIt(t *testing.T) {
 	}
 }
 
+// -q prints nothing but errors: no progress, no summary, no "wrote" lines;
+// the files are written all the same.
+func TestLearnQuietPrintsNothing(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := run(t, "learn", "--example", "countdowntimer", "-o", dir, "-q")
+	if code != ExitOK || stdout != "" || stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	for _, f := range []string{"CountDownTimer.json", "CountDownTimer.dot"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 // The README's first command: learn an embedded example on the simulated
 // device and get the typestate in every format.
 func TestLearnEmbeddedExample(t *testing.T) {

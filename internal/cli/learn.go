@@ -99,7 +99,8 @@ ADB_SERVER_SOCKET) reach a remote adb server, such as a device farm's.
 While learning, a live progress display on stderr shows the phase, the
 queries run and answered from the cache, the hypothesis size, device time and
 an estimate of what is left (plain periodic lines when stderr is not a
-terminal); --quiet silences it and the summary.
+terminal); --quiet prints nothing but errors and warnings: no progress, no
+summary, no list of the files written.
 
 If learning fails part-way, the last hypothesis is written as
 NAME.partial.json so nothing learned is lost. --max-queries N stops a run
@@ -169,7 +170,7 @@ the one running at a stop finishes in time.`,
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel (simulated devices or harness JVMs)")
 	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated device sleep for real instead of using a virtual clock")
 	fl.BoolVar(&f.showErrors, "show-errors", false, "draw the error sink and err transitions in the pictures (dot, svg, mermaid)")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print neither progress nor the summary")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors and warnings: no progress, no summary, no list of the files written")
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
 	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop once this many queries have run on devices (answers from the cache or the store are free), writing the partial model; 0: no limit")
@@ -415,8 +416,10 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if err := atomicfile.WriteSet(files); err != nil {
 		return err
 	}
-	for _, file := range files {
-		fmt.Fprintf(e.stderr, "wrote %s\n", file.Path)
+	if !f.quiet {
+		for _, file := range files {
+			fmt.Fprintf(e.stderr, "wrote %s\n", file.Path)
+		}
 	}
 	return nil
 }
