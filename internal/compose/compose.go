@@ -232,6 +232,9 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	for k, ex := range execs {
 		devices[k] = ex.Describe()
 	}
+	if len(devices) > 0 {
+		cache.Lanes = lanesOf(devices[0].Platform)
+	}
 	return &Plan{
 		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices},
 		Executors: execs, Rules: automaton, Map: m, stop: stop, Cache: cache, sched: sched, filter: filter,
@@ -488,6 +491,19 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions, getenv 
 		}
 		return e, nil
 	})
+}
+
+// lanesOf says, for the message when two executors disagree, what they are
+// and what their disagreement means on the platform they run.
+func lanesOf(platform string) oracle.Lanes {
+	switch platform {
+	case "android":
+		return oracle.Lanes{Noun: "devices", Why: "all devices must run the same Android build and behave alike"}
+	case "jvm":
+		return oracle.Lanes{Noun: "JVM lanes", Why: "the lanes run the same JVM and harness, so the class answers differently from run to run: " +
+			"its answers depend on timing or on state the lanes share; try longer timeouts, or --lanes 1"}
+	}
+	return oracle.Lanes{Noun: "simulated lanes", Why: "the lanes simulate the same model, so only a flaky simulation (--sim-flaky) makes them differ"}
 }
 
 // NoDeviceError says that backend adb found no device to run on (no adb
