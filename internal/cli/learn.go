@@ -387,7 +387,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			if werr != nil {
 				return flakyError(fmt.Errorf("%w (and writing the partial model failed: %v)", learnErr, werr))
 			}
-			return flakyError(fmt.Errorf("%w\nthe last hypothesis (%d states) is in %s", learnErr, res.Machine.NumStates(), file))
+			return flakyError(fmt.Errorf("%w\n%s", learnErr, partialNote(file, sizeOf(res.Document), nil)))
 		}
 		return flakyError(learnErr)
 	}
@@ -456,10 +456,10 @@ func checkTarget(doc *model.Document, learned, target *mealy.Machine, plan *comp
 // interruptedRun writes what a run stopped by sig has: the last
 // hypothesis, or before the first one the statistics (unfinished).
 func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfinished *model.Document, sig os.Signal, store string) error {
-	ie := &interruptedError{sig: sig, executed: executedBy(plan), states: -1, store: store}
+	ie := &interruptedError{sig: sig, executed: executedBy(plan), store: store}
 	doc := unfinished
 	if res != nil {
-		doc, ie.states = res.Document, res.Machine.NumStates()
+		doc, ie.size = res.Document, sizeOf(res.Document)
 	}
 	ie.partial, ie.writeErr = writeModelFile(f.out, doc.Name+".partial.json", doc)
 	return ie
@@ -469,16 +469,16 @@ func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfin
 // stop does: the last hypothesis, or before the first one the statistics.
 // The exit code is 1, a run that did not finish.
 func budgetStop(f *learnFlags, res *engine.Result, unfinished *model.Document, store string) error {
-	doc, states := unfinished, -1
+	doc, size := unfinished, hypothesisSize{}
 	if res != nil {
-		doc, states = res.Document, res.Machine.NumStates()
+		doc, size = res.Document, sizeOf(res.Document)
 	}
 	file, werr := writeModelFile(f.out, doc.Name+".partial.json", doc)
 	msg := fmt.Sprintf("stopped after %s (--max-queries %d)", plural(f.maxQueries, "executed query"), f.maxQueries)
 	if store != "" {
 		msg += "; they are kept in the query store " + store
 	}
-	if note := partialNote(file, states, werr); note != "" {
+	if note := partialNote(file, size, werr); note != "" {
 		msg += "; " + note
 	}
 	if store != "" {

@@ -96,9 +96,9 @@ func TestInterruptedMessage(t *testing.T) {
 		e    interruptedError
 		want string
 	}{
-		{interruptedError{sig: os.Interrupt, executed: 12, partial: "out/A.partial.json", states: 3, store: "q.db"},
-			"interrupted by SIGINT: 12 queries executed and kept in the query store q.db; the last hypothesis (3 states) is in out/A.partial.json; run the same command to resume"},
-		{interruptedError{sig: syscall.SIGTERM, executed: 1, partial: "out/A.partial.json", states: -1},
+		{interruptedError{sig: os.Interrupt, executed: 12, partial: "out/A.partial.json", size: hypothesisSize{states: 3, sink: true}, store: "q.db"},
+			"interrupted by SIGINT: 12 queries executed and kept in the query store q.db; the last hypothesis (3 states + error sink) is in out/A.partial.json; run the same command to resume"},
+		{interruptedError{sig: syscall.SIGTERM, executed: 1, partial: "out/A.partial.json"},
 			"interrupted by SIGTERM: 1 query executed; no hypothesis yet: the statistics are in out/A.partial.json; run the same command to start again"},
 		{interruptedError{sig: os.Interrupt, executed: 40, store: "q.db", targets: []string{"a: learned: out/a.json", "b: not run"}},
 			"interrupted by SIGINT: 40 queries executed and kept in the query store q.db; run the same command to resume\n  a: learned: out/a.json\n  b: not run"},
