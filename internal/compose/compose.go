@@ -399,6 +399,9 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 		}
 		data, err := read(modelPath)
 		if err != nil {
+			if s.ModelFrom != "" {
+				return started{}, fmt.Errorf("%s: %w", s.ModelFrom, err)
+			}
 			return started{}, fmt.Errorf("%s: backend.sim.model: %w", p.File, err)
 		}
 		m, err := sim.ParseModel(modelPath, data, s.Format)
@@ -406,6 +409,9 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 			var le *sim.LoadError
 			if errors.As(err, &le) && le.UnknownFormat {
 				le.Ask = fmt.Sprintf("set format: beside model: in the purpose's backend.sim (%s:%s)", p.File, s.ModelPos)
+				if s.ModelFrom != "" {
+					le.Ask = "matrix tells the format of a " + s.ModelFrom + " file from its content alone; write it as one of"
+				}
 			}
 			return started{}, err
 		}
@@ -575,8 +581,16 @@ func checkSimModel(p *purpose.Purpose, m *sim.Model) error {
 	at := func(pos purpose.Pos, field, format string, args ...any) *purpose.Error {
 		return &purpose.Error{File: p.File, Line: pos.Line, Col: pos.Col, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
+	// A model given on the command line is blamed there, not on the
+	// purpose's backend.sim.model it replaces.
+	atModel := func(format string, args ...any) error {
+		if s.ModelFrom != "" {
+			return fmt.Errorf("%s: %s", s.ModelFrom, fmt.Sprintf(format, args...))
+		}
+		return at(s.ModelPos, "backend.sim.model", format, args...)
+	}
 	if m.Semantics != model.SemanticsClosure {
-		return at(s.ModelPos, "backend.sim.model", "%s is a plain Mealy machine (no %q input); a purpose needs a synchronous-closure model", s.Model, mealy.Wait)
+		return atModel("%s is a plain Mealy machine (no %q input); a purpose needs a synchronous-closure model", s.Model, mealy.Wait)
 	}
 	var errs purpose.ErrorList
 	for i, c := range p.Callins {
@@ -607,7 +621,7 @@ func checkSimModel(p *purpose.Purpose, m *sim.Model) error {
 		if len(declared) > 0 {
 			known = strings.Join(declared, ", ")
 		}
-		return at(s.ModelPos, "backend.sim.model", "%s emits callback %s, which the purpose does not declare (callbacks and their from names: %s)", s.Model, quoteList(unknown), known)
+		return atModel("%s emits callback %s, which the purpose does not declare (callbacks and their from names: %s)", s.Model, quoteList(unknown), known)
 	}
 	return nil
 }
