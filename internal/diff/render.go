@@ -183,10 +183,8 @@ func (r *Report) alphabetLines() []string {
 		if r.closure() {
 			shared = minus(shared, []string{mealy.Wait})
 		}
+		// Compare refuses models with no shared input, so the list is never empty.
 		line := "behaviour compared on the shared " + r.inputWord() + "s only: " + strings.Join(shared, ", ")
-		if len(shared) == 0 {
-			line = "behaviour compared on no shared " + r.inputWord() + "s"
-		}
 		if r.closure() {
 			line += " (and wait)"
 		}
