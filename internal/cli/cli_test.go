@@ -447,3 +447,13 @@ func TestEnvironmentCallbackStopsLearning(t *testing.T) {
 		t.Errorf("learn wrote %s (%v)", out, err)
 	}
 }
+
+// learn --help says that a purpose's bound: wins when --bound is absent
+// (cobra's "(default 2)" would say the opposite).
+func TestLearnHelpSaysWhereTheBoundComesFrom(t *testing.T) {
+	code, stdout, _ := run(t, "learn", "--help")
+	want := "      --bound string                 distinguisher bound in free symbols (default: the purpose's bound, else 2): N, or auto"
+	if code != ExitOK || !strings.Contains(stdout, "\n"+want) || strings.Contains(stdout, "(default 2)") {
+		t.Fatalf("exit %d; want the line starting %q and no \"(default 2)\" in:\n%s", code, want, stdout)
+	}
+}
