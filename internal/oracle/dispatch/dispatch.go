@@ -155,6 +155,7 @@ func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Ans
 	r := &round{queries: queries, answers: make([]oracle.Answer, len(queries)), answered: make([]bool, len(queries)),
 		device: make([]time.Duration, len(queries)), cancel: cancel}
 	s.plan(ctx, r)
+	s.Recorder.Scheduled(len(queries))
 	switch batchers := batchers(execs); {
 	case batchers != nil:
 		s.askShares(ctx, r, batchers, serials)
