@@ -382,6 +382,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return budgetStop(f, res, engine.Unfinished(plan.Job, opts, time.Since(start), learnErr), storePath)
 	}
 	if learnErr != nil {
+		learnErr = withTimingWarnings(learnErr, plan.Job.Recorder.Warnings())
 		if res != nil {
 			file, werr := writeModelFile(f.out, res.Document.Name+".partial.json", res.Document)
 			if werr != nil {
@@ -625,4 +626,22 @@ func withOtherBackends(err error, p *purpose.Purpose, args []string) error {
 		hint += fmt.Sprintf("\nthe purpose also lists backend %s, which needs no device (%s): %s", k, what[k], run)
 	}
 	return fmt.Errorf("%w%s", err, hint)
+}
+
+// withTimingWarnings adds to a failed run's error the timing warnings
+// recorded before it: answers that differ from run to run mostly come from
+// callbacks that arrive at other times than the purpose assumes, and the
+// warnings say which, by the purpose's symbols, and what to change. They
+// are in the partial model too, but a user reads the terminal first.
+func withTimingWarnings(err error, warnings []string) error {
+	var timing []string
+	for _, w := range warnings {
+		if strings.HasPrefix(w, "timing: ") {
+			timing = append(timing, "  "+w)
+		}
+	}
+	if len(timing) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w\ntiming warnings before the stop, which may explain it:\n%s", err, strings.Join(timing, "\n"))
 }

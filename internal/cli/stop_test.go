@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"syscall"
 	"testing"
@@ -107,5 +108,23 @@ func TestInterruptedMessage(t *testing.T) {
 		if got := interruptedMessage(&tc.e); got != tc.want {
 			t.Errorf("got  %q\nwant %q", got, tc.want)
 		}
+	}
+}
+
+// A failed run's error carries the timing warnings recorded before it,
+// and only those, and stays the error it was (its exit code too).
+func TestWithTimingWarnings(t *testing.T) {
+	base := errors.New("devices disagree on start wait")
+	err := withTimingWarnings(base, []string{
+		"the harness on jvm-1 was restarted",
+		"timing: callback fired arrived after a wait had answered quiet: timeouts.quiescence is too short for it",
+	})
+	want := "devices disagree on start wait\ntiming warnings before the stop, which may explain it:\n" +
+		"  timing: callback fired arrived after a wait had answered quiet: timeouts.quiescence is too short for it"
+	if err.Error() != want || !errors.Is(err, base) {
+		t.Fatalf("got %q\nwant %q", err, want)
+	}
+	if err := withTimingWarnings(base, []string{"the harness on jvm-1 was restarted"}); err != base {
+		t.Fatalf("no timing warning: got %q", err)
 	}
 }

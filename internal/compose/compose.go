@@ -306,6 +306,9 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 	}
 	plan.Model, plan.Virtual = b.model, b.virtual
 	plan.sched.Virtual = plan.Virtual
+	if p.Target != nil && p.Target.Dispose != nil {
+		plan.sched.Dispose = p.Target.Dispose.Method
+	}
 	plan.keyParts = purposeKeyParts(p, b, o)
 	return plan, nil
 }
