@@ -39,6 +39,7 @@ import (
 	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/resolve"
 	"github.com/droidstar/droidstar/internal/store"
 )
 
@@ -63,6 +64,10 @@ type BackendOptions struct {
 	// ADB configures the adb backend: the server, which devices, and the
 	// harness app.
 	ADB ADBOptions
+	// Resolver, when set, is the class path of the host resolver (as
+	// `make -C harness-apk resolver` prints it), with which Check resolves
+	// an adb purpose against android.jar on the host JVM.
+	Resolver string
 }
 
 func (o BackendOptions) getenv(key string) string {
@@ -337,11 +342,13 @@ func purposeKeyParts(p *purpose.Purpose, b started, o BackendOptions) map[string
 // mismatches without running a query: a sim model is loaded and compared
 // with the purpose, and for adb the permissions are checked against the
 // harness app (the rest is resolved on the device when learning starts).
-// Only with resolve does a jvm harness start and resolve the target
-// (classes, methods, listeners, arguments): that runs the program the
-// purpose names in backend.jvm.java, with its JVM options, and the static
-// initialisers of its jars. It says what it found, one part per backend.
-func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions, resolve bool) ([]string, error) {
+// Only with resolveIt does a jvm harness start and resolve the target
+// (classes, methods, listeners, arguments, callback names): that runs the
+// program the purpose names in backend.jvm.java, with its JVM options, and
+// the static initialisers of its jars; with resolveIt and o.Resolver an
+// adb purpose is resolved on the host JVM against android.jar (see
+// resolveOnHost). It says what it found, one part per backend.
+func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions, resolveIt bool) ([]string, error) {
 	var parts []string
 	for _, kind := range p.Backend.Kinds {
 		q := *p
@@ -352,10 +359,14 @@ func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOpti
 			if err := adbbackend.CheckPermissions(p); err != nil {
 				return nil, err
 			}
-			parts = append(parts, "adb (resolved on the device when learning starts)")
+			part, err := resolveOnHost(ctx, p, o, resolveIt)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, part)
 			continue
 		}
-		if kind == purpose.BackendJVM && !resolve {
+		if kind == purpose.BackendJVM && !resolveIt {
 			parts = append(parts, "jvm (not resolved: check --resolve runs the harness)")
 			continue
 		}
@@ -375,6 +386,30 @@ func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOpti
 		}
 	}
 	return parts, nil
+}
+
+// resolveOnHost resolves an adb purpose's classes, methods, listeners and
+// callback names against android.jar on the host JVM, when asked to and
+// given the resolver; otherwise the device resolves them when learning
+// starts. A purpose with jars is left to the device: their JVM class files
+// come from the example's Makefile, which a user's purpose does not have.
+func resolveOnHost(ctx context.Context, p *purpose.Purpose, o BackendOptions, resolveIt bool) (string, error) {
+	switch {
+	case !resolveIt:
+		return "adb (resolved on the device when learning starts)", nil
+	case o.Resolver == "":
+		return "adb (resolved on the device when learning starts; check --resolve --resolver CP resolves it on this host)", nil
+	case len(p.Jars) > 0:
+		return "adb (resolved on the device when learning starts: the host resolver does not load the purpose's jars)", nil
+	}
+	results, err := resolve.Run(ctx, []resolve.Job{{Purpose: p}}, resolve.Options{Java: o.JVM.Java, Classpath: o.Resolver})
+	if err != nil {
+		return "", err
+	}
+	if results[0].Err != nil {
+		return "", results[0].Err
+	}
+	return "adb (resolved on this host against android.jar, API 23)", nil
 }
 
 // started is what a backend brings to a plan.
