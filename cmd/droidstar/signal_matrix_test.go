@@ -80,7 +80,12 @@ func TestSignalMatrix(t *testing.T) {
 			b := readModel(t, partial)
 			note := "no hypothesis yet: the statistics are in " + partial
 			if len(b.States) > 0 {
-				note = fmt.Sprintf("the last hypothesis (%d states) is in %s", len(b.States), partial)
+				// Counted as progress counts it: the error sink apart.
+				size := fmt.Sprintf("%d states", b.Stats.States)
+				if len(b.States) > b.Stats.States {
+					size += " + error sink"
+				}
+				note = fmt.Sprintf("the last hypothesis (%s) is in %s", size, partial)
 			}
 			m := regexp.MustCompile(`(?m)^droidstar: interrupted by ` + name + `: (\d+) quer(?:y|ies) executed and kept in the query store ` +
 				regexp.QuoteMeta(store) + `; run the same command to resume\n` +

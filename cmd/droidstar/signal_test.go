@@ -74,7 +74,7 @@ func interruptWhen(t *testing.T, bin string, env []string, sig syscall.Signal, w
 	return ee.ExitCode(), strings.Join(lines, "\n")
 }
 
-var interruptedLine = regexp.MustCompile(`(?m)^droidstar: interrupted by (SIG[A-Z]+): (\d+) quer(?:y|ies) executed and kept in the query store (\S+); (?:the last hypothesis \(\d+ states?\) is in|no hypothesis yet: the statistics are in) (\S+); run the same command to resume$`)
+var interruptedLine = regexp.MustCompile(`(?m)^droidstar: interrupted by (SIG[A-Z]+): (\d+) quer(?:y|ies) executed and kept in the query store (\S+); (?:the last hypothesis \(\d+ states?(?: \+ error sink)?\) is in|no hypothesis yet: the statistics are in) (\S+); run the same command to resume$`)
 
 // checkInterrupted checks the exit code, the stop's messages and the
 // partial model, whose statistics count the queries the message says.

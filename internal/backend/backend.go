@@ -26,30 +26,69 @@ type Result struct {
 	// executor measures it (the harness does; nil otherwise). Device
 	// time beyond their sum is the reset and the harness's own work.
 	Steps []time.Duration
-	// Warnings are assumption violations seen while running (e.g. a callback
-	// between two callins with no wait between them).
+	// Warnings are other things worth telling seen while running (a
+	// harness restarted and the query ran again).
 	Warnings []string
 	// Quiescence is the quiescence timeout the query's waits ran under,
 	// when the executor knows it (0 otherwise): a quiet answer means only
 	// that no callback came within it.
 	Quiescence time.Duration
-	// Late are the callbacks that came after a wait had answered quiet
-	// (the harness's late violations, also among Warnings), as data: the
-	// quiet answer was premature, and a longer timeout would have seen
-	// the callback.
-	Late []Late
+	// Timing are the timing assumptions the query broke, with the
+	// callbacks by name as Outputs has them (the pipeline maps them to
+	// the purpose's symbols); Stragglers counts callbacks of an earlier
+	// query's instance that arrived during this one and were dropped.
+	Timing     []Timing
+	Stragglers int
 }
 
-// Late is one callback that came after its wait's quiet answer.
-type Late struct {
-	// Wait is the index, in the query, of the wait whose quiet answer was
-	// premature.
-	Wait int
-	// Callback is the callback's name as the backend knows it.
+// Timing is one broken timing assumption: Kind "between-callins" (a
+// callback came after input At-1 and before input At, with no wait
+// between them) or "late" (it came after wait At had answered quiet).
+// After is, for a late callback, how long after wait At started it came,
+// when the backend knows it (0 otherwise; it is more than the query's
+// Quiescence): the calibration of --timeout auto raises the timeout
+// past it.
+type Timing struct {
+	Kind     string
+	At       int
 	Callback string
-	// After is how long after that wait started the callback came, when
-	// the backend knows it (0 otherwise; it is more than Quiescence).
-	After time.Duration
+	After    time.Duration
+}
+
+// TimingWarnings says what the query's timing problems are and what to do
+// about each, by cause. dispose names the call that ends each query's
+// instance ("" when none does): the settle time runs before it, so no
+// settle time keeps the callbacks it causes in their own query.
+func (r Result) TimingWarnings(query []string, dispose string) []string {
+	var out []string
+	sym := func(i int) string {
+		if i >= 0 && i < len(query) {
+			return query[i]
+		}
+		return fmt.Sprintf("#%d", i)
+	}
+	for _, v := range r.Timing {
+		switch v.Kind {
+		case "between-callins":
+			out = append(out, fmt.Sprintf("timing: callback %s arrived between callins %s and %s with no wait between them (bounded asynchrony does not hold): "+
+				"if %s starts it, a followed_by_wait restriction on %s makes a wait collect it", v.Callback, sym(v.At-1), sym(v.At), sym(v.At-1), sym(v.At-1)))
+		case "late":
+			out = append(out, fmt.Sprintf("timing: callback %s arrived after a wait had answered quiet: timeouts.quiescence is too short for it", v.Callback))
+		default:
+			out = append(out, fmt.Sprintf("timing: %s violation by callback %s at symbol %d", v.Kind, v.Callback, v.At))
+		}
+	}
+	if r.Stragglers > 0 {
+		if dispose != "" {
+			out = append(out, fmt.Sprintf("timing: callbacks of an earlier query's instance arrived during a later query and were dropped as stragglers: "+
+				"if target.dispose (%s) causes them, no timeouts.settle helps, since the settle time runs before dispose; "+
+				"they change no answer; otherwise a longer timeouts.settle lets them arrive in their own query", dispose))
+		} else {
+			out = append(out, "timing: callbacks of an earlier query's instance arrived during a later query and were dropped as stragglers: "+
+				"a longer timeouts.settle lets them arrive in their own query")
+		}
+	}
+	return out
 }
 
 // QuiescenceSetter is an executor whose quiescence timeout can change

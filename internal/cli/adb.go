@@ -322,7 +322,7 @@ func harnessAction(e *env, name, short string, act func(context.Context, *adbcli
 				fmt.Fprintf(e.stdout, "%s\t%s\n", d.Serial, results[i])
 			}
 			if failed > 0 {
-				return fmt.Errorf("harness %s failed on %d of %d devices", name, failed, len(devices))
+				return fmt.Errorf("harness %s failed on %d of %s", name, failed, plural(len(devices), "device"))
 			}
 			return nil
 		},

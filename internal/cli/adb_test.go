@@ -316,6 +316,15 @@ func TestADBErrors(t *testing.T) {
 	if want := "droidstar: no device is attached to the adb server at localhost:" + port(s) + ": connect a phone with USB debugging on, start an emulator, or attach one with adb connect HOST:PORT\n"; code != ExitFail || stderr != want {
 		t.Errorf("no device: exit %d\n%s\nwant %s", code, stderr, want)
 	}
+	// A copied example lists adb first: with no --backend, the error names
+	// the purpose's backend that needs no device.
+	out := t.TempDir()
+	code, stdout, stderr := runEnv(t, nil, "learn", file, "-P", port(s), "-o", out)
+	wantHint := "droidstar: no device is attached to the adb server at localhost:" + port(s) + ": connect a phone with USB debugging on, start an emulator, or attach one with adb connect HOST:PORT\n" +
+		"the purpose also lists backend sim, which needs no device (it simulates the class from the purpose's model): droidstar learn " + file + " --backend sim\n"
+	if code != ExitFail || stdout != "" || stderr != wantHint {
+		t.Errorf("no device, default backend: exit %d\n%s\nwant %s", code, stderr, wantHint)
+	}
 
 	attachState := func(cfg adbd.Config) string {
 		t.Helper()

@@ -13,6 +13,7 @@ import (
 
 func newCheckCmd(e *env) *cobra.Command {
 	var resolve bool
+	var resolver string
 	c := &cobra.Command{
 		Use:   "check purpose.yaml...",
 		Short: "Validate purpose files without running them",
@@ -25,13 +26,17 @@ declare. It runs nothing: no harness, no JVM, no jar.
 listener or argument the harness cannot find). That runs the program named in
 backend.jvm.java with the purpose's JVM options, and the static initialisers of
 its jars run; check says so in its output. Classes of the adb backend are
-resolved on the device when learning starts.
+resolved on the device when learning starts, or with --resolve --resolver CP
+on this host against android.jar (API 23), CP being the class path that
+'make -C harness-apk resolver' prints in droidstar's source tree: a misspelt
+method, listener or callback name (from: [onFinsh]) is then an error here.
 
 Every problem is reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is
 1 if any file has one.`,
 		Example: `  droidstar check examples/asynctask/purpose.yaml
   droidstar check examples/*/purpose.yaml
-  droidstar check --resolve examples/jvm/timer.yaml   # starts the harness JVM`,
+  droidstar check --resolve examples/jvm/timer.yaml   # starts the harness JVM
+  droidstar check --resolve --resolver "$(make -s -C harness-apk resolver)" examples/countdowntimer/purpose.yaml`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("check needs at least one purpose file\nRun '%s --help' for usage.", c.CommandPath())
@@ -39,9 +44,12 @@ Every problem is reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
+			if resolver != "" && !resolve {
+				return usageError("--resolver applies with --resolve, which resolves the purposes' classes")
+			}
 			failed := 0
 			for _, file := range args {
-				summary, err := checkPurpose(c.Context(), e, file, resolve)
+				summary, err := checkPurpose(c.Context(), e, file, resolve, resolver)
 				if err != nil {
 					failed++
 					fmt.Fprintln(e.stderr, err)
@@ -56,18 +64,21 @@ Every problem is reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is
 		},
 	}
 	c.Flags().BoolVar(&resolve, "resolve", false, "start the jvm harness to resolve classes and methods (runs the purpose's java and its jars)")
+	c.Flags().StringVar(&resolver, "resolver", "", "with --resolve: the class path of the host resolver ('make -C harness-apk resolver' prints it), to resolve adb purposes against android.jar on this host")
 	return c
 }
 
 // checkPurpose loads a purpose and has the composition root open each of
 // its backends far enough to catch mismatches; the jvm harness starts only
 // with resolve.
-func checkPurpose(ctx context.Context, e *env, file string, resolve bool) (string, error) {
+func checkPurpose(ctx context.Context, e *env, file string, resolve bool, resolver string) (string, error) {
 	p, err := purpose.LoadLimit(file, e.maxFileSize)
 	if err != nil {
 		return "", err
 	}
-	parts, err := compose.Check(ctx, p, e.readFile, e.backendOptions(1, false), resolve)
+	o := e.backendOptions(1, false)
+	o.Resolver = resolver
+	parts, err := compose.Check(ctx, p, e.readFile, o, resolve)
 	if err != nil {
 		return "", err
 	}
@@ -75,5 +86,5 @@ func checkPurpose(ctx context.Context, e *env, file string, resolve bool) (strin
 	if p.BoundAuto {
 		bound = boundAuto
 	}
-	return fmt.Sprintf("%s, %d callins, %d callbacks, bound %s, backends %s", p.Name, len(p.Callins), len(p.Callbacks), bound, strings.Join(parts, ", ")), nil
+	return fmt.Sprintf("%s, %s, %s, bound %s, backends %s", p.Name, plural(len(p.Callins), "callin"), plural(len(p.Callbacks), "callback"), bound, strings.Join(parts, ", ")), nil
 }

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/droidstar/droidstar/internal/resolve"
 )
 
 // markerJava is a target whose static initialiser leaves a file behind: the
@@ -70,7 +73,7 @@ backend:
 	}
 
 	code, stdout, stderr := run(t, "check", file)
-	want := file + ": ok: Marked, 1 callins, 0 callbacks, bound 2, backends jvm (not resolved: check --resolve runs the harness)\n"
+	want := file + ": ok: Marked, 1 callin, 0 callbacks, bound 2, backends jvm (not resolved: check --resolve runs the harness)\n"
 	if code != ExitOK || stdout != want || stderr != "" {
 		t.Fatalf("check: exit %d\nstdout %q\nwant   %q\nstderr %s", code, stdout, want, stderr)
 	}
@@ -79,11 +82,44 @@ backend:
 	}
 
 	code, stdout, stderr = run(t, "check", "--resolve", file)
-	if code != ExitOK || stderr != "" || !strings.HasPrefix(stdout, file+": ok: Marked, 1 callins, 0 callbacks, bound 2, backends jvm (ran the harness on ") ||
+	if code != ExitOK || stderr != "" || !strings.HasPrefix(stdout, file+": ok: Marked, 1 callin, 0 callbacks, bound 2, backends jvm (ran the harness on ") ||
 		!strings.HasSuffix(stdout, ": target resolved)\n") {
 		t.Fatalf("check --resolve: exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
 	}
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatalf("check --resolve did not load the target: %v", err)
+	}
+}
+
+// A misspelt callback name passes plain check (only the harness knows the
+// listeners' methods) and learning on sim (which never reads it); check
+// --resolve --resolver finds it on this host, at its line, with the names
+// the listeners and shims have.
+func TestCheckResolvesAdbPurposesOnTheHost(t *testing.T) {
+	for _, tool := range []string{"make", "javac", "java"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s on PATH: the resolver is Java, built with make", tool)
+		}
+	}
+	cp, err := resolve.Build(context.Background(), repoPath("harness-apk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := repoPath("testdata", "purposes", "adb-bad", "misspelt-from.yaml")
+	good := repoPath("examples", "countdowntimer", "purpose.yaml")
+	code, stdout, _ := run(t, "check", bad)
+	if code != ExitOK || !strings.HasPrefix(stdout, bad+": ok: CountDownTimer, 2 callins, 1 callback, bound 2, backends adb (resolved on the device when learning starts), sim") {
+		t.Fatalf("plain check: exit %d, %s", code, stdout)
+	}
+	code, stdout, stderr := run(t, "check", "--resolve", "--resolver", cp, bad, good)
+	wantOut := good + ": ok: CountDownTimer, 2 callins, 1 callback, bound 2, backends adb (resolved on this host against android.jar, API 23), sim (mealy-dot model, 4 states)\n"
+	wantErr := bad + ":25:12: callbacks[0].from[0]: onFinsh is no method of any listener or shim of the purpose (they have onFinish, onTick, cancel, start)\n" +
+		"droidstar: 1 of 2 purpose files have errors\n"
+	if code != ExitFail || stdout != wantOut || stderr != wantErr {
+		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s", code, stdout, wantOut, stderr, wantErr)
+	}
+	code, _, stderr = run(t, "check", "--resolver", cp, good)
+	if want := "droidstar: --resolver applies with --resolve, which resolves the purposes' classes\n"; code != ExitUsage || stderr != want {
+		t.Fatalf("--resolver alone: exit %d, %q", code, stderr)
 	}
 }

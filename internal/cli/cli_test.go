@@ -71,7 +71,7 @@ func TestCheckExamples(t *testing.T) {
 		case "asynctask":
 			want += "AsyncTask, 2 callins, 2 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 6 states)\n"
 		case "countdowntimer":
-			want += "CountDownTimer, 2 callins, 1 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 4 states)\n"
+			want += "CountDownTimer, 2 callins, 1 callback, bound 2, backends " + adb + "sim (mealy-dot model, 4 states)\n"
 		case "fileobserver":
 			want += "FileObserver, 4 callins, 2 callbacks, bound 3, backends " + adb + "sim (mealy-dot model, 12 states)\n"
 		case "mediaplayer":
@@ -79,14 +79,14 @@ func TestCheckExamples(t *testing.T) {
 		case "speechrecognizer":
 			want += "SpeechRecognizer, 3 callins, 4 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 8 states)\n"
 		case "spellcheckersession":
-			want += "SpellCheckerSession, 3 callins, 1 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 5 states)\n"
+			want += "SpellCheckerSession, 3 callins, 1 callback, bound 2, backends " + adb + "sim (mealy-dot model, 5 states)\n"
 		case "sqliteopenhelper":
 			want += "SQLiteOpenHelper, 5 callins, 4 callbacks, bound 2, backends " + adb + "sim (mealy-dot model, 9 states)\n"
 		// Device-only purposes (DroidStar's other benchmarks): checked, not learned here.
 		case "bluetoothadapter":
 			want += "BluetoothAdapter, 3 callins, 3 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "downloadmanager":
-			want += "DownloadManager, 3 callins, 1 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
+			want += "DownloadManager, 3 callins, 1 callback, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "imageloader":
 			want += "ImageLoader, 3 callins, 4 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "mediacodec":
@@ -94,7 +94,7 @@ func TestCheckExamples(t *testing.T) {
 		case "mediarecorder":
 			want += "MediaRecorder, 9 callins, 2 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "mediascannerconnection":
-			want += "MediaScannerConnection, 3 callins, 1 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
+			want += "MediaScannerConnection, 3 callins, 1 callback, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "okhttp":
 			want += "OkHttpCall, 4 callins, 3 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
 		case "velocitytracker":
@@ -145,17 +145,61 @@ func TestCheckCatchesModelMismatch(t *testing.T) {
 	purposeFile := filepath.Join(dir, "p.yaml")
 	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start, stop]\ncallbacks: [pong]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
 	code, _, stderr := run(t, "check", purposeFile)
-	want := purposeFile + `: backend.sim.model m.dot: the model has no input "stop" (model inputs: start, wait)` + "\n" +
+	want := purposeFile + `:2:18: callins[1]: the model m.dot has no input "stop" (model inputs: start, wait)` + "\n" +
 		"droidstar: 1 of 1 purpose files have errors\n"
 	if code != ExitFail || stderr != want {
 		t.Fatalf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
 	}
 	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start]\ncallbacks: [pong]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
 	code, _, stderr = run(t, "check", purposeFile)
-	want = purposeFile + `: backend.sim.model m.dot: the model emits callback "ping", which the purpose does not declare` + "\n" +
+	want = purposeFile + `:6:12: backend.sim.model: m.dot emits callback "ping", which the purpose does not declare (callbacks and their from names: pong)` + "\n" +
 		"droidstar: 1 of 1 purpose files have errors\n"
 	if code != ExitFail || stderr != want {
 		t.Fatalf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+	os.WriteFile(filepath.Join(dir, "plain.dot"), []byte("digraph { a -> a [label=\"start / ok\"]; }\n"), 0o644)
+	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start]\nbackend:\n  sim:\n    model: plain.dot\n"), 0o644)
+	code, _, stderr = run(t, "check", purposeFile)
+	want = purposeFile + `:5:12: backend.sim.model: plain.dot is a plain Mealy machine (no "wait" input); a purpose needs a synchronous-closure model` + "\n" +
+		"droidstar: 1 of 1 purpose files have errors\n"
+	if code != ExitFail || stderr != want {
+		t.Fatalf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+}
+
+// A model whose format cannot be told asks for it where the user names it:
+// the purpose's field, or the command line's flag.
+func TestUnknownModelFormatNamesWhereToSetIt(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.dot")
+	os.WriteFile(model, []byte("digraph { a -> b }\n"), 0o644)
+	purposeFile := filepath.Join(dir, "p.yaml")
+	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
+	code, _, stderr := run(t, "check", purposeFile)
+	want := model + ": cannot tell the model's format: no edge has a label; set format: beside model: in the purpose's backend.sim (" + purposeFile + ":5:12): droidstar-dot, mealy-dot or json\n" +
+		"droidstar: 1 of 1 purpose files have errors\n"
+	if code != ExitFail || stderr != want {
+		t.Fatalf("check: exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+	code, stdout, stderr := run(t, "learn", "--model", model, "-o", dir)
+	want = "droidstar: " + model + ": cannot tell the model's format: no edge has a label; name it with --model-format: droidstar-dot, mealy-dot or json\n"
+	if code != ExitFail || stdout != "" || stderr != want {
+		t.Fatalf("learn --model: exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+}
+
+// -q prints nothing but errors: no progress, no summary, no "wrote" lines;
+// the files are written all the same.
+func TestLearnQuietPrintsNothing(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := run(t, "learn", "--example", "countdowntimer", "-o", dir, "-q")
+	if code != ExitOK || stdout != "" || stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	for _, f := range []string{"CountDownTimer.json", "CountDownTimer.dot"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
@@ -329,13 +373,17 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-func TestLearnFailuresExitOne(t *testing.T) {
-	code, _, stderr := run(t, "learn", "--example", "nosuch")
-	if code != ExitFail || !strings.HasPrefix(stderr, "droidstar: no example \"nosuch\" (examples: asynctask, countdowntimer,") {
-		t.Fatalf("exit %d: %s", code, stderr)
+func TestLearnUnknownExampleIsAUsageError(t *testing.T) {
+	code, stdout, stderr := run(t, "learn", "--example", "nosuch")
+	want := "droidstar: --example: no example \"nosuch\" (examples: asynctask, countdowntimer, fileobserver, mediaplayer, speechrecognizer, spellcheckersession, sqliteopenhelper)\n"
+	if code != ExitUsage || stdout != "" || stderr != want {
+		t.Fatalf("exit %d, stderr %q, want %q", code, stderr, want)
 	}
+}
+
+func TestLearnFailuresExitOne(t *testing.T) {
 	bad := repoPath("testdata", "purposes", "bad", "unknown-key.yaml")
-	code, _, stderr = run(t, "learn", bad)
+	code, _, stderr := run(t, "learn", bad)
 	if code != ExitFail || !strings.HasPrefix(stderr, "droidstar: "+bad+":") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -397,5 +445,15 @@ func TestEnvironmentCallbackStopsLearning(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("learn wrote %s (%v)", out, err)
+	}
+}
+
+// learn --help says that a purpose's bound: wins when --bound is absent
+// (cobra's "(default 2)" would say the opposite).
+func TestLearnHelpSaysWhereTheBoundComesFrom(t *testing.T) {
+	code, stdout, _ := run(t, "learn", "--help")
+	want := "      --bound string                 distinguisher bound in free symbols (default: the purpose's bound, else 2): N, or auto"
+	if code != ExitOK || !strings.Contains(stdout, "\n"+want) || strings.Contains(stdout, "(default 2)") {
+		t.Fatalf("exit %d; want the line starting %q and no \"(default 2)\" in:\n%s", code, want, stdout)
 	}
 }

@@ -54,7 +54,8 @@ states, the search stops there once it has the traces it shows, and the
 counts read "at least N".
 
 Exit status: 0 when the models have the same alphabets and behaviour, 1 when
-they differ, 2 when a model cannot be read or the two cannot be compared.`,
+they differ, 2 when a model cannot be read or the two cannot be compared (a
+closure model and a plain Mealy one, or two models with no callin in common).`,
 		Example: `  # a nightly job: fail when the typestates learned on two Android versions differ
   droidstar diff api23/MediaPlayer.json api34/MediaPlayer.json
 

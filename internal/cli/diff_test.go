@@ -161,3 +161,21 @@ func TestDiffHelp(t *testing.T) {
 		}
 	}
 }
+
+// Models of unrelated classes share no callin, so they cannot be compared:
+// exit 2, as for models that cannot be read, and no verdict.
+func TestDiffOfUnrelatedClassesExitsTwo(t *testing.T) {
+	dir := t.TempDir()
+	for _, ex := range []string{"countdowntimer", "sqliteopenhelper"} {
+		if code, _, stderr := run(t, "learn", "--example", ex, "-o", dir, "-q", "--write", "json", "--store", "off"); code != ExitOK {
+			t.Fatalf("learn %s: exit %d: %s", ex, code, stderr)
+		}
+	}
+	timer, helper := filepath.Join(dir, "CountDownTimer.json"), filepath.Join(dir, "SQLiteOpenHelper.json")
+	code, stdout, stderr := run(t, "diff", timer, helper)
+	want := "droidstar: cannot compare " + timer + " with " + helper + ": they share no callins (old: start, cancel; " +
+		"new: openNew, openLV, openSV, openHV, close), so no trace of one can be played on the other; are they models of the same class?\n"
+	if code != ExitUsage || stdout != "" || stderr != want {
+		t.Fatalf("exit %d, stdout %q\nstderr %q\nwant   %q", code, stdout, stderr, want)
+	}
+}

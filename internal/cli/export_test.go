@@ -94,13 +94,13 @@ func TestLearnWritesSVG(t *testing.T) {
 	t.Setenv(render.EnvHelper, rendertest.Helper(t))
 	dir := t.TempDir()
 	code, _, stderr := run(t, "learn", "--example", "speechrecognizer", "-o", dir, "-q", "--svg", "--write", "json,mermaid,lifestate,lifestate-json")
-	if code != ExitOK {
+	if code != ExitOK || stderr != "" {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, f := range []string{"json", "mermaid", "lifestate", "lifestate-json", "svg"} {
 		file := filepath.Join(dir, "SpeechRecognizer"+export.Extension(f))
-		if !strings.Contains(stderr, "wrote "+file+"\n") {
-			t.Errorf("stderr does not report %s:\n%s", file, stderr)
+		if _, err := os.Stat(file); err != nil {
+			t.Errorf("not written: %v", err)
 		}
 	}
 	svg, _ := os.ReadFile(filepath.Join(dir, "SpeechRecognizer.svg"))
@@ -171,8 +171,8 @@ func TestLearnWritesFormatsAsSet(t *testing.T) {
 		t.Errorf("the output folder holds %v, want the two earlier files only", entries)
 	}
 	code, _, stderr = run(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json,dot")
-	if code != ExitOK || stderr != "wrote "+json+"\nwrote "+dot+"\n" {
-		t.Fatalf("learn: exit %d: %s", code, stderr)
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("learn -q: exit %d: %s", code, stderr)
 	}
 	for _, f := range []string{json, dot} {
 		info, err := os.Stat(f)

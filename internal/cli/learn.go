@@ -101,7 +101,8 @@ ADB_SERVER_SOCKET) reach a remote adb server, such as a device farm's.
 While learning, a live progress display on stderr shows the phase, the
 queries run and answered from the cache, the hypothesis size, device time and
 an estimate of what is left (plain periodic lines when stderr is not a
-terminal); --quiet silences it and the summary.
+terminal); --quiet prints nothing but errors and warnings: no progress, no
+summary, no list of the files written.
 
 --timeout auto calibrates the quiescence timeout instead of waiting the
 purpose's timeouts.quiescence on every quiet answer (backend sim only: the
@@ -193,7 +194,7 @@ the one running at a stop finishes in time.`,
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel (simulated devices or harness JVMs)")
 	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated device sleep for real instead of using a virtual clock")
 	fl.BoolVar(&f.showErrors, "show-errors", false, "draw the error sink and err transitions in the pictures (dot, svg, mermaid)")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print neither progress nor the summary")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors and warnings: no progress, no summary, no list of the files written")
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
 	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop once this many queries have run on devices (answers from the cache or the store are free), writing the partial model; 0: no limit")
@@ -291,12 +292,20 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			Format: f.format, Bound: max(bound.Fixed, purpose.DefaultBound), Quiescence: f.quiescence, Reset: f.reset,
 			Latency: f.latency, Callins: f.callins, Sim: simOpts,
 		})
+		var le *sim.LoadError
+		if errors.As(err, &le) && le.UnknownFormat {
+			le.Ask = "name it with --model-format"
+		}
 	default:
 		var p *purpose.Purpose
 		var read compose.ReadFunc
 		if f.example != "" {
 			p, err = examples.Purpose(f.example)
 			read = examples.ReadFile
+			if err != nil {
+				// Only the command line names an example: a wrong name is a usage error.
+				return usageError("--example: %v", err)
+			}
 		} else {
 			p, err = purpose.LoadLimit(args[0], e.maxFileSize)
 			read = e.readFile
@@ -329,6 +338,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			return err
 		}
 		plan, err = compose.FromPurpose(c.Context(), p, read, simOpts)
+		if err != nil && f.backend == "" {
+			err = withOtherBackends(err, p, args)
+		}
 	}
 	if err != nil {
 		return err
@@ -420,12 +432,13 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		return budgetStop(f, res, unfinished(plan, opts, time.Since(start), learnErr), storePath)
 	}
 	if learnErr != nil {
+		learnErr = withTimingWarnings(learnErr, plan.Job.Recorder.Warnings())
 		if res != nil {
 			file, werr := writeModelFile(f.out, res.Document.Name+".partial.json", res.Document)
 			if werr != nil {
 				return flakyError(fmt.Errorf("%w (and writing the partial model failed: %v)", learnErr, werr))
 			}
-			return flakyError(fmt.Errorf("%w\nthe last hypothesis (%d states) is in %s", learnErr, res.Machine.NumStates(), file))
+			return flakyError(fmt.Errorf("%w\n%s", learnErr, partialNote(file, sizeOf(res.Document), nil)))
 		}
 		return flakyError(learnErr)
 	}
@@ -454,8 +467,10 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if err := atomicfile.WriteSet(files); err != nil {
 		return err
 	}
-	for _, file := range files {
-		fmt.Fprintf(e.stderr, "wrote %s\n", file.Path)
+	if !f.quiet {
+		for _, file := range files {
+			fmt.Fprintf(e.stderr, "wrote %s\n", file.Path)
+		}
 	}
 	return nil
 }
@@ -519,10 +534,10 @@ func checkTarget(doc *model.Document, learned, target *mealy.Machine, plan *comp
 // interruptedRun writes what a run stopped by sig has: the last
 // hypothesis, or before the first one the statistics (unfinished).
 func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfinished *model.Document, sig os.Signal, store string) error {
-	ie := &interruptedError{sig: sig, executed: executedBy(plan), states: -1, store: store}
+	ie := &interruptedError{sig: sig, executed: executedBy(plan), store: store}
 	doc := unfinished
 	if res != nil {
-		doc, ie.states = res.Document, res.Machine.NumStates()
+		doc, ie.size = res.Document, sizeOf(res.Document)
 	}
 	ie.partial, ie.writeErr = writeModelFile(f.out, doc.Name+".partial.json", doc)
 	return ie
@@ -532,16 +547,16 @@ func interruptedRun(f *learnFlags, plan *compose.Plan, res *engine.Result, unfin
 // stop does: the last hypothesis, or before the first one the statistics.
 // The exit code is 1, a run that did not finish.
 func budgetStop(f *learnFlags, res *engine.Result, unfinished *model.Document, store string) error {
-	doc, states := unfinished, -1
+	doc, size := unfinished, hypothesisSize{}
 	if res != nil {
-		doc, states = res.Document, res.Machine.NumStates()
+		doc, size = res.Document, sizeOf(res.Document)
 	}
 	file, werr := writeModelFile(f.out, doc.Name+".partial.json", doc)
 	msg := fmt.Sprintf("stopped after %s (--max-queries %d)", plural(f.maxQueries, "executed query"), f.maxQueries)
 	if store != "" {
 		msg += "; they are kept in the query store " + store
 	}
-	if note := partialNote(file, states, werr); note != "" {
+	if note := partialNote(file, size, werr); note != "" {
 		msg += "; " + note
 	}
 	if store != "" {
@@ -659,4 +674,51 @@ func fileBase(name string) string {
 // interrupted run never leaves a half-written model behind.
 func writeFileAtomic(file string, data []byte) error {
 	return atomicfile.Write(file, data)
+}
+
+// withOtherBackends adds to a "no device" failure of a purpose's default
+// backend adb the backends it also lists that need no device: a copied
+// example lists adb first, and its user may have no phone at hand.
+func withOtherBackends(err error, p *purpose.Purpose, args []string) error {
+	var noDevice *compose.NoDeviceError
+	if !errors.As(err, &noDevice) {
+		return err
+	}
+	var others []string
+	for _, k := range p.Backend.Kinds {
+		if k != purpose.BackendADB {
+			others = append(others, k)
+		}
+	}
+	if len(others) == 0 {
+		return err
+	}
+	what := map[string]string{purpose.BackendSim: "it simulates the class from the purpose's model", purpose.BackendJVM: "it runs the class on this host's JVM"}
+	hint := ""
+	for _, k := range others {
+		run := "droidstar learn --backend " + k
+		if len(args) == 1 {
+			run = "droidstar learn " + args[0] + " --backend " + k
+		}
+		hint += fmt.Sprintf("\nthe purpose also lists backend %s, which needs no device (%s): %s", k, what[k], run)
+	}
+	return fmt.Errorf("%w%s", err, hint)
+}
+
+// withTimingWarnings adds to a failed run's error the timing warnings
+// recorded before it: answers that differ from run to run mostly come from
+// callbacks that arrive at other times than the purpose assumes, and the
+// warnings say which, by the purpose's symbols, and what to change. They
+// are in the partial model too, but a user reads the terminal first.
+func withTimingWarnings(err error, warnings []string) error {
+	var timing []string
+	for _, w := range warnings {
+		if strings.HasPrefix(w, "timing: ") {
+			timing = append(timing, "  "+w)
+		}
+	}
+	if len(timing) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w\ntiming warnings before the stop, which may explain it:\n%s", err, strings.Join(timing, "\n"))
 }

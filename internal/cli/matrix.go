@@ -288,7 +288,7 @@ func interruptedMatrix(rep *matrix.Report, sig os.Signal, executed int, st *stor
 			line = "not run"
 		case t.Stopped:
 			line = "stopped"
-			if note := partialNote(t.Partial, t.PartialStates, t.PartialErr); note != "" {
+			if note := partialNote(t.Partial, hypothesisSize{states: t.PartialStates, sink: t.PartialSink}, t.PartialErr); note != "" {
 				line += "; " + note
 			}
 		default:

@@ -127,9 +127,33 @@ func TestMatrixFailedTargetKeepsGoing(t *testing.T) {
 		"--sim-model", "a="+filepath.Join(dir, "api23.dot"), "--sim-model", "gone="+missing)
 	want := "target  states  transitions  vs a\n" +
 		"a            3            5  baseline\n" +
-		"gone         -            -  failed: " + filepath.Join(dir, "purpose.yaml") + ": backend.sim.model: open " + missing + ": no such file or directory\n"
+		"gone         -            -  failed: --sim-model gone=" + missing + ": open " + missing + ": no such file or directory\n"
 	if code != ExitFail || stdout != want || !strings.HasSuffix(stderr, "droidstar: not every target learned\n") {
 		t.Errorf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %s", code, stdout, want, stderr)
+	}
+}
+
+// A --sim-model file is blamed on the command line, not on the purpose's
+// model it replaces; and a failed baseline gives the others a reason.
+func TestMatrixBlamesTheCommandLinesModel(t *testing.T) {
+	dir := repoPath("testdata", "matrix")
+	unlabelled := filepath.Join(t.TempDir(), "unlabelled.dot")
+	if err := os.WriteFile(unlabelled, []byte("digraph { a -> b }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(t.TempDir(), "plain.dot")
+	if err := os.WriteFile(plain, []byte("digraph { a -> a [label=\"start / ok\"]; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := run(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", t.TempDir(), "--store", "off",
+		"--sim-model", "base="+unlabelled, "--sim-model", "plain="+plain, "--sim-model", "a="+filepath.Join(dir, "api23.dot"))
+	want := "target  states  transitions  vs base\n" +
+		"base         -            -  failed: " + unlabelled + ": cannot tell the model's format: no edge has a label; matrix tells the format of a --sim-model base=" + unlabelled +
+		" file from its content alone; write it as one of: droidstar-dot, mealy-dot or json\n" +
+		"plain        -            -  failed: --sim-model plain=" + plain + ": " + plain + " is a plain Mealy machine (no \"wait\" input); a purpose needs a synchronous-closure model\n" +
+		"a            3            5  not compared: the baseline base did not learn\n"
+	if code != ExitFail || stdout != want {
+		t.Errorf("exit %d\nstdout:\n%s\nwant:\n%s", code, stdout, want)
 	}
 }
 

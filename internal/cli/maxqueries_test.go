@@ -15,11 +15,11 @@ import (
 func TestMaxQueriesStopsWithThePartialModel(t *testing.T) {
 	cases := []struct {
 		max    string
-		states int // in the partial model; 0: no hypothesis yet
+		states int // listed in the partial model, the sink included; 0: no hypothesis yet
 		note   string
 	}{
 		{"3", 0, "no hypothesis yet: the statistics are in %s"},
-		{"40", 6, "the last hypothesis (6 states) is in %s"},
+		{"40", 6, "the last hypothesis (5 states + error sink) is in %s"},
 	}
 	for _, c := range cases {
 		t.Run(c.max, func(t *testing.T) {
@@ -55,7 +55,7 @@ func TestMaxQueriesResumesFromTheStore(t *testing.T) {
 	partial := filepath.Join(out, "AsyncTask.partial.json")
 	code, _, stderr := run(t, "learn", "--example", "asynctask", "--store", db, "-o", out, "-q", "--max-queries", "40")
 	want := "droidstar: stopped after 40 executed queries (--max-queries 40); they are kept in the query store " + db +
-		"; the last hypothesis (6 states) is in " + partial + "; run again with a larger --max-queries to go on from there\n"
+		"; the last hypothesis (5 states + error sink) is in " + partial + "; run again with a larger --max-queries to go on from there\n"
 	if code != ExitFail || stderr != want {
 		t.Fatalf("exit %d, stderr\n%s\nwant\n%s", code, stderr, want)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/model"
 )
 
 // DefaultGrace is how long a stop on SIGINT or SIGTERM waits for the
@@ -119,16 +120,16 @@ type interruptedError struct {
 	// executed is the number of queries the devices ran.
 	executed int
 	// partial is the partial model's file ("" if none was written) and
-	// states its number of states (-1: no hypothesis yet).
+	// size the last hypothesis's size (no states: none yet).
 	partial string
-	states  int
+	size    hypothesisSize
 	// writeErr is why the partial model could not be written.
 	writeErr error
 	// store is the query store's file that kept the executed queries, ""
 	// when the run had none.
 	store string
 	// targets, for a run of several (a matrix), say what became of each,
-	// one line each; partial, states and writeErr are then unused.
+	// one line each; partial, size and writeErr are then unused.
 	targets []string
 }
 
@@ -142,7 +143,7 @@ func interruptedMessage(e *interruptedError) string {
 		msg += " and kept in the query store " + e.store
 	}
 	if e.targets == nil {
-		if note := partialNote(e.partial, e.states, e.writeErr); note != "" {
+		if note := partialNote(e.partial, e.size, e.writeErr); note != "" {
 			msg += "; " + note
 		}
 	}
@@ -157,16 +158,38 @@ func interruptedMessage(e *interruptedError) string {
 	return msg
 }
 
+// hypothesisSize is a partial model's size as the progress display and
+// the summary count it: the typestate's states, and the error sink apart.
+type hypothesisSize struct {
+	states int  // 0: no hypothesis yet
+	sink   bool // the model also has the error sink
+}
+
+// sizeOf measures a partial model document.
+func sizeOf(doc *model.Document) hypothesisSize {
+	if doc.Stats == nil || doc.Stats.States == 0 {
+		return hypothesisSize{states: len(doc.States)}
+	}
+	return hypothesisSize{states: doc.Stats.States, sink: len(doc.States) > doc.Stats.States}
+}
+
+func (h hypothesisSize) String() string {
+	if h.sink {
+		return plural(h.states, "state") + " + error sink"
+	}
+	return plural(h.states, "state")
+}
+
 // partialNote says where a stopped run's partial model is: the last
-// hypothesis of states states, or (states < 1) the statistics alone.
-func partialNote(file string, states int, writeErr error) string {
+// hypothesis of that size, or (no states) the statistics alone.
+func partialNote(file string, size hypothesisSize, writeErr error) string {
 	switch {
 	case writeErr != nil:
 		return fmt.Sprintf("writing the partial model failed: %v", writeErr)
 	case file == "":
 		return ""
-	case states > 0:
-		return fmt.Sprintf("the last hypothesis (%s) is in %s", plural(states, "state"), file)
+	case size.states > 0:
+		return fmt.Sprintf("the last hypothesis (%s) is in %s", size, file)
 	}
 	return "no hypothesis yet: the statistics are in " + file
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"syscall"
 	"testing"
@@ -96,9 +97,9 @@ func TestInterruptedMessage(t *testing.T) {
 		e    interruptedError
 		want string
 	}{
-		{interruptedError{sig: os.Interrupt, executed: 12, partial: "out/A.partial.json", states: 3, store: "q.db"},
-			"interrupted by SIGINT: 12 queries executed and kept in the query store q.db; the last hypothesis (3 states) is in out/A.partial.json; run the same command to resume"},
-		{interruptedError{sig: syscall.SIGTERM, executed: 1, partial: "out/A.partial.json", states: -1},
+		{interruptedError{sig: os.Interrupt, executed: 12, partial: "out/A.partial.json", size: hypothesisSize{states: 3, sink: true}, store: "q.db"},
+			"interrupted by SIGINT: 12 queries executed and kept in the query store q.db; the last hypothesis (3 states + error sink) is in out/A.partial.json; run the same command to resume"},
+		{interruptedError{sig: syscall.SIGTERM, executed: 1, partial: "out/A.partial.json"},
 			"interrupted by SIGTERM: 1 query executed; no hypothesis yet: the statistics are in out/A.partial.json; run the same command to start again"},
 		{interruptedError{sig: os.Interrupt, executed: 40, store: "q.db", targets: []string{"a: learned: out/a.json", "b: not run"}},
 			"interrupted by SIGINT: 40 queries executed and kept in the query store q.db; run the same command to resume\n  a: learned: out/a.json\n  b: not run"},
@@ -107,5 +108,23 @@ func TestInterruptedMessage(t *testing.T) {
 		if got := interruptedMessage(&tc.e); got != tc.want {
 			t.Errorf("got  %q\nwant %q", got, tc.want)
 		}
+	}
+}
+
+// A failed run's error carries the timing warnings recorded before it,
+// and only those, and stays the error it was (its exit code too).
+func TestWithTimingWarnings(t *testing.T) {
+	base := errors.New("devices disagree on start wait")
+	err := withTimingWarnings(base, []string{
+		"the harness on jvm-1 was restarted",
+		"timing: callback fired arrived after a wait had answered quiet: timeouts.quiescence is too short for it",
+	})
+	want := "devices disagree on start wait\ntiming warnings before the stop, which may explain it:\n" +
+		"  timing: callback fired arrived after a wait had answered quiet: timeouts.quiescence is too short for it"
+	if err.Error() != want || !errors.Is(err, base) {
+		t.Fatalf("got %q\nwant %q", err, want)
+	}
+	if err := withTimingWarnings(base, []string{"the harness on jvm-1 was restarted"}); err != base {
+		t.Fatalf("no timing warning: got %q", err)
 	}
 }

@@ -238,8 +238,8 @@ never mixed in.
 				if fi, err := os.Stat(st.Path()); err == nil {
 					size = fi.Size()
 				}
-				fmt.Fprintf(e.stdout, "store %s: %d bytes, %s, %s (%d distinct queries, %s)\n", st.Path(), size,
-					plural(len(sums), "fingerprint"), plural(answers, "answer"), distinct, plural(symbols, "symbol"))
+				fmt.Fprintf(e.stdout, "store %s: %d bytes, %s, %s (%s, %s)\n", st.Path(), size,
+					plural(len(sums), "fingerprint"), plural(answers, "answer"), plural(distinct, "distinct query"), plural(symbols, "symbol"))
 				return nil
 			})
 		},

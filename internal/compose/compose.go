@@ -32,6 +32,7 @@ import (
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/nouns"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
 	"github.com/droidstar/droidstar/internal/oracle/calibrate"
@@ -40,6 +41,7 @@ import (
 	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/resolve"
 	"github.com/droidstar/droidstar/internal/store"
 )
 
@@ -68,6 +70,10 @@ type BackendOptions struct {
 	// ADB configures the adb backend: the server, which devices, and the
 	// harness app.
 	ADB ADBOptions
+	// Resolver, when set, is the class path of the host resolver (as
+	// `make -C harness-apk resolver` prints it), with which Check resolves
+	// an adb purpose against android.jar on the host JVM.
+	Resolver string
 }
 
 func (o BackendOptions) getenv(key string) string {
@@ -409,6 +415,9 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	for k, ex := range execs {
 		devices[k] = ex.Describe()
 	}
+	if len(devices) > 0 {
+		cache.Lanes = lanesOf(devices[0].Platform)
+	}
 	return &Plan{
 		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices},
 		Executors: execs, Rules: automaton, Map: m, stop: stop, Cache: cache, sched: sched, filter: filter,
@@ -480,6 +489,9 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 	}
 	plan.Model, plan.Virtual = b.model, b.virtual
 	plan.sched.Virtual = plan.Virtual
+	if p.Target != nil && p.Target.Dispose != nil {
+		plan.sched.Dispose = p.Target.Dispose.Method
+	}
 	plan.keyParts = purposeKeyParts(p, b, o)
 	plan.quiescence, plan.backend, plan.quiescenceFrom = p.Timeouts.Quiescence, p.Backend.Kind, "the purpose's timeouts.quiescence"
 	return plan, nil
@@ -514,11 +526,13 @@ func purposeKeyParts(p *purpose.Purpose, b started, o BackendOptions) map[string
 // mismatches without running a query: a sim model is loaded and compared
 // with the purpose, and for adb the permissions are checked against the
 // harness app (the rest is resolved on the device when learning starts).
-// Only with resolve does a jvm harness start and resolve the target
-// (classes, methods, listeners, arguments): that runs the program the
-// purpose names in backend.jvm.java, with its JVM options, and the static
-// initialisers of its jars. It says what it found, one part per backend.
-func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions, resolve bool) ([]string, error) {
+// Only with resolveIt does a jvm harness start and resolve the target
+// (classes, methods, listeners, arguments, callback names): that runs the
+// program the purpose names in backend.jvm.java, with its JVM options, and
+// the static initialisers of its jars; with resolveIt and o.Resolver an
+// adb purpose is resolved on the host JVM against android.jar (see
+// resolveOnHost). It says what it found, one part per backend.
+func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions, resolveIt bool) ([]string, error) {
 	var parts []string
 	for _, kind := range p.Backend.Kinds {
 		q := *p
@@ -529,10 +543,14 @@ func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOpti
 			if err := adbbackend.CheckPermissions(p); err != nil {
 				return nil, err
 			}
-			parts = append(parts, "adb (resolved on the device when learning starts)")
+			part, err := resolveOnHost(ctx, p, o, resolveIt)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, part)
 			continue
 		}
-		if kind == purpose.BackendJVM && !resolve {
+		if kind == purpose.BackendJVM && !resolveIt {
 			parts = append(parts, "jvm (not resolved: check --resolve runs the harness)")
 			continue
 		}
@@ -542,7 +560,7 @@ func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOpti
 		}
 		switch {
 		case plan.Model != nil:
-			parts = append(parts, fmt.Sprintf("sim (%s model, %d states)", plan.Model.Format, plan.Model.Machine.NumStates()))
+			parts = append(parts, fmt.Sprintf("sim (%s model, %s)", plan.Model.Format, nouns.Count(plan.Model.Machine.NumStates(), "state")))
 		case len(plan.Executors) > 0:
 			d := plan.Executors[0].Describe()
 			parts = append(parts, fmt.Sprintf("%s (ran the harness on %s %s: target resolved)", kind, d.Model, d.Release))
@@ -552,6 +570,30 @@ func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOpti
 		}
 	}
 	return parts, nil
+}
+
+// resolveOnHost resolves an adb purpose's classes, methods, listeners and
+// callback names against android.jar on the host JVM, when asked to and
+// given the resolver; otherwise the device resolves them when learning
+// starts. A purpose with jars is left to the device: their JVM class files
+// come from the example's Makefile, which a user's purpose does not have.
+func resolveOnHost(ctx context.Context, p *purpose.Purpose, o BackendOptions, resolveIt bool) (string, error) {
+	switch {
+	case !resolveIt:
+		return "adb (resolved on the device when learning starts)", nil
+	case o.Resolver == "":
+		return "adb (resolved on the device when learning starts; check --resolve --resolver CP resolves it on this host)", nil
+	case len(p.Jars) > 0:
+		return "adb (resolved on the device when learning starts: the host resolver does not load the purpose's jars)", nil
+	}
+	results, err := resolve.Run(ctx, []resolve.Job{{Purpose: p}}, resolve.Options{Java: o.JVM.Java, Classpath: o.Resolver})
+	if err != nil {
+		return "", err
+	}
+	if results[0].Err != nil {
+		return "", results[0].Err
+	}
+	return "adb (resolved on this host against android.jar, API 23)", nil
 }
 
 // started is what a backend brings to a plan.
@@ -579,14 +621,24 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 		}
 		data, err := read(modelPath)
 		if err != nil {
+			if s.ModelFrom != "" {
+				return started{}, fmt.Errorf("%s: %w", s.ModelFrom, err)
+			}
 			return started{}, fmt.Errorf("%s: backend.sim.model: %w", p.File, err)
 		}
 		m, err := sim.ParseModel(modelPath, data, s.Format)
 		if err != nil {
+			var le *sim.LoadError
+			if errors.As(err, &le) && le.UnknownFormat {
+				le.Ask = fmt.Sprintf("set format: beside model: in the purpose's backend.sim (%s:%s)", p.File, s.ModelPos)
+				if s.ModelFrom != "" {
+					le.Ask = "matrix tells the format of a " + s.ModelFrom + " file from its content alone; write it as one of"
+				}
+			}
 			return started{}, err
 		}
 		if err := checkSimModel(p, m); err != nil {
-			return started{}, fmt.Errorf("%s: backend.sim.model %s: %w", p.File, s.Model, err)
+			return started{}, err
 		}
 		timing := sim.Timing{
 			Quiescence: p.Timeouts.Quiescence, Reset: p.Timeouts.Settle + p.Timeouts.PostReset, Settle: p.Timeouts.Settle,
@@ -651,11 +703,11 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions, getenv 
 		client = adbclient.New(cfg)
 	}
 	if err := client.Ensure(ctx); err != nil {
-		return nil, err
+		return nil, &NoDeviceError{Err: err}
 	}
 	devices, err := adbbackend.Select(ctx, client, o.Selection)
 	if err != nil {
-		return nil, err
+		return nil, &NoDeviceError{Err: err}
 	}
 	if o.Log != nil {
 		// The devices start in parallel and may all log at once.
@@ -669,6 +721,27 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions, getenv 
 		return e, nil
 	})
 }
+
+// lanesOf says, for the message when two executors disagree, what they are
+// and what their disagreement means on the platform they run.
+func lanesOf(platform string) oracle.Lanes {
+	switch platform {
+	case "android":
+		return oracle.Lanes{Noun: "devices", Why: "all devices must run the same Android build and behave alike"}
+	case "jvm":
+		return oracle.Lanes{Noun: "JVM lanes", Why: "the lanes run the same JVM and harness, so the class answers differently from run to run: " +
+			"its answers depend on timing or on state the lanes share; try longer timeouts, or --lanes 1"}
+	}
+	return oracle.Lanes{Noun: "simulated lanes", Why: "the lanes simulate the same model, so only a flaky simulation (--sim-flaky) makes them differ"}
+}
+
+// NoDeviceError says that backend adb found no device to run on (no adb
+// server, none attached, or not the ones asked for), so that a command can
+// point at a backend of the purpose that needs none.
+type NoDeviceError struct{ Err error }
+
+func (e *NoDeviceError) Error() string { return e.Err.Error() }
+func (e *NoDeviceError) Unwrap() error { return e.Err }
 
 // lockedWriter serialises writes to w.
 type lockedWriter struct {
@@ -725,17 +798,31 @@ func startAll(n int, start func(i int) (backend.Executor, error)) ([]backend.Exe
 // checkSimModel makes sure the model can answer the purpose's queries: it
 // has every callin and wait, and every callback it emits is declared.
 func checkSimModel(p *purpose.Purpose, m *sim.Model) error {
-	if m.Semantics != model.SemanticsClosure {
-		return fmt.Errorf("the model is a plain Mealy machine (no %q input); a purpose needs a synchronous-closure model", mealy.Wait)
+	s := p.Backend.Sim
+	// Each mismatch is told at the purpose's node it concerns: the callin
+	// the model lacks, else the backend.sim.model line.
+	at := func(pos purpose.Pos, field, format string, args ...any) *purpose.Error {
+		return &purpose.Error{File: p.File, Line: pos.Line, Col: pos.Col, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	var missing []string
-	for _, c := range append(p.CallinSymbols(), mealy.Wait) {
-		if _, ok := m.Machine.Inputs.Index(c); !ok {
-			missing = append(missing, c)
+	// A model given on the command line is blamed there, not on the
+	// purpose's backend.sim.model it replaces.
+	atModel := func(format string, args ...any) error {
+		if s.ModelFrom != "" {
+			return fmt.Errorf("%s: %s", s.ModelFrom, fmt.Sprintf(format, args...))
+		}
+		return at(s.ModelPos, "backend.sim.model", format, args...)
+	}
+	if m.Semantics != model.SemanticsClosure {
+		return atModel("%s is a plain Mealy machine (no %q input); a purpose needs a synchronous-closure model", s.Model, mealy.Wait)
+	}
+	var errs purpose.ErrorList
+	for i, c := range p.Callins {
+		if _, ok := m.Machine.Inputs.Index(c.Symbol); !ok {
+			errs = append(errs, at(c.Pos, fmt.Sprintf("callins[%d]", i), "the model %s has no input %q (model inputs: %s)", s.Model, c.Symbol, strings.Join(m.Machine.Inputs.Names(), ", ")))
 		}
 	}
-	if len(missing) > 0 {
-		return fmt.Errorf("the model has no input %s (model inputs: %s)", quoteList(missing), strings.Join(m.Machine.Inputs.Names(), ", "))
+	if len(errs) > 0 {
+		return errs
 	}
 	var unknown []string
 	for _, o := range m.Machine.Outputs.Names() {
@@ -748,7 +835,16 @@ func checkSimModel(p *purpose.Purpose, m *sim.Model) error {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return fmt.Errorf("the model emits callback %s, which the purpose does not declare", quoteList(unknown))
+		var declared []string
+		for _, c := range p.Callbacks {
+			declared = append(declared, c.Symbol)
+			declared = append(declared, c.From...)
+		}
+		known := "none"
+		if len(declared) > 0 {
+			known = strings.Join(declared, ", ")
+		}
+		return atModel("%s emits callback %s, which the purpose does not declare (callbacks and their from names: %s)", s.Model, quoteList(unknown), known)
 	}
 	return nil
 }

@@ -44,6 +44,7 @@ package diff
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
@@ -253,6 +254,16 @@ func compareSides(o, n *side, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("incompatible semantics: %s is %s, %s is %s; both must be closure models or both plain Mealy models",
 			name(o.file, "the old model"), describeSemantics(o.semantics),
 			name(n.file, "the new model"), describeSemantics(n.semantics))
+	}
+	if oc, nc := o.callins(), n.callins(); len(minus(oc, minus(oc, nc))) == 0 {
+		// With no callin in common, every trace either model accepts is
+		// one the other cannot even play: a verdict would say nothing.
+		word := "callins"
+		if o.semantics != model.SemanticsClosure {
+			word = "inputs"
+		}
+		return nil, fmt.Errorf("cannot compare %s with %s: they share no %s (old: %s; new: %s), so no trace of one can be played on the other; are they models of the same class?",
+			name(o.file, "the old model"), name(n.file, "the new model"), word, strings.Join(oc, ", "), strings.Join(nc, ", "))
 	}
 	r := &Report{Format: Format, Version: Version, Old: info(o), New: info(n), Semantics: o.semantics, old: o, new: n}
 	r.Alphabet = AlphabetDiff{

@@ -623,6 +623,12 @@ func TestCompareErrors(t *testing.T) {
 	if want := `b.json: state 0: "wait" answered "ok"; a wait answers a callback or "quiet"`; err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
 	}
+	// Models of unrelated classes share no callin: nothing to compare.
+	other := model.FromMachine("other", model.SemanticsClosure, alphabetVariant(t, m, []string{"exec"}, []string{"finished"}), nil)
+	_, err = Compare(closure, other, Options{OldFile: "a.json", NewFile: "b.json"})
+	if want := "cannot compare a.json with b.json: they share no callins (old: start, cancel; new: exec), so no trace of one can be played on the other; are they models of the same class?"; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
 	broken := *closure
 	broken.Initial = "nowhere"
 	_, err = Compare(&broken, closure, Options{})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/nouns"
 )
 
 // The report formats.
@@ -182,10 +183,8 @@ func (r *Report) alphabetLines() []string {
 		if r.closure() {
 			shared = minus(shared, []string{mealy.Wait})
 		}
+		// Compare refuses models with no shared input, so the list is never empty.
 		line := "behaviour compared on the shared " + r.inputWord() + "s only: " + strings.Join(shared, ", ")
-		if len(shared) == 0 {
-			line = "behaviour compared on no shared " + r.inputWord() + "s"
-		}
 		if r.closure() {
 			line += " (and wait)"
 		}
@@ -289,7 +288,7 @@ func modelLine(which string, mi ModelInfo) string {
 	if mi.SDK > 0 {
 		s += fmt.Sprintf(", API %d", mi.SDK)
 	}
-	return s + fmt.Sprintf(", %d states, %d transitions", mi.States, mi.Transitions)
+	return s + ", " + nouns.Count(mi.States, "state") + ", " + nouns.Count(mi.Transitions, "transition")
 }
 
 // Text is the report for a terminal or a CI log.

@@ -167,7 +167,8 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 				per = equivalence.WholeRound
 			}
 		}
-		bound := &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.Forcing, PerBatch: per, OnProgress: watch.roundProgress}
+		bound := &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.Forcing, PerBatch: per, OnProgress: watch.roundProgress,
+			OnBatch: watch.roundBatch}
 		checks.bound = bound
 		if t.BoundAuto {
 			auto = &equivalence.AutoBound{Bound: bound, Start: AutoStart, Max: t.BoundMax, OnRaise: func(_, to int) { watch.autoBound(to) }}

@@ -36,8 +36,14 @@ type Snapshot struct {
 	Done, Total int
 	// Unit names what Done and Total count ("transitions"); empty leaves
 	// the counts bare.
-	Unit    string
-	Devices []Device
+	Unit string
+	// Queries is how many queries the devices ran since the round began,
+	// and QueriesTotal an estimate of how many the round runs (0: none
+	// yet), from the queries of the transitions handed out so far. A
+	// round whose first transitions take long still shows a count and a
+	// pace from its first second.
+	Queries, QueriesTotal int
+	Devices               []Device
 }
 
 // watcher turns the pipeline's records and the learner's events into
@@ -57,6 +63,10 @@ type watcher struct {
 	// bound is the bound --bound auto checks at now (0: a fixed bound,
 	// which the phase does not repeat).
 	bound int
+	// The round's queue: the recorder's counts when the round began, and
+	// the transitions handed out (checked and in the batch being asked).
+	baseScheduled, baseRan int
+	handedOut              int
 }
 
 func newWatcher(rec *oracle.Recorder, start time.Time, send func(Snapshot)) *watcher {
@@ -78,8 +88,33 @@ func (w *watcher) autoBound(bound int) {
 
 func (w *watcher) roundProgress(done, total int) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	if done == 0 {
+		w.baseScheduled, w.baseRan = w.rec.Queue()
+		w.handedOut = 0
+	}
 	w.done, w.total = done, total
-	w.mu.Unlock()
+}
+
+// roundBatch is told the transitions of the batch the round asks next.
+func (w *watcher) roundBatch(transitions int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.handedOut = w.done + transitions
+}
+
+// roundQueries is what the round's devices ran so far and, scaled from
+// the transitions handed out to all of them, how many they will run.
+// Cache hits make later transitions cheaper, so it errs on the long side.
+func (w *watcher) roundQueries() (ran, total int) {
+	scheduled, ranAll := w.rec.Queue()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	queued, ran := scheduled-w.baseScheduled, ranAll-w.baseRan
+	if w.handedOut <= 0 || queued <= 0 || w.total <= 0 {
+		return ran, 0
+	}
+	return ran, max(queued*w.total/w.handedOut, ran)
 }
 
 // Snapshot is the run as it stands.
@@ -104,6 +139,7 @@ func (w *watcher) snapshot() Snapshot {
 			s.Phase += fmt.Sprintf(" at bound %d", bound)
 		}
 		s.Done, s.Total, s.Unit = done, total, "transitions"
+		s.Queries, s.QueriesTotal = w.roundQueries()
 	default:
 		s.Phase = fmt.Sprintf("refining after round %d", s.Round)
 	}

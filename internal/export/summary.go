@@ -375,7 +375,7 @@ func backendLine(be *model.BackendInfo) string {
 			desc := deviceDesc(dev)
 			if n > 1 && dev.Queries > 0 {
 				// Several devices shared the run: show how it was shared.
-				desc += fmt.Sprintf(" %d queries", dev.Queries)
+				desc += " " + plural(dev.Queries, "query")
 			}
 			descs = append(descs, desc)
 		}

@@ -87,7 +87,7 @@ func FuzzReply(f *testing.F) {
 				if err == nil && len(res.Outputs) > len(queries[i]) {
 					t.Fatalf("query %d: %d outputs for %d symbols", i, len(res.Outputs), len(queries[i]))
 				}
-				for _, w := range res.Warnings {
+				for _, w := range append(res.Warnings, res.TimingWarnings(queries[i], "")...) {
 					if strings.TrimSpace(w) == "" {
 						t.Fatal("empty warning")
 					}

@@ -68,15 +68,9 @@ func ToResult(query []string, r QueryResult) (backend.Result, error) {
 		}
 	}
 	for _, v := range r.Violations {
-		res.Warnings = append(res.Warnings, ViolationWarning(query, v))
-		if v.Kind == "late" {
-			// The protocol says which wait and callback, not when it came.
-			res.Late = append(res.Late, backend.Late{Wait: v.At, Callback: v.Callback})
-		}
+		res.Timing = append(res.Timing, backend.Timing{Kind: v.Kind, At: v.At, Callback: v.Callback})
 	}
-	if r.Stragglers > 0 {
-		res.Warnings = append(res.Warnings, "callbacks of an earlier query's instance arrived during a later query (dropped as stragglers): consider a longer timeouts.settle")
-	}
+	res.Stragglers = r.Stragglers
 	return res, nil
 }
 
@@ -85,22 +79,4 @@ func thrownDetail(e *QueryErr) string {
 		return e.Exception
 	}
 	return e.Exception + ": " + e.Message
-}
-
-// ViolationWarning is the warning a harness violation shows; the simulator
-// words the late callbacks it simulates with it, so that both read alike.
-func ViolationWarning(query []string, v Violation) string {
-	sym := func(i int) string {
-		if i >= 0 && i < len(query) {
-			return query[i]
-		}
-		return fmt.Sprintf("#%d", i)
-	}
-	switch v.Kind {
-	case "between-callins":
-		return fmt.Sprintf("timing: callback %s arrived between callins %s and %s with no wait between them (bounded asynchrony does not hold)", v.Callback, sym(v.At-1), sym(v.At))
-	case "late":
-		return fmt.Sprintf("timing: callback %s arrived after a wait had answered quiet: timeouts.quiescence is too short for it", v.Callback)
-	}
-	return fmt.Sprintf("timing: %s violation by callback %s at symbol %d", v.Kind, v.Callback, v.At)
 }

@@ -20,7 +20,11 @@ func learnTarget(ctx context.Context, s Spec, r *Result) error {
 	doc, err := s.Learn(ctx, p, r.Target)
 	if err != nil {
 		if doc != nil {
+			// Counted as progress and the summary count: the sink apart.
 			r.PartialStates = len(doc.States)
+			if doc.Stats != nil && doc.Stats.States > 0 {
+				r.PartialStates, r.PartialSink = doc.Stats.States, len(doc.States) > doc.Stats.States
+			}
 			file, werr := writeModel(s.Out, r.Name+".partial.json", doc)
 			if werr != nil {
 				r.PartialErr = werr

@@ -124,6 +124,7 @@ func forTarget(p *purpose.Purpose, t Target) (*purpose.Purpose, error) {
 		}
 		sim := *p.Backend.Sim
 		sim.Model, sim.ModelPath, sim.Format = t.SimModel, t.SimModel, "auto"
+		sim.ModelFrom = "--sim-model " + t.Name + "=" + t.SimModel
 		q.Backend.Sim = &sim
 	}
 	if t.Java != "" {

@@ -35,7 +35,10 @@ func (t *Result) row(baseline string) []string {
 	switch {
 	case t.Name == baseline:
 	case t.Same == nil:
-		verdict = "not compared: " + t.Error
+		verdict = "not compared"
+		if t.Error != "" {
+			verdict += ": " + t.Error
+		}
 	case *t.Same:
 		verdict = "same"
 	default:

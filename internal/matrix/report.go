@@ -42,11 +42,13 @@ type Result struct {
 	Diff            *diff.Report `json:"diff,omitempty"`
 
 	// Partial is the file with what a target that failed part-way
-	// learned; PartialStates is its number of states (0: the statistics
-	// of a run stopped before its first hypothesis), and PartialErr why
-	// it could not be written.
+	// learned; PartialStates is its number of states without the error
+	// sink, PartialSink whether it has one (0 states: the statistics of a
+	// run stopped before its first hypothesis), and PartialErr why it
+	// could not be written.
 	Partial       string `json:"-"`
 	PartialStates int    `json:"-"`
+	PartialSink   bool   `json:"-"`
 	PartialErr    error  `json:"-"`
 	// Stopped: a stop (Spec.Stopped) ended the target's learning;
 	// NotRun: it came before the target started.

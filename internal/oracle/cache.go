@@ -41,6 +41,9 @@ type Cache struct {
 	// that calibrates it (--timeout auto); it only ever rises. See
 	// quiet.go for what the cache does with it.
 	Quiescence func() time.Duration
+	// Lanes says what the executors are and why they should agree, for
+	// the message when two of them do not (the zero value: devices).
+	Lanes Lanes
 
 	mu    sync.Mutex
 	root  *node
@@ -131,6 +134,20 @@ func (c *Cache) deviceName(id uint16) string {
 	return c.devices[id-1]
 }
 
+// Lanes describes a backend's executors for the message that tells two of
+// them disagree: what they are, and what their disagreement means.
+type Lanes struct {
+	Noun string // "devices"
+	Why  string // "all devices must run the same Android build and behave alike"
+}
+
+func (l Lanes) orDevices() Lanes {
+	if l.Noun == "" {
+		return Lanes{Noun: "devices", Why: "all devices must run the same Android build and behave alike"}
+	}
+	return l
+}
+
 // NondeterminismError reports two different answers to the same query:
 // one device answering differently than before, or two devices that
 // disagree.
@@ -140,14 +157,16 @@ type NondeterminismError struct {
 	Inputs, Output *mealy.Alphabet
 	// BeforeDevice and NowDevice ran the two answers, when known.
 	BeforeDevice, NowDevice string
+	Lanes                   Lanes
 }
 
 func (e *NondeterminismError) Error() string {
 	q, before, now := e.Inputs.Format(e.Query), e.Output.Format(e.Before), e.Output.Format(e.Now)
 	switch {
 	case e.BeforeDevice != "" && e.NowDevice != "" && e.BeforeDevice != e.NowDevice:
-		return fmt.Sprintf("devices disagree on %s: %s answered %s, %s answered %s (all devices must run the same Android build and behave alike)",
-			q, e.BeforeDevice, before, e.NowDevice, now)
+		l := e.Lanes.orDevices()
+		return fmt.Sprintf("%s disagree on %s: %s answered %s, %s answered %s (%s)",
+			l.Noun, q, e.BeforeDevice, before, e.NowDevice, now, l.Why)
 	case e.NowDevice != "":
 		return fmt.Sprintf("non-deterministic answer to %s on %s: earlier %s, now %s", q, e.NowDevice, before, now)
 	default:
@@ -292,7 +311,7 @@ func (c *Cache) insert(w mealy.Word, a Answer, t *touch) error {
 func (c *Cache) conflict(w mealy.Word, k int, earlier int, earlierDevice string, a Answer) error {
 	before := append(append(mealy.Word(nil), a.Outputs[:k]...), earlier)
 	return &NondeterminismError{Query: w[:k+1], Before: before, Now: a.Outputs[:k+1], Inputs: c.Inputs, Output: c.Outputs,
-		BeforeDevice: earlierDevice, NowDevice: a.Device}
+		BeforeDevice: earlierDevice, NowDevice: a.Device, Lanes: c.Lanes}
 }
 
 // Ask implements Oracle. When a vote overturns an answer the tree gave

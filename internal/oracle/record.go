@@ -113,6 +113,10 @@ type Recorder struct {
 	// wall is the estimated wall time of the batches run so far: each
 	// batch's makespan on the lanes the scheduler gave its queries.
 	wall time.Duration
+	// scheduled and ran count the queries handed to the executors and
+	// those they finished, over the whole run: a progress display paces a
+	// batch by them before the batch's first transition is checked.
+	scheduled, ran int
 }
 
 // DeviceStats is what one executor has done so far.
@@ -178,6 +182,24 @@ func (r *Recorder) Executed(ctx context.Context, serial string, symbols int, dev
 		d.Executed++
 		d.DeviceSecs += device.Seconds()
 	})
+	r.mu.Lock()
+	r.ran++
+	r.mu.Unlock()
+}
+
+// Scheduled records n queries handed to the executors in one batch.
+func (r *Recorder) Scheduled(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.scheduled += n
+}
+
+// Queue is how many queries were handed to the executors so far and how
+// many of them they finished (a batch cut off short leaves some never run).
+func (r *Recorder) Queue() (scheduled, ran int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.scheduled, r.ran
 }
 
 // Makespan records the estimated wall time of one batch the scheduler

@@ -300,7 +300,7 @@ func (c *Cache) devicesDisagree(p mealy.Word, tallies []*tally) *NondeterminismE
 		for _, b := range devices {
 			if answerOf[a] != answerOf[b] {
 				return &NondeterminismError{Query: p, Before: tallies[answerOf[a]].answer.Outputs, Now: tallies[answerOf[b]].answer.Outputs,
-					Inputs: c.Inputs, Output: c.Outputs, BeforeDevice: a, NowDevice: b}
+					Inputs: c.Inputs, Output: c.Outputs, BeforeDevice: a, NowDevice: b, Lanes: c.Lanes}
 			}
 		}
 	}

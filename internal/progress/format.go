@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/internal/engine"
+	"github.com/droidstar/droidstar/internal/nouns"
 )
 
 // prefix marks plain-mode lines, which end up interleaved with other
@@ -78,10 +79,14 @@ func deviceLines(devs []engine.Device, state bool) []string {
 }
 
 func doneOfTotal(s engine.Snapshot) string {
-	if s.Unit == "" {
-		return fmt.Sprintf("%d/%d", s.Done, s.Total)
+	text := fmt.Sprintf("%d/%d", s.Done, s.Total)
+	if s.Unit != "" {
+		text += " " + s.Unit
 	}
-	return fmt.Sprintf("%d/%d %s", s.Done, s.Total, s.Unit)
+	if s.QueriesTotal > 0 {
+		text += fmt.Sprintf(", %d of about %s run", s.Queries, plural(s.QueriesTotal, "query"))
+	}
+	return text
 }
 
 // eta extrapolates the pace of the current phase so far over what is
@@ -96,11 +101,20 @@ func eta(s engine.Snapshot, start phaseStart) (time.Duration, bool) {
 	}
 	steps := s.Done - start.done
 	spent := s.Elapsed - start.elapsed
-	if start.phase != s.Phase || steps <= 0 || spent <= 0 {
+	if start.phase != s.Phase || spent <= 0 {
 		return 0, false
 	}
-	left := float64(spent) / float64(steps) * float64(s.Total-s.Done)
-	return time.Duration(left), true
+	if steps > 0 {
+		left := float64(spent) / float64(steps) * float64(s.Total-s.Done)
+		return time.Duration(left), true
+	}
+	// No step done yet (a round's first transitions can take minutes):
+	// pace by the queries the devices ran since the phase was first seen.
+	if ran := s.Queries - start.queries; ran > 0 && s.QueriesTotal > s.Queries {
+		left := float64(spent) / float64(ran) * float64(s.QueriesTotal-s.Queries)
+		return time.Duration(left), true
+	}
+	return 0, false
 }
 
 // clockOr formats an estimate as "about 1:10", or "?" when there is none.
@@ -135,9 +149,4 @@ func phaseName(phase, empty string) string {
 	return phase
 }
 
-func plural(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+func plural(n int, noun string) string { return nouns.Count(n, noun) }

@@ -72,6 +72,7 @@ type phaseStart struct {
 	phase   string
 	elapsed time.Duration
 	done    int
+	queries int
 }
 
 // New starts a display. In live mode its rendering goroutines run until
@@ -144,7 +145,7 @@ func (d *Display) record(s engine.Snapshot) (changed bool) {
 	s.Devices = append([]engine.Device(nil), s.Devices...)
 	changed = s.Phase != d.start.phase
 	if changed {
-		d.start = phaseStart{phase: s.Phase, elapsed: s.Elapsed, done: s.Done}
+		d.start = phaseStart{phase: s.Phase, elapsed: s.Elapsed, done: s.Done, queries: s.Queries}
 	}
 	d.cur, d.seenAt = s, d.now()
 	return changed

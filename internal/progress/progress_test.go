@@ -63,6 +63,15 @@ func TestPlainLines(t *testing.T) {
 	eq.Done, eq.Executed, eq.Elapsed = 130, 200, sec(118)
 	d.Update(eq) // interval over: 65 s for 130 transitions, 270 to go
 
+	// A round whose first transitions take long: paced by its queries.
+	clk.Advance(11 * time.Second)
+	slow := engine.Snapshot{Phase: "equivalence round 3", Round: 3, States: 6, Executed: 200, CacheHits: 41, Excluded: 3,
+		DeviceSecs: 60, Elapsed: sec(129), Total: 8, Unit: "transitions", QueriesTotal: 960}
+	d.Update(slow) // phase change: a line, the count but no pace yet
+	clk.Advance(10 * time.Second)
+	slow.Queries, slow.Executed, slow.Elapsed = 40, 240, sec(139)
+	d.Update(slow) // 40 queries in 10 s, 920 to go
+
 	clk.Advance(1 * time.Second)
 	final := engine.Snapshot{Phase: "learned", Round: 3, States: 1, Asked: 400, Executed: 300, CacheHits: 90, Excluded: 10,
 		DeviceSecs: 250.25, Elapsed: sec(3725),
@@ -76,6 +85,8 @@ func TestPlainLines(t *testing.T) {
 		"droidstar: table fill · hypothesis 0 states · 130 executed, 40 from cache, 3 excluded · device 35.2 s · 0:52 elapsed",
 		"droidstar: equivalence round 2 (0/400 transitions, ? left) · hypothesis 5 states · 131 executed, 41 from cache, 3 excluded · device 40.0 s · 0:53 elapsed",
 		"droidstar: equivalence round 2 (130/400 transitions, about 2:15 left) · hypothesis 5 states · 200 executed, 41 from cache, 3 excluded · device 40.0 s · 1:58 elapsed",
+		"droidstar: equivalence round 3 (0/8 transitions, 0 of about 960 queries run, ? left) · hypothesis 6 states · 200 executed, 41 from cache, 3 excluded · device 60.0 s · 2:09 elapsed",
+		"droidstar: equivalence round 3 (0/8 transitions, 40 of about 960 queries run, about 3:50 left) · hypothesis 6 states · 240 executed, 41 from cache, 3 excluded · device 60.0 s · 2:19 elapsed",
 		"droidstar: learned · hypothesis 1 state · 3 equivalence rounds · 400 asked: 300 executed, 90 from cache, 10 excluded · device 250.2 s · 1:02:05 elapsed",
 		"droidstar:   emulator-5554  160 executed · device 130.0 s",
 		"droidstar:   R58M           140 executed · device 120.2 s",
@@ -155,6 +166,9 @@ func TestETA(t *testing.T) {
 		{"pace since first seen", engine.Snapshot{Phase: start.phase, Done: 300, Total: 400, Elapsed: sec(150)},
 			phaseStart{phase: start.phase, elapsed: sec(100), done: 200}, "about 0:50"},
 		{"long", engine.Snapshot{Phase: start.phase, Done: 1, Total: 400, Elapsed: sec(111)}, start, "about 1:13:09"},
+		// No transition checked yet: the queries' pace, 60 in 20 s, 900 to go.
+		{"queries before the first transition", engine.Snapshot{Phase: start.phase, Total: 8, Queries: 60, QueriesTotal: 960, Elapsed: sec(120)}, start, "about 5:00"},
+		{"no query run yet", engine.Snapshot{Phase: start.phase, Total: 8, QueriesTotal: 960, Elapsed: sec(120)}, start, "?"},
 	} {
 		if got := clockOr(eta(tc.s, tc.start)); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)

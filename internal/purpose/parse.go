@@ -644,7 +644,13 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 	if f := m.opt("restrictions"); f != nil {
 		var inputs []string
 		if callinsOK {
-			inputs = append(p.CallinSymbols(), "wait")
+			// A duplicate callin is reported where it is defined; the
+			// lists of known symbols name it once.
+			for _, s := range append(p.CallinSymbols(), "wait") {
+				if !slices.Contains(inputs, s) {
+					inputs = append(inputs, s)
+				}
+			}
 		}
 		p.Restrictions = d.restrictions(f.value, inputs, p.Callbacks)
 	}

@@ -348,6 +348,10 @@ type SimBackend struct {
 	// ModelPos is where the model is named, for errors found later, when
 	// the file is opened.
 	ModelPos Pos `json:"-"`
+	// ModelFrom says where a model that replaces the purpose's was given
+	// (a command line's "--sim-model NAME=FILE"), for its errors; empty
+	// for the purpose's own.
+	ModelFrom string `json:"-"`
 	// Format is "auto" (by extension and content), "droidstar-dot",
 	// "mealy-dot" or "json".
 	Format string `json:"format"`

@@ -30,6 +30,7 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/nouns"
 )
 
 // DefaultFile is the store's file name in the user's cache folder.
@@ -469,8 +470,8 @@ func (s *Store) Bucket(k Key, fresh bool, now time.Time) (*Bucket, []string, err
 			if a := other.Bucket(answersBucket); a != nil {
 				n = a.Stats().KeyN
 			}
-			notes = append(notes, fmt.Sprintf("the query store holds %d answers for %s under another fingerprint (%s): they are not used",
-				n, k.Name, k.Differs(Key{Name: m.Name, Parts: m.Parts})))
+			notes = append(notes, fmt.Sprintf("the query store holds %s for %s under another fingerprint (%s): they are not used",
+				nouns.Count(n, "answer"), k.Name, k.Differs(Key{Name: m.Name, Parts: m.Parts})))
 			return nil
 		})
 		if err != nil {

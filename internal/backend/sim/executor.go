@@ -204,8 +204,7 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	}
 	d.advance(d.now + e.timing.Settle)
 	for _, v := range d.late {
-		res.Warnings = append(res.Warnings, harness.ViolationWarning(inputs, v.Violation))
-		res.Late = append(res.Late, backend.Late{Wait: v.At, Callback: v.Callback, After: v.after})
+		res.Timing = append(res.Timing, backend.Timing{Kind: v.Kind, At: v.At, Callback: v.Callback, After: v.after})
 	}
 	e.flip(res.Outputs, ruled)
 	if e.timing.Realtime {

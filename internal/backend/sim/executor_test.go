@@ -110,7 +110,7 @@ func TestExecutorLateCallbacks(t *testing.T) {
 		want               string
 		steps              []time.Duration
 		warnings           []string
-		late               []backend.Late
+		late               []backend.Timing
 	}{
 		// The real answer is ok starting finished: starting comes at 300 ms,
 		// in the settle window after the quiet chain, finished 50 ms later;
@@ -118,7 +118,7 @@ func TestExecutorLateCallbacks(t *testing.T) {
 		{"late in the settle window", recognizer, "start wait wait", map[string]time.Duration{"starting": 300 * ms},
 			"ok quiet quiet", []time.Duration{0, 200 * ms, 0},
 			[]string{fmt.Sprintf(lateWarning, "starting"), fmt.Sprintf(lateWarning, "finished")},
-			[]backend.Late{{Wait: 1, Callback: "starting", After: 300 * ms}, {Wait: 1, Callback: "finished", After: 350 * ms}}},
+			[]backend.Timing{{Kind: "late", At: 1, Callback: "starting", After: 300 * ms}, {Kind: "late", At: 1, Callback: "finished", After: 350 * ms}}},
 		// Due after the settle time: lost with the instance, unseen.
 		{"later than the settle time", recognizer, "start wait", map[string]time.Duration{"starting": 400 * ms},
 			"ok quiet", []time.Duration{0, 200 * ms}, nil, nil},
@@ -163,11 +163,11 @@ func TestExecutorLateCallbacks(t *testing.T) {
 			if !slices.Equal(steps, c.steps) || res.Device != 250*ms+device {
 				t.Errorf("steps %v in %v, want %v in %v", steps, res.Device, c.steps, 250*ms+device)
 			}
-			if !slices.Equal(res.Warnings, c.warnings) {
-				t.Errorf("warnings %q, want %q", res.Warnings, c.warnings)
+			if got := res.TimingWarnings(strings.Fields(c.query), ""); !slices.Equal(got, c.warnings) || len(res.Warnings) != 0 {
+				t.Errorf("timing warnings %q (other warnings %q), want %q", got, res.Warnings, c.warnings)
 			}
-			if !slices.Equal(res.Late, c.late) || res.Quiescence != 200*ms {
-				t.Errorf("late %v under %v, want %v under 200ms", res.Late, res.Quiescence, c.late)
+			if !slices.Equal(res.Timing, c.late) || res.Quiescence != 200*ms {
+				t.Errorf("late %v under %v, want %v under 200ms", res.Timing, res.Quiescence, c.late)
 			}
 		})
 	}
@@ -189,11 +189,11 @@ func TestExecutorSetQuiescence(t *testing.T) {
 		quiescence time.Duration
 		want       string
 		device     time.Duration
-		late       []backend.Late
+		late       []backend.Timing
 	}{
 		{400 * ms, "ok starting finished", 250*ms + 300*ms + 50*ms, nil},
 		{200 * ms, "ok quiet quiet", 250*ms + 200*ms,
-			[]backend.Late{{Wait: 1, Callback: "starting", After: 300 * ms}, {Wait: 1, Callback: "finished", After: 350 * ms}}},
+			[]backend.Timing{{Kind: "late", At: 1, Callback: "starting", After: 300 * ms}, {Kind: "late", At: 1, Callback: "finished", After: 350 * ms}}},
 		{300 * ms, "ok starting finished", 250*ms + 300*ms + 50*ms, nil},
 	}
 	for _, c := range cases {
@@ -203,9 +203,9 @@ func TestExecutorSetQuiescence(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := strings.Join(res.Outputs, " ")
-		if got != c.want || res.Device != c.device || res.Quiescence != c.quiescence || !slices.Equal(res.Late, c.late) {
+		if got != c.want || res.Device != c.device || res.Quiescence != c.quiescence || !slices.Equal(res.Timing, c.late) {
 			t.Errorf("under %v: %q in %v (ran under %v), late %v; want %q in %v, late %v",
-				c.quiescence, got, res.Device, res.Quiescence, res.Late, c.want, c.device, c.late)
+				c.quiescence, got, res.Device, res.Quiescence, res.Timing, c.want, c.device, c.late)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,9 +45,18 @@ type LoadError struct {
 	Line int
 	Col  int
 	Msg  string
+	// UnknownFormat says that the format could not be detected; Ask then
+	// says where the user names it (a flag, a purpose field), which only
+	// the caller knows.
+	UnknownFormat bool
+	Ask           string
 }
 
 func (e *LoadError) Error() string {
+	if e.UnknownFormat {
+		ask := cmp.Or(e.Ask, "name the model's format")
+		return fmt.Sprintf("%s: %s; %s: %s, %s or %s", e.Path, e.Msg, ask, FormatDroidStarDOT, FormatMealyDOT, FormatJSON)
+	}
 	switch {
 	case e.Line > 0 && e.Col > 0:
 		return fmt.Sprintf("%s: line %d, column %d: %s", e.Path, e.Line, e.Col, e.Msg)
@@ -129,13 +139,11 @@ func detectDOT(name string, g *dotGraph) (string, error) {
 	case delta || allInt:
 		return FormatDroidStarDOT, nil
 	case labels == 0:
-		return "", &LoadError{Path: name, Msg: "cannot tell the model's format: no edge has a label; " + askFormat}
+		return "", &LoadError{Path: name, Msg: "cannot tell the model's format: no edge has a label", UnknownFormat: true}
 	}
 	return "", &LoadError{Path: name, Msg: "cannot tell the model's format: no edge label has mealy-dot's \"input / output\" form, " +
-		"and there are neither delta_ labels nor only numbered states as in DroidStar's diagrams; " + askFormat}
+		"and there are neither delta_ labels nor only numbered states as in DroidStar's diagrams", UnknownFormat: true}
 }
-
-const askFormat = "set the model's format: to " + FormatDroidStarDOT + ", " + FormatMealyDOT + " or " + FormatJSON
 
 // parseJSON reads droidstar's own model document.
 func parseJSON(name string, data []byte) (*Model, error) {

@@ -594,7 +594,7 @@ func TestLoadErrors(t *testing.T) {
 		{"bad-undirected.dot", "", `line 1: not a digraph: the graph is undirected ("graph"); a model is a "digraph" with "->" edges`},
 		{"bad-ambiguous.dot", "", `cannot tell the model's format: no edge label has mealy-dot's "input / output" form, ` +
 			`and there are neither delta_ labels nor only numbered states as in DroidStar's diagrams; ` +
-			`set the model's format: to droidstar-dot, mealy-dot or json`},
+			`name the model's format: droidstar-dot, mealy-dot or json`},
 		{"bad-ambiguous.dot", FormatMealyDOT, `line 2, column 26: label "start" of edge idle -> running has no '/'; mealy-dot labels read "input / output"`},
 		{"bad-state-number.gv", "", `line 5: state "done" is not a number: DroidStar's diagrams number their states, 0 being the initial state (is this a mealy-dot model?)`},
 		{"bad-unknown-field.json", "", `line 8, column 27: json: unknown field "acess"`},
@@ -620,7 +620,7 @@ func TestLoadErrors(t *testing.T) {
 		{"no-edges", "digraph {}", "", "no edges: a model needs transitions"},
 		{"no-edges-mealy", "digraph { s0 }", FormatMealyDOT, "no edges: a model needs transitions"},
 		{"no-edges-droidstar", "digraph { 0 }", FormatDroidStarDOT, "no edges: a model needs transitions"},
-		{"no-labels", "digraph { a -> b }", "", "cannot tell the model's format: no edge has a label; set the model's format: to droidstar-dot, mealy-dot or json"},
+		{"no-labels", "digraph { a -> b }", "", "cannot tell the model's format: no edge has a label; name the model's format: droidstar-dot, mealy-dot or json"},
 		{"undirected-op", "digraph {\n s0 -- s1 [label=\"a/b\"]\n}", "", `line 2: undirected edge "--" in a digraph; use "->"`},
 		{"unterminated", "digraph {\n a -> b [label=\"x / y]\n}\n", "", `line 2, column 16: DOT syntax error at an unterminated string, want an ID`},
 		{"unclosed", "digraph {\n a -> b [label=\"x / y\"]\n", "", `line 3, column 1: DOT syntax error at end of file, want "graph" or "{" or "}" or ";" or "node" or "edge" or "[" or "subgraph" or an ID`},

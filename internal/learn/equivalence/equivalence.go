@@ -56,6 +56,10 @@ type Bound struct {
 	// OnProgress, when set, is told how many of the round's transitions
 	// have been checked, for a progress display's estimate.
 	OnProgress func(done, total int)
+	// OnBatch, when set, is told how many transitions the batch asked next
+	// checks, so that a display can pace the round by its queries before
+	// the first batch ends.
+	OnBatch func(transitions int)
 }
 
 type transition struct{ q, in, to int }
@@ -116,6 +120,9 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 	}
 	for start := 0; start < len(todo); start += per {
 		chunk := todo[start:min(start+per, len(todo))]
+		if b.OnBatch != nil {
+			b.OnBatch(len(chunk))
+		}
 		var cex *learn.Counterexample
 		var err error
 		if total := steps.count; total <= limit/(2*len(chunk)) {

@@ -84,7 +84,10 @@ func (c *Calibrator) Observe(inputs []string, res backend.Result) {
 			c.slowest = max(c.slowest, res.Steps[k])
 		}
 	}
-	for _, l := range res.Late {
+	for _, l := range res.Timing {
+		if l.Kind != "late" {
+			continue
+		}
 		c.late++
 		// A backend that cannot say when it came says it came after the
 		// timeout its wait ran under.

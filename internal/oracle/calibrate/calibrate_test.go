@@ -52,11 +52,11 @@ func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, 
 		case due >= 0:
 			res.Outputs = append(res.Outputs, mealy.Quiet)
 			res.Steps = append(res.Steps, s.quiescence)
-			late := backend.Late{Wait: k, Callback: "cb"}
+			late := backend.Timing{Kind: "late", At: k, Callback: "cb"}
 			if s.showLate {
 				late.After = due
 			}
-			res.Late = append(res.Late, late)
+			res.Timing = append(res.Timing, late)
 		default:
 			res.Outputs = append(res.Outputs, mealy.Quiet)
 			res.Steps = append(res.Steps, s.quiescence)

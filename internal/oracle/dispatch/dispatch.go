@@ -63,6 +63,9 @@ type Scheduler struct {
 	// simulated timeline, so that a cut-off stops exactly the queries a
 	// real run would not have started, the same ones on every run.
 	Virtual bool
+	// Dispose is the call that ends each query's instance ("" when none
+	// does), for the advice on callbacks that arrive in a later query.
+	Dispose string
 	// serials names the executors, described once.
 	serials []string
 	once    sync.Once
@@ -155,6 +158,7 @@ func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Ans
 	r := &round{queries: queries, answers: make([]oracle.Answer, len(queries)), answered: make([]bool, len(queries)),
 		device: make([]time.Duration, len(queries)), cancel: cancel}
 	s.plan(ctx, r)
+	s.Recorder.Scheduled(len(queries))
 	switch batchers := batchers(execs); {
 	case batchers != nil:
 		s.askShares(ctx, r, batchers, serials)
@@ -467,6 +471,9 @@ func (s *Scheduler) shareError(serial string, queries []mealy.Word, left []int, 
 func (s *Scheduler) record(ctx context.Context, serial string, q mealy.Word, res backend.Result) (oracle.Answer, error) {
 	s.Recorder.Executed(ctx, serial, len(res.Outputs), res.Device)
 	s.Recorder.Warn(res.Warnings...)
+	if len(res.Timing) > 0 || res.Stragglers > 0 {
+		s.Recorder.Warn(res.TimingWarnings(s.Inputs.Strings(q), s.Dispose)...)
+	}
 	a, err := s.convert(q, res)
 	if err != nil {
 		return oracle.Answer{}, fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(q), err)

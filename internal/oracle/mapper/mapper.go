@@ -78,6 +78,13 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 }
 
 func (e *Executor) mapResult(res backend.Result) (backend.Result, error) {
+	// Timing problems name callbacks as the purpose does; one the purpose
+	// does not declare keeps the backend's name.
+	for k, v := range res.Timing {
+		if sym, _, ok := e.Map(v.Callback); ok {
+			res.Timing[k].Callback = sym
+		}
+	}
 	for k, name := range res.Outputs {
 		if mealy.IsClosureOutput(name) {
 			continue

@@ -102,3 +102,23 @@ func TestMapperPassesBatchesThrough(t *testing.T) {
 		t.Errorf("%d calls, got %+v, %v; want %+v and query 2 failing", b.calls, got, err, want)
 	}
 }
+
+// timed reports timing problems by the backend's callback names.
+type timed struct{ fixed }
+
+func (t timed) Execute(ctx context.Context, in []string) (backend.Result, error) {
+	res, err := t.fixed.Execute(ctx, in)
+	res.Timing = []backend.Timing{{Kind: "between-callins", At: 1, Callback: "onFire"}, {Kind: "late", At: 2, Callback: "onTick"}}
+	return res, err
+}
+
+// Timing problems name the callbacks by the purpose's symbols; one the
+// purpose does not declare keeps the backend's name.
+func TestMapperNamesTimingBySymbols(t *testing.T) {
+	e := &mapper.Executor{Next: timed{fixed{"ok", "ok", "quiet"}}, Map: purposeMap}
+	got, err := e.Execute(context.Background(), []string{"start", "stop", "wait"})
+	want := []backend.Timing{{Kind: "between-callins", At: 1, Callback: "fired"}, {Kind: "late", At: 2, Callback: "onTick"}}
+	if err != nil || !reflect.DeepEqual(got.Timing, want) {
+		t.Fatalf("timing %+v (%v), want %+v", got.Timing, err, want)
+	}
+}
