@@ -292,6 +292,14 @@ func TestLearnThroughRealADB(t *testing.T) {
 	if executed := doc.Stats.Total().Executed; sum != executed {
 		t.Errorf("the devices ran %d queries, the run executed %d", sum, executed)
 	}
+
+	// The run requests carry a calibrated timeout to the devices'
+	// harnesses: the same typestate (learn checks it), the timeout started
+	// at 100 ms and raised past the task's 200 ms.
+	doc = learn(t, "--devices", "all", "--timeout", "auto")
+	if to := doc.Stats.Timeout; to == nil || to.StartMs != 100 || to.SettledMs < 400 {
+		t.Errorf("--timeout auto on the devices: stats.timeout %+v, want a start of 100 ms and a settled timeout of 400 ms or more", to)
+	}
 }
 
 // TestADBErrors: every way reaching a device can fail ends in one message

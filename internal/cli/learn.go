@@ -105,9 +105,8 @@ terminal); --quiet prints nothing but errors and warnings: no progress, no
 summary, no list of the files written.
 
 --timeout auto calibrates the quiescence timeout instead of waiting the
-purpose's timeouts.quiescence on every quiet answer (backend sim only: the
-harness protocol has no per-run timeout yet, so jvm and adb refuse it). It
-starts at 100ms (auto:START to choose) and raises the timeout to twice the
+purpose's timeouts.quiescence on every quiet answer (on every backend: the
+harness's run requests carry the run's timeout). It starts at 100ms (auto:START to choose) and raises the timeout to twice the
 slowest callback seen, at least doubling it, never above the purpose's
 timeout: a wait answered by a callback waited its latency, and a callback
 that came after its wait had answered quiet (a late callback, seen while
@@ -198,7 +197,7 @@ the one running at a stop finishes in time.`,
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
 	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop once this many queries have run on devices (answers from the cache or the store are free), writing the partial model; 0: no limit")
-	fl.StringVar(&f.timeout, "timeout", "", "auto: calibrate the quiescence timeout while learning, starting at "+calibrate.DefaultStart.String()+" (auto:START to choose) and raising it to "+fmt.Sprint(calibrate.Margin)+"x the slowest callback seen, never above the purpose's timeouts.quiescence (backend sim only); default: the purpose's timeout on every wait")
+	fl.StringVar(&f.timeout, "timeout", "", "auto: calibrate the quiescence timeout while learning, starting at "+calibrate.DefaultStart.String()+" (auto:START to choose) and raising it to "+fmt.Sprint(calibrate.Margin)+"x the slowest callback seen, never above the purpose's timeouts.quiescence; default: the purpose's timeout on every wait")
 	fl.IntVar(&f.pad, "pad", pad.Default, "extend each learning query the cache cannot answer by up to this many symbols the restrictions allow, so that one reset answers later queries too; 0: no padding")
 	f.store.add(fl)
 	f.vote.add(fl)
@@ -326,10 +325,6 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 			if err := p.Backend.Use(kind); err != nil {
 				return usageError("--backend: %v", err)
 			}
-		}
-		if autoStart > 0 && p.Backend.Kind != purpose.BackendSim {
-			// Before any harness starts.
-			return usageError("--timeout auto is not supported on backend %s yet (the harness protocol has no per-run quiescence timeout): leave --timeout out to use the purpose's timeouts.quiescence", p.Backend.Kind)
 		}
 		if f.oracle == oraclePerfect && p.Backend.Kind != purpose.BackendSim {
 			return usageError("--oracle perfect compares hypotheses with the target's model, which only backend sim has; this run uses backend %s", p.Backend.Kind)

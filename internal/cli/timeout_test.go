@@ -93,8 +93,6 @@ func TestTimeoutFlagErrors(t *testing.T) {
 			`droidstar: --timeout auto:START needs a positive duration such as auto:200ms, got "auto:0"`},
 		{[]string{"--example", "asynctask", "--timeout", "auto:2s"},
 			`droidstar: --timeout auto:2s: the starting timeout 2s is above the ceiling 500ms (the purpose's timeouts.quiescence)`},
-		{[]string{repoPath("examples", "jvm", "timer.yaml"), "--timeout", "auto"},
-			`droidstar: --timeout auto is not supported on backend jvm yet (the harness protocol has no per-run quiescence timeout): leave --timeout out to use the purpose's timeouts.quiescence`},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, append([]string{"learn", "--store", "off", "-q", "-o", t.TempDir()}, c.args...)...)
@@ -102,4 +100,28 @@ func TestTimeoutFlagErrors(t *testing.T) {
 			t.Errorf("learn %s: exit %d, %q; want exit 2, %q", strings.Join(c.args, " "), code, stderr, c.want)
 		}
 	}
+}
+
+// On the harness the run requests carry the calibrated timeout: the real
+// java.util.Timer, whose task runs 200 ms after schedule, learns the same
+// typestate with --timeout auto as with the purpose's 600 ms, and the
+// timeout settles at twice its slowest callback.
+func TestTimeoutAutoOnTheJVM(t *testing.T) {
+	purpose := repoPath("examples", "jvm", "timer.yaml")
+	fixed := learnJSON(t, purpose, "--lanes", "2")
+	auto := learnJSON(t, purpose, "--lanes", "2", "--timeout", "auto")
+	if !reflect.DeepEqual(auto.States, fixed.States) || !reflect.DeepEqual(auto.Transitions, fixed.Transitions) {
+		t.Errorf("--timeout auto learned %d states, %d transitions; the fixed timeout %d, %d",
+			len(auto.States), len(auto.Transitions), len(fixed.States), len(fixed.Transitions))
+	}
+	to := auto.Stats.Timeout
+	if to == nil {
+		t.Fatal("no stats.timeout")
+	}
+	// The task's latency is 200 ms and some: the timeout settles at 400 ms
+	// or more (twice it, at least doubling from 100 ms), below the ceiling.
+	if to.StartMs != 100 || to.SettledMs < 400 || to.SettledMs > 600 {
+		t.Errorf("stats.timeout %+v: want a start of 100 ms and a settled timeout within 400..600 ms", to)
+	}
+	t.Logf("device time %.1f s calibrated (settled at %.0f ms), %.1f s fixed", auto.Stats.DeviceSecs, to.SettledMs, fixed.Stats.DeviceSecs)
 }

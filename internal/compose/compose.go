@@ -219,14 +219,14 @@ func (p *Plan) Pad(n int) {
 // above the purpose's timeout. Call it before UseStore: a calibrated run
 // keeps its answers apart from fixed-timeout runs', under its own store
 // key, since its quiet answers may have waited less. Only executors whose
-// timeout can change per query can be calibrated (the simulator's; the
-// harness protocol has no per-run timeout yet).
+// timeout can change per query can be calibrated: the simulator's, and
+// the harnesses' (jvm, adb), whose run requests carry it.
 func (p *Plan) AutoTimeout(start time.Duration) error {
 	setters := make([]backend.QuiescenceSetter, len(p.Executors))
 	for k, e := range p.Executors {
 		set, ok := e.(backend.QuiescenceSetter)
 		if !ok {
-			return fmt.Errorf("--timeout auto is not supported on backend %s yet (the harness protocol has no per-run quiescence timeout): leave --timeout out to use the purpose's timeouts.quiescence", p.backend)
+			return fmt.Errorf("--timeout auto: backend %s cannot change its quiescence timeout from query to query: leave --timeout out to use the purpose's timeouts.quiescence", p.backend)
 		}
 		setters[k] = set
 	}

@@ -147,11 +147,27 @@ func (c *Client) Configure(ctx context.Context, cfg *Configuration) (Configured,
 // time), it returns the results of the queries before that one and a
 // *WedgedError.
 func (c *Client) Run(ctx context.Context, queries [][]string) ([]QueryResult, error) {
+	return c.RunUnder(ctx, queries, PurposeQuiescence)
+}
+
+// PurposeQuiescence as RunUnder's quiescence sends none: the purpose's
+// timeouts.quiescence holds.
+const PurposeQuiescence time.Duration = -1
+
+// RunUnder is Run with the run's quiescence timeout (PROTOCOL.md, run's
+// "quiescence"): the waits give up after quiescence, which may not exceed
+// the purpose's timeouts.quiescence. A negative quiescence
+// (PurposeQuiescence) sends none.
+func (c *Client) RunUnder(ctx context.Context, queries [][]string, quiescence time.Duration) ([]QueryResult, error) {
 	var r struct {
 		Results []QueryResult `json:"results"`
 		Wedged  string        `json:"wedged"`
 	}
-	if err := c.call(ctx, "run", map[string]any{"queries": queries}, &r); err != nil {
+	req := map[string]any{"queries": queries}
+	if quiescence >= 0 {
+		req["quiescence"] = quiescence.Milliseconds()
+	}
+	if err := c.call(ctx, "run", req, &r); err != nil {
 		var re *RemoteError
 		if errors.As(err, &re) && re.Code == CodeWedged {
 			return nil, &WedgedError{Query: -1, Reason: re.Message}

@@ -171,8 +171,9 @@ func (e *Executor) run(ctx context.Context, queries [][]string) ([]backend.Resul
 	d := e.budget.of(queries)
 	rctx, cancel := context.WithTimeoutCause(ctx, d, errDeadline)
 	defer cancel()
-	rs, err := e.client.Run(rctx, queries)
+	rs, err := e.client.RunUnder(rctx, queries, e.quiescence)
 	out, cerr := harness.ToResults(queries, rs)
+	harness.RanUnder(out, e.quiescence)
 	if cerr != nil {
 		return out, cerr
 	}

@@ -57,7 +57,15 @@ type Executor struct {
 	// relaunch starts a fresh harness JVM like this one, for a harness
 	// whose main thread did not return (see ExecuteBatch).
 	relaunch func(ctx context.Context) (*Executor, error)
+	// quiescence is the runs' quiescence timeout (SetQuiescence), or
+	// harness.PurposeQuiescence.
+	quiescence time.Duration
 }
+
+// SetQuiescence implements backend.QuiescenceSetter: the runs from now on
+// ask the harness for waits of d (at most the purpose's quiescence, which
+// the harness enforces).
+func (e *Executor) SetQuiescence(d time.Duration) { e.quiescence = d }
 
 // FindJava resolves the java command: java itself when given, else
 // javaHome's bin/java, else java on PATH.
@@ -133,7 +141,8 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 		return nil, fmt.Errorf("backend jvm: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout = childIn, childOut
-	e := &Executor{name: name, cmd: cmd, dir: dir, stderr: &tail{max: 40}, done: make(chan struct{}), exited: &exitStatus{}}
+	e := &Executor{name: name, cmd: cmd, dir: dir, stderr: &tail{max: 40}, done: make(chan struct{}), exited: &exitStatus{},
+		quiescence: harness.PurposeQuiescence}
 	cmd.Stderr = e.stderr
 	err = cmd.Start()
 	// The JVM has its own copies of these ends; ours would keep EOF and
@@ -234,16 +243,17 @@ func (e *Executor) restart(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	relaunch := e.relaunch
+	relaunch, quiescence := e.relaunch, e.quiescence
 	*e = *fresh
-	e.relaunch = relaunch
+	e.relaunch, e.quiescence = relaunch, quiescence
 	return nil
 }
 
 // runBatch is one run request.
 func (e *Executor) runBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
-	rs, err := e.client.Run(ctx, queries)
+	rs, err := e.client.RunUnder(ctx, queries, e.quiescence)
 	out, cerr := harness.ToResults(queries, rs)
+	harness.RanUnder(out, e.quiescence)
 	if cerr != nil {
 		return out, cerr
 	}

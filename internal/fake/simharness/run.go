@@ -113,6 +113,11 @@ func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 			queries[i][k] = sym
 		}
 	}
+	quiescence, given, perr := s.runQuiescence(req)
+	if perr != nil {
+		return nil, perr
+	}
+	s.quiescence, s.quiescenceGiven = quiescence, given
 	reply := runReply{Results: make([]queryResult, 0, len(queries))}
 	// One after another, as a device runs one instance at a time.
 	for _, q := range queries {
@@ -131,6 +136,24 @@ func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 		}
 	}
 	return reply, nil
+}
+
+// runQuiescence is Server.runQuiescence: the run's "quiescence" when
+// given, at most the configured one; given is false when the request has
+// none (the simulator's own timing then stands).
+func (s *server) runQuiescence(req *object) (d time.Duration, given bool, perr *protoError) {
+	v := req.get("quiescence")
+	if v == nil {
+		return 0, false, nil
+	}
+	ms, ok := v.(int64)
+	if !ok || ms < 0 {
+		return 0, false, badRequest("", `"quiescence" must be a non-negative integer of milliseconds, not %s`, describe(v))
+	}
+	if d := time.Duration(ms) * time.Millisecond; d > s.config.quiescence {
+		return 0, false, badRequest("", `"quiescence" (%d ms) may not exceed the purpose's timeouts.quiescence (%d ms)`, ms, s.config.quiescence.Milliseconds())
+	}
+	return time.Duration(ms) * time.Millisecond, true, nil
 }
 
 // hang runs a query that begins with a Wedge or Freeze word up to the
@@ -198,7 +221,11 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 		r.Outputs, r.Ms, r.Err = append(r.Outputs, mealy.Err), append(r.Ms, 0), e
 		return r, nil
 	}
-	virtual := s.opts.Timing
+	timing := s.opts.Timing
+	if s.quiescenceGiven {
+		timing.Quiescence = s.quiescence
+	}
+	virtual := timing
 	virtual.Realtime = false
 	res, costs, err := sim.NewExecutor(s.opts.Model, virtual, serial).Run(ctx, q)
 	if err != nil {
@@ -216,7 +243,7 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 		if cut >= 0 {
 			q = q[:cut+1]
 		}
-		if res, costs, err = sim.NewExecutor(s.opts.Model, s.opts.Timing, serial).Run(ctx, q); err != nil {
+		if res, costs, err = sim.NewExecutor(s.opts.Model, timing, serial).Run(ctx, q); err != nil {
 			return queryResult{}, fmt.Errorf("simulate %s: %w", strings.Join(q, " "), err)
 		}
 	}

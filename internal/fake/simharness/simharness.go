@@ -190,6 +190,10 @@ type server struct {
 	// wedged is why the simulated main thread is lost, once a Wedge
 	// word ran.
 	wedged string
+	// quiescence is the running request's quiescence timeout, when it
+	// gave one (run's "quiescence": quiescenceGiven).
+	quiescence      time.Duration
+	quiescenceGiven bool
 }
 
 // protoError is an error reply; where is a path into the configure

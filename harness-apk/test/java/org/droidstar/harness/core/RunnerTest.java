@@ -40,6 +40,19 @@ public class RunnerTest extends ServerTestBase {
     }
 
     @Test
+    public void aRunsQuiescenceReplacesThePurposes() throws Exception {
+        configure(basePurpose(20000, 0, 0));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rs = (List<Map<String, Object>>) reply(
+                "{'id':9,'op':'run','queries':[['wait','fireA','wait']],'quiescence':50}").get("results");
+        Map<String, Object> r = rs.get(0);
+        assertEquals(q("['quiet','ok','onEvent/a']"), outputs(r));
+        double waited = ((Number) ((List<?>) r.get("ms")).get(0)).doubleValue();
+        assertTrue("the quiet wait waited the run's 50 ms, not the purpose's 20 s: " + waited,
+                waited >= 49 && waited < 20000);
+    }
+
+    @Test
     public void aWaitWithNoCallbackIsQuietAndAQuietChainDoesNotWaitAgain() throws Exception {
         configure(basePurpose(60, 0, 0));
         Map<String, Object> r = run1("['wait','wait','wait','fireA','wait','wait']");

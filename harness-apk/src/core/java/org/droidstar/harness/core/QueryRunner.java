@@ -20,13 +20,21 @@ public final class QueryRunner {
     private final CallbackBuffer buffer;
     /** How long a call on the main thread may take (PROTOCOL.md, "Timeouts"). */
     private final long mainThreadMs;
+    /** How long a wait waits for a callback before it answers quiet. */
+    private final long quiescenceMs;
     /** Why the main thread is lost to the harness, once a call on it timed out. */
     private String wedged;
 
     public QueryRunner(Platform platform, Configuration config, CallbackBuffer buffer) {
+        this(platform, config, buffer, config.quiescenceMs);
+    }
+
+    /** A runner whose waits give up after quiescenceMs, at most the purpose's. */
+    public QueryRunner(Platform platform, Configuration config, CallbackBuffer buffer, long quiescenceMs) {
         this.platform = platform;
         this.config = config;
         this.buffer = buffer;
+        this.quiescenceMs = quiescenceMs;
         this.mainThreadMs = mainThreadTimeoutMs(config.quiescenceMs);
     }
 
@@ -131,7 +139,7 @@ public final class QueryRunner {
                     ms.add(Json.millis(0));
                     continue;
                 }
-                CallbackBuffer.Entry e = buffer.take(config.quiescenceMs);
+                CallbackBuffer.Entry e = buffer.take(quiescenceMs);
                 ms.add(Json.millis(elapsedMs(t0)));
                 if (e == null) {
                     quiet = true;

@@ -237,6 +237,29 @@ public final class Server {
         reply.put("shims", new ArrayList<String>(c.shims()));
     }
 
+    /**
+     * The run's quiescence timeout: the request's "quiescence" when given (a
+     * host calibrating the timeout runs shorter waits than the purpose's),
+     * never more than the purpose's timeouts.quiescence, from which the
+     * main-thread timeout and the host's request deadlines are derived.
+     */
+    private long runQuiescence(Map<?, ?> m) throws ProtocolError {
+        Object q = m.get("quiescence");
+        if (q == null) {
+            return config.quiescenceMs;
+        }
+        if (!(q instanceof Long) || ((Long) q).longValue() < 0) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, null,
+                    "\"quiescence\" must be a non-negative integer of milliseconds, not " + Json.describe(q));
+        }
+        long ms = ((Long) q).longValue();
+        if (ms > config.quiescenceMs) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, null, "\"quiescence\" (" + ms
+                    + " ms) may not exceed the purpose's timeouts.quiescence (" + config.quiescenceMs + " ms)");
+        }
+        return ms;
+    }
+
     private void run(Map<?, ?> m, Map<String, Object> reply) throws ProtocolError, InterruptedException {
         if (config == null) {
             throw new ProtocolError(ProtocolError.NOT_CONFIGURED, null, "run before a successful configure");
@@ -269,7 +292,7 @@ public final class Server {
             }
             queries.add(query);
         }
-        QueryRunner runner = new QueryRunner(platform, config, buffer);
+        QueryRunner runner = new QueryRunner(platform, config, buffer, runQuiescence(m));
         List<Object> results = new ArrayList<Object>();
         for (List<String> query : queries) {
             results.add(runner.run(query));
