@@ -128,9 +128,42 @@ func (c *Calibrator) Settled(stale int) *model.AutoTimeout {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
 
 // Wrap makes e run each query under the current timeout, which set
-// (e's own, or the executor it wraps) applies, and observe its result.
+// (e's own, or the executor it wraps) applies, and observe its result. A
+// backend.BatchExecutor stays one, so that a harness still gets a batch
+// per run request: the batch runs under the timeout current when it
+// starts.
 func (c *Calibrator) Wrap(e backend.Executor, set backend.QuiescenceSetter) backend.Executor {
-	return &executor{Executor: e, set: set, c: c}
+	w := &executor{Executor: e, set: set, c: c}
+	if b, ok := e.(backend.BatchExecutor); ok {
+		return &batchExecutor{executor: w, next: b}
+	}
+	return w
+}
+
+// batchExecutor is the calibration in front of a backend.BatchExecutor.
+type batchExecutor struct {
+	*executor
+	next backend.BatchExecutor
+}
+
+// ExecuteBatch implements backend.BatchExecutor: the batch runs whole
+// under one timeout, and every result that came back is observed, those
+// before a failure too.
+func (b *batchExecutor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
+	b.set.SetQuiescence(b.timeout(ctx))
+	results, err := b.next.ExecuteBatch(ctx, queries)
+	for k, res := range results {
+		b.c.Observe(queries[k], res)
+	}
+	return results, err
+}
+
+// timeout is the one a query asked with ctx runs under.
+func (e *executor) timeout(ctx context.Context) time.Duration {
+	if atCeiling, _ := ctx.Value(ceilingKey{}).(bool); atCeiling {
+		return e.c.ceiling
+	}
+	return e.c.Current()
 }
 
 type executor struct {
@@ -140,11 +173,7 @@ type executor struct {
 }
 
 func (e *executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
-	timeout := e.c.Current()
-	if atCeiling, _ := ctx.Value(ceilingKey{}).(bool); atCeiling {
-		timeout = e.c.ceiling
-	}
-	e.set.SetQuiescence(timeout)
+	e.set.SetQuiescence(e.timeout(ctx))
 	res, err := e.Executor.Execute(ctx, inputs)
 	if err == nil {
 		e.c.Observe(inputs, res)

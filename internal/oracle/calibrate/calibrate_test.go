@@ -66,6 +66,49 @@ func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, 
 	return res, nil
 }
 
+// batched is scripted taking a batch per request, as a harness does.
+type batched struct{ *scripted }
+
+func (b batched) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
+	var out []backend.Result
+	for _, q := range queries {
+		res, err := b.Execute(ctx, q)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// A harness keeps its batches under calibration: the wrapped executor is
+// still a batch executor, the whole batch runs under the timeout current
+// when it starts (or the ceiling), and every result is observed.
+func TestWrapKeepsBatches(t *testing.T) {
+	cal, err := calibrate.New(100*ms, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := &scripted{showLate: true, latency: map[string]time.Duration{"mid": 90 * ms, "slow": 300 * ms}}
+	e, ok := cal.Wrap(batched{dev}, dev).(backend.BatchExecutor)
+	if !ok {
+		t.Fatal("a wrapped batch executor is no batch executor")
+	}
+	if _, err := e.ExecuteBatch(context.Background(), [][]string{{"mid", "wait"}, {"slow", "wait"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.ExecuteBatch(calibrate.AtCeiling(context.Background()), [][]string{{"wait"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.ExecuteBatch(context.Background(), [][]string{{"mid"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"mid wait @100ms", "slow wait @100ms", "wait @1s", "mid @600ms"}
+	if !slices.Equal(dev.ran, want) {
+		t.Errorf("ran %q, want %q", dev.ran, want)
+	}
+}
+
 // The timeout rises to twice the slowest callback seen, whether a wait
 // saw it or it came late, and never above the ceiling.
 func TestCalibratorRaises(t *testing.T) {
