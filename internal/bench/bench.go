@@ -27,6 +27,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/refdata"
 )
@@ -133,11 +134,12 @@ func RunDroidStarCase(ctx context.Context, shared string, c DroidStarCase, lanes
 
 // DroidStarRun is how RunDroidStarCaseWith learns: with the learner called
 // Learner (see learn.ByName; empty: the default), on Lanes simulated
-// devices, padding learning queries by Pad symbols (0: none), and with the
+// devices, padding queries by Pad (see pad.Sizes; zero: none), and with the
 // Conformance test after the bound check (nil: none).
 type DroidStarRun struct {
 	Learner     string
-	Lanes, Pad  int
+	Lanes       int
+	Pad         pad.Sizes
 	Conformance *model.Conformance
 	// Latencies gives the callbacks the latencies of the case's Example
 	// instead of a fixed 50ms; AutoTimeout, when positive, calibrates the
@@ -250,6 +252,23 @@ func DroidStarFloor(ctx context.Context, shared string, c DroidStarCase) (int, e
 	}
 	if cex != nil {
 		return 0, fmt.Errorf("%s: the bound check of the true model found a counterexample, %v", c.Class, cex.Word)
+	}
+	// The check skips the transitions into the error sink, which a run
+	// must have learned: those no check word covers cost a query each.
+	// These are the initial state's, since every other transition's word
+	// is a check word of the tree edge into its state.
+	if sink, ok := m.Sink(sem.Err); ok {
+		var words []mealy.Word
+		for q := range m.NumStates() {
+			for in := range m.Inputs.Size() {
+				if q != sink && m.Next[q][in] == sink {
+					words = append(words, access[q].Concat(in))
+				}
+			}
+		}
+		if _, err := check.MQ.Ask(ctx, words); err != nil {
+			return 0, fmt.Errorf("%s: %w", c.Class, err)
+		}
 	}
 	return rec.Phase(oracle.PhaseEquivalence).Executed, nil
 }
@@ -399,16 +418,16 @@ type ExampleRow struct {
 	Transitions []model.Transition
 }
 
-// ExampleRun is how RunExampleRun learns: padding learning queries by Pad
-// symbols, and calibrating the timeout from AutoTimeout when positive.
+// ExampleRun is how RunExampleRun learns: padding queries by Pad, and
+// calibrating the timeout from AutoTimeout when positive.
 type ExampleRun struct {
-	Pad         int
+	Pad         pad.Sizes
 	AutoTimeout time.Duration
 }
 
 // RunExample learns an embedded example and compares it with its model.
 func RunExample(ctx context.Context, name string) (*ExampleRow, error) {
-	return RunExampleWith(ctx, name, 0)
+	return RunExampleWith(ctx, name, pad.Sizes{})
 }
 
 // examplePlan plans learning an embedded example on its sim backend.
@@ -420,9 +439,9 @@ func examplePlan(name string) (*compose.Plan, error) {
 	return compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
 }
 
-// RunExampleWith is RunExample padding learning queries by pad symbols.
-func RunExampleWith(ctx context.Context, name string, pad int) (*ExampleRow, error) {
-	return RunExampleRun(ctx, name, ExampleRun{Pad: pad})
+// RunExampleWith is RunExample padding queries by size.
+func RunExampleWith(ctx context.Context, name string, size pad.Sizes) (*ExampleRow, error) {
+	return RunExampleRun(ctx, name, ExampleRun{Pad: size})
 }
 
 // RunExampleRun is RunExample with the run's settings.

@@ -50,15 +50,18 @@ func TestDroidStarModelsLearnedExactly(t *testing.T) {
 }
 
 // The floor of each DroidStar case is the number of maximal words of its
-// last bound check modulo the closure's forced answers; an independent
-// count of the same six models gave these (FileObserver's differs from
-// that count's 65 because droidstar's bound counts only the symbols a
-// followed_by_wait rule leaves free, which reaches further), and a full
-// run here executes no fewer.
+// last bound check modulo the closure's forced answers, plus the initial
+// state's transitions into the error sink, which the check skips and no
+// check word covers (SQLiteOpenHelper's openHV); an independent count of
+// the same six models gave these (FileObserver's differs from that
+// count's 65 because droidstar's bound counts only the symbols a
+// followed_by_wait rule leaves free, which reaches further). A default
+// run executes no fewer, and at most 5% more (the target; the
+// counts are exact and repeat).
 func TestDroidStarFloor(t *testing.T) {
 	shared := sharedOrSkip(t)
 	want := map[string]int{"AsyncTask-NoGet": 54, "CountDownTimer": 20, "FileObserver": 125,
-		"SQLiteOpenHelper": 34, "SpeechRecognizer": 186, "SpellCheckerSession": 111}
+		"SQLiteOpenHelper": 35, "SpeechRecognizer": 186, "SpellCheckerSession": 111}
 	for _, c := range DroidStarCases {
 		t.Run(c.Class, func(t *testing.T) {
 			floor, err := DroidStarFloor(context.Background(), shared, c)
@@ -68,12 +71,12 @@ func TestDroidStarFloor(t *testing.T) {
 			if floor != want[c.Class] {
 				t.Errorf("floor %d, want %d", floor, want[c.Class])
 			}
-			row, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: pad.Default})
+			row, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: pad.Defaults()})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if row.Executed < floor {
-				t.Errorf("a run executed %d queries, below the floor %d", row.Executed, floor)
+			if row.Executed < floor || 100*row.Executed > 105*floor {
+				t.Errorf("a default run executed %d queries, the floor is %d", row.Executed, floor)
 			}
 		})
 	}
@@ -210,25 +213,25 @@ func BenchmarkLearnMealy(b *testing.B) {
 
 // Padding changes what runs, never what is learned: every DroidStar
 // diagram and every example comes back exactly, with the same number of
-// states, at each padding length, and the default pads for fewer
-// executed queries in all.
+// states, at each padding length of learning queries and of a check's
+// words, and the default pads for fewer executed queries in all.
 func TestPaddingLearnsTheSameModels(t *testing.T) {
 	for _, name := range examples.Names() {
 		t.Run(name, func(t *testing.T) {
-			plain, err := RunExampleWith(context.Background(), name, 0)
+			plain, err := RunExampleWith(context.Background(), name, pad.Sizes{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, n := range []int{1, pad.Default, 5} {
+			for _, n := range []pad.Sizes{{Learning: 1}, {Check: 1}, pad.Defaults(), {Learning: 5, Check: 3}} {
 				row, err := RunExampleWith(context.Background(), name, n)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !row.Equal || row.States != plain.States {
-					t.Errorf("pad %d: %d states, matches the model: %v; without padding %d states", n, row.States, row.Equal, plain.States)
+					t.Errorf("pad %+v: %d states, matches the model: %v; without padding %d states", n, row.States, row.Equal, plain.States)
 				}
-				if n == pad.Default && row.Executed > plain.Executed {
-					t.Errorf("pad %d executed %d queries, %d without padding", n, row.Executed, plain.Executed)
+				if n == pad.Defaults() && row.Executed > plain.Executed {
+					t.Errorf("pad %+v executed %d queries, %d without padding", n, row.Executed, plain.Executed)
 				}
 			}
 		})
@@ -242,22 +245,28 @@ func TestPaddingLearnsTheSameModels(t *testing.T) {
 				t.Fatal(err)
 			}
 			plainTotal += plain.Executed
-			for n := 1; n <= 5; n++ {
-				row, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: n})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !row.Equal || row.States != plain.States {
-					t.Errorf("pad %d: %d states, equal to the diagram: %v; without padding %d states", n, row.States, row.Equal, plain.States)
-				}
-				if n == pad.Default {
-					paddedTotal += row.Executed
+			for n := 0; n <= 5; n++ {
+				for _, check := range []int{0, 1, 2} {
+					size := pad.Sizes{Learning: n, Check: check}
+					if !size.Any() {
+						continue
+					}
+					row, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: size})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !row.Equal || row.States != plain.States {
+						t.Errorf("pad %+v: %d states, equal to the diagram: %v; without padding %d states", size, row.States, row.Equal, plain.States)
+					}
+					if size == pad.Defaults() {
+						paddedTotal += row.Executed
+					}
 				}
 			}
 		})
 	}
 	if paddedTotal >= plainTotal {
-		t.Errorf("the six executed %d queries padded by %d, %d without padding", paddedTotal, pad.Default, plainTotal)
+		t.Errorf("the six executed %d queries padded by %+v, %d without padding", paddedTotal, pad.Defaults(), plainTotal)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
 
@@ -18,8 +19,8 @@ import (
 // AutoMax), then the conformance test when set.
 type Checks struct {
 	Name string
-	// Pad pads learning queries (see internal/oracle/pad; 0: none).
-	Pad         int
+	// Pad pads queries (see internal/oracle/pad; zero: none).
+	Pad         pad.Sizes
 	Bound       int
 	Auto        bool
 	AutoMax     int

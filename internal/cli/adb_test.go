@@ -715,7 +715,7 @@ func TestFilesFollowAndroidRules(t *testing.T) {
 	}
 
 	code, stdout, stderr, doc := learn(old.Addr())
-	denied := regexp.MustCompile(`droidstar: ` + regexp.QuoteMeta(old.Addr()) + `: query create create create create create: the reset failed \(making or wiring a fresh instance\): ` +
+	denied := regexp.MustCompile(`droidstar: ` + regexp.QuoteMeta(old.Addr()) + `: query create create create create create create: the reset failed \(making or wiring a fresh instance\): ` +
 		`java.lang.SecurityException: /data/local/tmp/droidstar/[0-9a-f]{12}/notes: EACCES \(Permission denied\): ` +
 		`avc: denied \{ create \} for name="notes" scontext=u:r:untrusted_app:s0 tcontext=u:object_r:shell_data_file:s0 permissive=0\n$`)
 	if code != ExitFail || stdout != "" || !denied.MatchString(stderr) || doc != nil {

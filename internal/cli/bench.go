@@ -143,7 +143,7 @@ func benchDroidStar(c *cobra.Command, out io.Writer, shared string, lanes int) (
 		return 0, err
 	}
 	fmt.Fprintf(out, "DroidStar's typestates (simulated device, same alphabets, quiescence timeouts and restrictions),\n")
-	fmt.Fprintf(out, "learned with the distinguisher-bound oracle alone (conformance off) and --pad %d, the default.\n", pad.Default)
+	fmt.Fprintf(out, "learned with the distinguisher-bound oracle alone (conformance off) and %s, the default.\n", defaultPadFlags())
 	fmt.Fprintln(out, "DroidStar's columns are its own real-device runs (Oct 2016): executed queries and wall time.")
 	fmt.Fprintf(out, "executed and device-s: on 1 lane; wall %d lanes: the estimated wall time (each batch's makespan)\n", lanes)
 	fmt.Fprintf(out, "on %d lanes; /DS: over DroidStar's wall time; default: executed with the default checks (+%s).\n", lanes, defaultConformance)
@@ -155,15 +155,15 @@ func benchDroidStar(c *cobra.Command, out io.Writer, shared string, lanes int) (
 	var sumOurs, sumTheirs, sumDefault, sumFloor int
 	var qRatios, devRatios, wallRatios []float64
 	for _, cs := range bench.DroidStarCases {
-		row, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Default})
+		row, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Defaults()})
 		if err != nil {
 			return bad, err
 		}
-		many, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: lanes, Pad: pad.Default})
+		many, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: lanes, Pad: pad.Defaults()})
 		if err != nil {
 			return bad, err
 		}
-		def, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Default, Conformance: conf})
+		def, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Defaults(), Conformance: conf})
 		if err != nil {
 			return bad, err
 		}
@@ -206,15 +206,15 @@ func benchDroidStarPad(c *cobra.Command, out io.Writer, shared string, lanes int
 	if err != nil {
 		return 0, err
 	}
-	fmt.Fprintf(out, "Padding (--pad %d, the default, beside --pad 0): executed queries and device-seconds\n", pad.Default)
+	fmt.Fprintf(out, "Padding (%s, the default, beside --pad 0 --pad-check 0): executed queries and device-seconds\n", defaultPadFlags())
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(w, "class\tequal\tbound\tpadded\tratio\tdevice-s\tpadded\tratio\t+%s\tpadded\tratio\tdevice-s\tpadded\tratio\t\n", defaultConformance)
 	bad := 0
 	var sum [8]float64
 	for _, cs := range bench.DroidStarCases {
 		var rows [4]*bench.DroidStarRow
-		for k, r := range []bench.DroidStarRun{{Lanes: lanes}, {Lanes: lanes, Pad: pad.Default},
-			{Lanes: lanes, Conformance: conf}, {Lanes: lanes, Pad: pad.Default, Conformance: conf}} {
+		for k, r := range []bench.DroidStarRun{{Lanes: lanes}, {Lanes: lanes, Pad: pad.Defaults()},
+			{Lanes: lanes, Conformance: conf}, {Lanes: lanes, Pad: pad.Defaults(), Conformance: conf}} {
 			if rows[k], err = bench.RunDroidStarCaseWith(c.Context(), shared, cs, r); err != nil {
 				return bad, err
 			}
@@ -377,7 +377,7 @@ func benchChecksConfigs() ([]bench.Checks, error) {
 	}
 	// As learn runs them: padded as by default.
 	for k := range out {
-		out[k].Pad = pad.Default
+		out[k].Pad = pad.Defaults()
 	}
 	return out, nil
 }
@@ -396,7 +396,7 @@ func benchChecks(c *cobra.Command, out io.Writer, shared string) error {
 		return err
 	}
 	fmt.Fprintln(out, "Equivalence checks: executed queries per target (x: the learned model differs from its target;")
-	fmt.Fprintf(out, "auto: the bound it settled on in brackets). Simulated device, virtual clock, --pad %d.\n", pad.Default)
+	fmt.Fprintf(out, "auto: the bound it settled on in brackets). Simulated device, virtual clock, %s.\n", defaultPadFlags())
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	header := "target\tstates\t"
 	for _, cf := range configs {
@@ -446,4 +446,10 @@ func benchChecks(c *cobra.Command, out io.Writer, shared string) error {
 	}
 	fmt.Fprintln(out)
 	return nil
+}
+
+// defaultPadFlags are the padding flags learn defaults to, as the tables'
+// headings name them.
+func defaultPadFlags() string {
+	return fmt.Sprintf("--pad %d --pad-check %d", pad.Default, pad.DefaultCheck)
 }

@@ -47,11 +47,11 @@ func benchTimeout(c *cobra.Command, out io.Writer, shared string) (int, error) {
 		if s == nil || (len(s.LatencyMax) == 0 && s.DefaultLatencyMax == 0) {
 			continue
 		}
-		fixed, err := bench.RunExampleRun(c.Context(), name, bench.ExampleRun{Pad: pad.Default})
+		fixed, err := bench.RunExampleRun(c.Context(), name, bench.ExampleRun{Pad: pad.Defaults()})
 		if err != nil {
 			return bad, err
 		}
-		auto, err := bench.RunExampleRun(c.Context(), name, bench.ExampleRun{Pad: pad.Default, AutoTimeout: start})
+		auto, err := bench.RunExampleRun(c.Context(), name, bench.ExampleRun{Pad: pad.Defaults(), AutoTimeout: start})
 		if err != nil {
 			return bad, err
 		}
@@ -68,11 +68,11 @@ func benchTimeout(c *cobra.Command, out io.Writer, shared string) (int, error) {
 	fmt.Fprintln(out, "in each example's purpose; DroidStar measured none), with DroidStar's own timeouts:")
 	rows = nil
 	for _, cs := range bench.DroidStarCases {
-		fixed, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Default, Latencies: true})
+		fixed, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Defaults(), Latencies: true})
 		if err != nil {
 			return bad, err
 		}
-		auto, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Default, Latencies: true, AutoTimeout: start})
+		auto, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Defaults(), Latencies: true, AutoTimeout: start})
 		if err != nil {
 			return bad, err
 		}

@@ -4,8 +4,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle/pad"
 )
 
 // boundAuto is --bound's automatic choice (its ceiling, unless given, is
@@ -94,4 +97,21 @@ func parseConformance(s string) (*model.Conformance, error) {
 		return &model.Conformance{Method: engine.ConformanceWp, Depth: k}, nil
 	}
 	return bad()
+}
+
+// addPadFlags adds --pad and --pad-check, which fill size.
+func addPadFlags(fl *pflag.FlagSet, size *pad.Sizes) {
+	fl.IntVar(&size.Learning, "pad", pad.Default, "extend each learning query the cache cannot answer by up to this many symbols the restrictions allow, so that one reset answers later queries too; 0: no padding")
+	fl.IntVar(&size.Check, "pad-check", pad.DefaultCheck, "extend each word of a bound check's round the cache cannot answer by up to this many symbols, so that after a counterexample the next round's longer words are answered too; 0: no padding")
+}
+
+// checkPad refuses negative padding.
+func checkPad(size pad.Sizes) error {
+	if size.Learning < 0 {
+		return usageError("--pad must not be negative, got %d", size.Learning)
+	}
+	if size.Check < 0 {
+		return usageError("--pad-check must not be negative, got %d", size.Check)
+	}
+	return nil
 }

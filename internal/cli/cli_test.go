@@ -439,7 +439,7 @@ func TestEnvironmentCallbackStopsLearning(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	code, stdout, stderr := run(t, "learn", file, "-o", out)
 	// The query that met the callback is the padded word the device ran.
-	want := "droidstar: sim-0: query start wait start start start: the environment failed, not the class: callback env came, which the purpose declares error: environment; fix the device or its set-up and learn again\n"
+	want := "droidstar: sim-0: query start wait start start start start: the environment failed, not the class: callback env came, which the purpose declares error: environment; fix the device or its set-up and learn again\n"
 	if code != ExitFail || stdout != "" || stderr != want {
 		t.Fatalf("exit %d, stdout %q\nstderr %s\nwant   %s", code, stdout, stderr, want)
 	}

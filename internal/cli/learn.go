@@ -51,7 +51,7 @@ type learnFlags struct {
 	grace       time.Duration
 	progress    time.Duration
 	maxQueries  int
-	pad         int
+	pad         pad.Sizes
 	timeout     string
 	backend     string
 	adb         adbFlags
@@ -198,7 +198,7 @@ the one running at a stop finishes in time.`,
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
 	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop once this many queries have run on devices (answers from the cache or the store are free), writing the partial model; 0: no limit")
 	fl.StringVar(&f.timeout, "timeout", "", "auto: calibrate the quiescence timeout while learning, starting at "+calibrate.DefaultStart.String()+" (auto:START to choose) and raising it to "+fmt.Sprint(calibrate.Margin)+"x the slowest callback seen, never above the purpose's timeouts.quiescence; default: the purpose's timeout on every wait")
-	fl.IntVar(&f.pad, "pad", pad.Default, "extend each learning query the cache cannot answer by up to this many symbols the restrictions allow, so that one reset answers later queries too; 0: no padding")
+	addPadFlags(fl, &f.pad)
 	f.store.add(fl)
 	f.vote.add(fl)
 	f.adb.addServer(fl)
@@ -236,8 +236,8 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if f.progress <= 0 {
 		return usageError("--progress-interval must be positive, got %s", f.progress)
 	}
-	if f.pad < 0 {
-		return usageError("--pad must not be negative, got %d", f.pad)
+	if err := checkPad(f.pad); err != nil {
+		return err
 	}
 	if c.Flags().Changed("max-queries") && f.maxQueries < 1 {
 		return usageError("--max-queries must be at least 1, got %d", f.maxQueries)

@@ -42,7 +42,7 @@ type matrixFlags struct {
 	conformance string
 	checks      *model.Conformance
 	maxQueries  int
-	pad         int
+	pad         pad.Sizes
 	vote        voteFlags
 	adb         adbFlags
 	store       storeFlags
@@ -134,7 +134,7 @@ results are written all the same.`,
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists)")
 	fl.IntVar(&f.lanes, "lanes", 1, "executors running queries in parallel, per target")
 	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop each target once this many queries have run on its devices (answers from the cache or the store are free), writing its partial model; 0: no limit")
-	fl.IntVar(&f.pad, "pad", pad.Default, "extend each learning query the cache cannot answer by up to this many symbols the restrictions allow, so that one reset answers later queries too; 0: no padding")
+	addPadFlags(fl, &f.pad)
 	fl.StringVar(&f.conformance, "conformance", defaultConformance, "conformance test after the bound check, as for learn: wp:K, random:N, random:N:SEED or off")
 	fl.BoolVar(&f.realtime, "realtime", false, "make the simulated devices sleep for real instead of using a virtual clock")
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
@@ -174,8 +174,8 @@ func runMatrix(c *cobra.Command, e *env, f *matrixFlags, file string) error {
 	if f.grace < 0 {
 		return usageError("--grace must not be negative, got %s", f.grace)
 	}
-	if f.pad < 0 {
-		return usageError("--pad must not be negative, got %d", f.pad)
+	if err := checkPad(f.pad); err != nil {
+		return err
 	}
 	if c.Flags().Changed("max-queries") && f.maxQueries < 1 {
 		return usageError("--max-queries must be at least 1, got %d", f.maxQueries)

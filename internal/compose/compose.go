@@ -203,14 +203,15 @@ func (p *Plan) LimitQueries(max int) {
 	p.Cache.Next = &budget.Stage{Next: p.Cache.Next, Max: max}
 }
 
-// Pad makes the pipeline extend each learning query the cache misses by
-// up to n symbols the restrictions allow (see pad.Stage): the stage goes
-// between the filter and the cache. n of 0 or less pads nothing.
-func (p *Plan) Pad(n int) {
-	if n <= 0 {
+// Pad makes the pipeline extend each learning query and each word of a
+// bound check's round the cache misses by up to size's symbols the
+// restrictions allow (see pad.Stage): the stage goes between the filter
+// and the cache. Sizes of 0 pad nothing.
+func (p *Plan) Pad(size pad.Sizes) {
+	if !size.Any() {
 		return
 	}
-	p.filter.Next = &pad.Stage{Next: p.filter.Next, Known: p.Cache, Rules: p.Rules, N: n,
+	p.filter.Next = &pad.Stage{Next: p.filter.Next, Known: p.Cache, Rules: p.Rules, Size: size,
 		Inputs: p.Job.Target.Inputs.Size(), Recorder: p.Job.Recorder}
 }
 
@@ -410,6 +411,7 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	cache := oracle.NewCache(sched, t.Inputs, t.Outputs, sem, rec)
 	cache.Repeat = DefaultRepeat
 	cache.MaxNodes = oracle.DefaultMaxNodes
+	cache.Parallel = len(execs)
 	filter := &restrict.Filter{Next: cache, Rules: automaton, Sem: sem, Recorder: rec}
 	devices := make([]model.DeviceInfo, len(execs))
 	for k, ex := range execs {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
+	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
 
@@ -26,7 +27,7 @@ func TestPaddedServerSocketLearnsTheSameModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer plan.Close()
-		plan.Pad(n)
+		plan.Pad(pad.Sizes{Learning: n})
 		res, err := engine.Run(context.Background(), plan.Job, engine.Options{VirtualClock: true})
 		if err != nil {
 			t.Fatal(err)

@@ -44,6 +44,10 @@ type Cache struct {
 	// Lanes says what the executors are and why they should agree, for
 	// the message when two of them do not (the zero value: devices).
 	Lanes Lanes
+	// Parallel is how many queries the executors below run at once; a
+	// round keeps at least that many words when it has them (see
+	// staged). 0 counts as 1.
+	Parallel int
 
 	mu    sync.Mutex
 	root  *node
@@ -359,6 +363,13 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 			return nil, fmt.Errorf("cache: query %s still unanswered after execution", c.Inputs.Format(queries[missIdx[0]]))
 		}
 		run := maximalWords(c.essentials(ctx, queries, missIdx), missIdx)
+		if phaseOf(ctx) == PhaseLearning {
+			// A check's round needs no staging: its hypothesis already
+			// tells essential where a quiet or an err ends a word.
+			c.mu.Lock()
+			run = c.staged(run)
+			c.mu.Unlock()
+		}
 		got, err := c.Next.Ask(ctx, run)
 		if err != nil {
 			return nil, c.keepPartial(ctx, run, err)
@@ -537,6 +548,61 @@ func (c *Cache) essential(q, predicted mealy.Word) mealy.Word {
 		return q
 	}
 	return kept
+}
+
+// staged keeps one of a round's words per frontier edge, the first edge
+// by which a word leaves the tree; the others wait for the next round.
+// Words that leave by the same edge share all of their prefix up to it,
+// and the answer of the first often answers the rest: an err there ends
+// them all, and a quiet wait makes the next wait answer at once, so that
+// u·wait·wait·x is u·wait·x once u·wait is known to be quiet. Run
+// together, they would all run. A round still keeps Parallel words when
+// it has them (longest first), so that the lanes below have work; with
+// one lane every word runs only once all that came before it is known.
+// run is longest first and so stays; the caller holds c.mu.
+func (c *Cache) staged(run []mealy.Word) []mealy.Word {
+	if len(run) <= max(c.Parallel, 1) {
+		return run
+	}
+	type edge struct {
+		from *node
+		in   int
+	}
+	seen := make(map[edge]bool, len(run))
+	keep := make([]bool, len(run))
+	kept := 0
+	for k, w := range run {
+		n, at := c.root, edge{}
+		for _, in := range w {
+			if _, forced := c.Sem.Forced(int(n.out), in); forced {
+				continue
+			}
+			if n.children == nil || n.children[in] == nil {
+				at = edge{n, in}
+				break
+			}
+			n = n.children[in]
+		}
+		if at.from != nil && seen[at] {
+			continue
+		}
+		seen[at] = true
+		keep[k] = true
+		kept++
+	}
+	for k := 0; k < len(run) && kept < c.Parallel; k++ {
+		if !keep[k] {
+			keep[k] = true
+			kept++
+		}
+	}
+	out := make([]mealy.Word, 0, kept)
+	for k, w := range run {
+		if keep[k] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // maximalWords returns the distinct missed queries that are not a proper

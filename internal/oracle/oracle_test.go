@@ -266,11 +266,14 @@ func TestCacheRunsOnlyWhatTheClosureDoesNotForce(t *testing.T) {
 			ran:     []string{"start start"},
 		},
 		{
-			// With no expectation an unknown quiet is not assumed.
+			// With no expectation an unknown quiet is not assumed, but
+			// the two words leave the tree by one edge: the first runs
+			// alone (see TestCacheStagesWordsByTheEdgeTheyLeaveBy), and
+			// the quiet it finds makes the second's wait forced.
 			name: "unknown",
 			ask:  []string{"cancel wait wait start wait", "cancel wait start wait"},
 			want: []string{"ok quiet quiet ok fired", "ok quiet ok fired"},
-			ran:  []string{"cancel wait wait start wait", "cancel wait start wait"},
+			ran:  []string{"cancel wait wait start wait"},
 		},
 		{
 			// A wrong prediction (start·wait quiet, where it fires) costs
@@ -301,6 +304,81 @@ func TestCacheRunsOnlyWhatTheClosureDoesNotForce(t *testing.T) {
 			}
 			if ran := p.exec.ran[before:]; !reflect.DeepEqual(ran, tc.ran) {
 				t.Fatalf("executed %q, want %q", ran, tc.ran)
+			}
+		})
+	}
+}
+
+// batchCounter counts the batches the cache sends down.
+type batchCounter struct {
+	next    oracle.Oracle
+	batches []int
+}
+
+func (b *batchCounter) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	b.batches = append(b.batches, len(qs))
+	return b.next.Ask(ctx, qs)
+}
+
+// In the learning phase the cache runs one word per edge by which the
+// round's words leave the tree, and the rest in later rounds once the
+// first's answer is in: an err or a quiet there often answers them.
+func TestCacheStagesWordsByTheEdgeTheyLeaveBy(t *testing.T) {
+	tests := []struct {
+		name     string
+		phase    oracle.Phase
+		parallel int
+		ask      []string
+		want     []string
+		ran      []string
+		batches  []int
+	}{
+		{
+			name: "an err ends the rest",
+			ask:  []string{"start start wait", "start start cancel"},
+			want: []string{"ok err err", "ok err err"},
+			ran:  []string{"start start wait"}, batches: []int{1},
+		},
+		{
+			name: "other edges run together",
+			ask:  []string{"start wait", "cancel wait"},
+			want: []string{"ok fired", "ok quiet"},
+			ran:  []string{"start wait", "cancel wait"}, batches: []int{2},
+		},
+		{
+			name: "a second round when the first does not answer",
+			ask:  []string{"start wait cancel", "start cancel"},
+			want: []string{"ok fired ok", "ok ok"},
+			ran:  []string{"start wait cancel", "start cancel"}, batches: []int{1, 1},
+		},
+		{
+			name: "lanes keep their work", parallel: 2,
+			ask:  []string{"start start wait", "start start cancel"},
+			want: []string{"ok err err", "ok err err"},
+			ran:  []string{"start start wait", "start start cancel"}, batches: []int{2},
+		},
+		{
+			name: "a check's round is not staged", phase: oracle.PhaseEquivalence,
+			ask:  []string{"start start wait", "start start cancel"},
+			want: []string{"ok err err", "ok err err"},
+			ran:  []string{"start start wait", "start start cancel"}, batches: []int{2},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPipeline(t)
+			p.cache.Parallel = tc.parallel
+			counter := &batchCounter{next: p.cache.Next}
+			p.cache.Next = counter
+			p.top.(*oracle.Counter).Phase = tc.phase
+			if got := p.ask(t, tc.ask...); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("answers %q, want %q", got, tc.want)
+			}
+			if !reflect.DeepEqual(p.exec.ran, tc.ran) {
+				t.Fatalf("executed %q, want %q", p.exec.ran, tc.ran)
+			}
+			if !reflect.DeepEqual(counter.batches, tc.batches) {
+				t.Fatalf("batches of %v words, want %v", counter.batches, tc.batches)
 			}
 		})
 	}

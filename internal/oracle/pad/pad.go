@@ -1,8 +1,9 @@
 // Package pad is the padding stage: between the restriction filter and the
-// cache, it runs each learning query the cache cannot answer extended by a
-// few more symbols. A query costs a reset (seconds on a phone); a few more
-// symbols cost little, and their answers, kept by the cache, answer later
-// questions (the learner's next rows and the bound check's words) without
+// cache, it runs each learning query, and each word of a bound check's
+// round, that the cache cannot answer extended by a few more symbols. A
+// query costs a reset (seconds on a phone); a few more symbols cost little,
+// and their answers, kept by the cache, answer later questions (the
+// learner's next rows, the bound check's words, the next round's) without
 // another reset.
 //
 //	restrict.Filter → pad.Stage → Cache → ...
@@ -21,9 +22,23 @@ import (
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
 )
 
-// Default is how many symbols --pad appends when not told: the bench's
-// DroidStar suite (see the README) measured it.
-const Default = 3
+// Default and DefaultCheck are how many symbols --pad and --pad-check
+// append when not told: the bench's DroidStar suite (see the README)
+// measured them.
+const (
+	Default      = 4
+	DefaultCheck = 1
+)
+
+// Sizes are how many free symbols the stage appends at most: to a
+// learning query, and to a word of a bound check's round. 0 pads nothing.
+type Sizes struct{ Learning, Check int }
+
+// Defaults are the sizes --pad and --pad-check default to.
+func Defaults() Sizes { return Sizes{Learning: Default, Check: DefaultCheck} }
+
+// Any says whether s pads anything.
+func (s Sizes) Any() bool { return s.Learning > 0 || s.Check > 0 }
 
 // Known answers a query from what has already run, without running it:
 // the cache's Lookup.
@@ -31,7 +46,8 @@ type Known interface {
 	Lookup(w mealy.Word) (oracle.Answer, bool)
 }
 
-// Stage pads the learning phase's misses by up to N symbols.
+// Stage pads the misses of the learning phase and of the bound check's
+// rounds.
 //
 // Which symbols: after the word so far, the first input in alphabet order
 // that the restrictions allow (the filter's automaton, so a padded word is
@@ -55,28 +71,41 @@ type Known interface {
 // are padded: the cache runs only the longest words of a batch, so
 // padding a shorter one would cost a reset of its own.
 //
-// Equivalence, conformance and verification queries, and re-runs that
-// check an answer, pass unchanged: the checks' words are already the ones
-// they need, and a re-run must run the very word it checks.
+// A bound check's round is padded too, by its own size: the round's words
+// are what this hypothesis needs, but after a counterexample the next
+// hypothesis has more states, longer access words, and so words one or
+// two symbols longer with these as prefixes; padded, the round answers
+// them without a reset each. A round that finds no counterexample pays
+// only the extra symbols (callins first, so little device time).
+// Conformance and verification queries, and re-runs that check an
+// answer, pass unchanged: a test suite's words are what it needs, and a
+// re-run must run the very word it checks.
 type Stage struct {
 	Next oracle.Oracle
 	// Known is the cache below (it tells the misses).
 	Known Known
 	// Rules are the restrictions the filter above applies.
 	Rules *restrict.Automaton
-	// N is how many free symbols a miss is extended by at most; 0 pads
-	// nothing.
-	N        int
+	// Size is how many free symbols a miss is extended by at most, by
+	// phase.
+	Size     Sizes
 	Inputs   int // the input alphabet's size
 	Recorder *oracle.Recorder
 }
 
 // Ask implements oracle.Oracle.
 func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
-	if s.N <= 0 || oracle.PhaseOf(ctx) != oracle.PhaseLearning || oracle.IsRerun(ctx) {
+	n := 0
+	switch oracle.PhaseOf(ctx) {
+	case oracle.PhaseLearning:
+		n = s.Size.Learning
+	case oracle.PhaseEquivalence:
+		n = s.Size.Check
+	}
+	if n <= 0 || oracle.IsRerun(ctx) {
 		return s.Next.Ask(ctx, queries)
 	}
-	sent, padded := s.pad(queries)
+	sent, padded := s.pad(queries, n)
 	if padded == 0 {
 		return s.Next.Ask(ctx, queries)
 	}
@@ -100,7 +129,7 @@ func (s *Stage) Explain(w mealy.Word) (*model.ErrInfo, bool) {
 
 // pad returns the words to send down, query by query, and how many
 // symbols it appended to the distinct words it padded.
-func (s *Stage) pad(queries []mealy.Word) (sent []mealy.Word, padded int) {
+func (s *Stage) pad(queries []mealy.Word, n int) (sent []mealy.Word, padded int) {
 	var misses []int
 	for k, q := range queries {
 		if _, ok := s.Known.Lookup(q); !ok {
@@ -124,7 +153,7 @@ func (s *Stage) pad(queries []mealy.Word) (sent []mealy.Word, padded int) {
 		if j < len(misses) && isPrefix(q, queries[misses[j]]) {
 			continue
 		}
-		p := s.extend(q, forcing)
+		p := s.extend(q, forcing, n)
 		if len(p) == len(q) {
 			continue
 		}
@@ -136,9 +165,9 @@ func (s *Stage) pad(queries []mealy.Word) (sent []mealy.Word, padded int) {
 	return sent, padded
 }
 
-// extend appends up to N free symbols to q, each the first input the rules
+// extend appends up to n free symbols to q, each the first input the rules
 // allow after the word so far.
-func (s *Stage) extend(q mealy.Word, forcing mealy.Forcing) mealy.Word {
+func (s *Stage) extend(q mealy.Word, forcing mealy.Forcing, n int) mealy.Word {
 	st := s.Rules.Start()
 	for _, in := range q {
 		var ok bool
@@ -159,7 +188,7 @@ func (s *Stage) extend(q mealy.Word, forcing mealy.Forcing) mealy.Word {
 		}
 		st, w, prev = next, append(w, forcing.Wait), forcing.Wait
 	}
-	for free := 0; free < s.N; free++ {
+	for free := 0; free < n; free++ {
 		in, next := s.first(st)
 		if in < 0 {
 			break

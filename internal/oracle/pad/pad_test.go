@@ -113,7 +113,7 @@ type stack struct {
 	eq    oracle.Oracle
 }
 
-func newStack(t *testing.T, tg target, n int) *stack {
+func newStack(t *testing.T, tg target, size pad.Sizes) *stack {
 	t.Helper()
 	m := tg.m
 	sem := mealy.ClosureSemantics(m.Inputs, m.Outputs)
@@ -125,8 +125,8 @@ func newStack(t *testing.T, tg target, n int) *stack {
 	s.rules = rules
 	s.cache = oracle.NewCache(s.dev, m.Inputs, m.Outputs, sem, s.rec)
 	var below oracle.Oracle = s.cache
-	if n > 0 {
-		below = &pad.Stage{Next: s.cache, Known: s.cache, Rules: rules, N: n, Inputs: m.Inputs.Size(), Recorder: s.rec}
+	if size.Any() {
+		below = &pad.Stage{Next: s.cache, Known: s.cache, Rules: rules, Size: size, Inputs: m.Inputs.Size(), Recorder: s.rec}
 	}
 	filter := &restrict.Filter{Next: below, Rules: rules, Sem: sem, Recorder: s.rec}
 	s.learn = &oracle.Counter{Next: filter, Phase: oracle.PhaseLearning, Recorder: s.rec}
@@ -152,24 +152,37 @@ func allWords(size, n int) []mealy.Word {
 }
 
 // Padding never changes an answer: every word up to length 4, asked in
-// shuffled batches, answers exactly as without the stage (outputs, err
-// position and what the err says), and every word the device ran is one
-// the restrictions allow.
+// shuffled batches by the learner or by a bound check, answers exactly as
+// without the stage (outputs, err position and what the err says), and
+// every word the device ran is one the restrictions allow.
 func TestPaddingNeverChangesAnAnswer(t *testing.T) {
 	for _, mk := range []func(*testing.T) target{asyncTask, timer, serverSocket} {
 		tg := mk(t)
-		for _, n := range []int{1, 3, 5} {
-			padded, plain := newStack(t, tg, n), newStack(t, tg, 0)
+		for _, c := range []struct {
+			n     int
+			check bool
+		}{{1, false}, {3, false}, {5, false}, {1, true}, {2, true}} {
+			n, size, phase := c.n, pad.Sizes{Learning: c.n}, "learning"
+			if c.check {
+				size, phase = pad.Sizes{Check: c.n}, "check"
+			}
+			padded, plain := newStack(t, tg, size), newStack(t, tg, pad.Sizes{})
+			ask := func(s *stack) oracle.Oracle {
+				if c.check {
+					return s.eq
+				}
+				return s.learn
+			}
 			words := allWords(tg.m.Inputs.Size(), 4)
 			r := rand.New(rand.NewPCG(1, uint64(n)))
 			r.Shuffle(len(words), func(a, b int) { words[a], words[b] = words[b], words[a] })
 			for start := 0; start < len(words); start += 7 {
 				batch := words[start:min(start+7, len(words))]
-				got, err := padded.learn.Ask(context.Background(), batch)
+				got, err := ask(padded).Ask(context.Background(), batch)
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := plain.learn.Ask(context.Background(), batch)
+				want, err := ask(plain).Ask(context.Background(), batch)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -177,7 +190,7 @@ func TestPaddingNeverChangesAnAnswer(t *testing.T) {
 					g, w := got[k], want[k]
 					g.Device, w.Device = "", ""
 					if !reflect.DeepEqual(g, w) {
-						t.Fatalf("%s, pad %d: %s answered %s (err at %d: %v), without padding %s (err at %d: %v)", tg.name, n,
+						t.Fatalf("%s, %s pad %d: %s answered %s (err at %d: %v), without padding %s (err at %d: %v)", tg.name, phase, n,
 							tg.m.Inputs.Format(q), tg.m.Outputs.Format(g.Outputs), g.ErrAt, g.Err, tg.m.Outputs.Format(w.Outputs), w.ErrAt, w.Err)
 					}
 				}
@@ -185,16 +198,19 @@ func TestPaddingNeverChangesAnAnswer(t *testing.T) {
 			longest := 0
 			for _, w := range padded.dev.sent {
 				if at, why := padded.rules.FirstViolation(w); at >= 0 {
-					t.Errorf("%s, pad %d: ran %s, which breaks %q at %d", tg.name, n, tg.m.Inputs.Format(w), why, at)
+					t.Errorf("%s, %s pad %d: ran %s, which breaks %q at %d", tg.name, phase, n, tg.m.Inputs.Format(w), why, at)
 				}
 				longest = max(longest, len(w))
 			}
-			learning, _ := padded.rec.Snapshot()
-			if learning.Padded == 0 || longest <= 4 {
-				t.Errorf("%s, pad %d: padded %d symbols, longest word run %d: nothing was padded", tg.name, n, learning.Padded, longest)
+			learning, check := padded.rec.Snapshot()
+			if c.check {
+				learning, check = check, learning
+			}
+			if learning.Padded == 0 || longest <= 4 || check.Padded != 0 {
+				t.Errorf("%s, %s pad %d: padded %d symbols (%d in the other phase), longest word run %d: nothing was padded", tg.name, phase, n, learning.Padded, check.Padded, longest)
 			}
 			if len(padded.dev.sent) >= len(plain.dev.sent) {
-				t.Errorf("%s, pad %d: ran %d words, %d without padding", tg.name, n, len(padded.dev.sent), len(plain.dev.sent))
+				t.Errorf("%s, %s pad %d: ran %d words, %d without padding", tg.name, phase, n, len(padded.dev.sent), len(plain.dev.sent))
 			}
 		}
 	}
@@ -225,7 +241,7 @@ func TestPaddedWords(t *testing.T) {
 	}
 	for _, c := range cases {
 		tg := c.target(t)
-		s := newStack(t, tg, c.n)
+		s := newStack(t, tg, pad.Sizes{Learning: c.n})
 		batch := make([]mealy.Word, len(c.batch))
 		for k, w := range c.batch {
 			batch[k] = tg.m.Inputs.MustWord(strings.Fields(w)...)
@@ -246,7 +262,7 @@ func TestPaddedWords(t *testing.T) {
 // A cut answer keeps the query's own err and drops the padding's.
 func TestPaddedAnswerIsCutToTheQuery(t *testing.T) {
 	tg := asyncTask(t)
-	s := newStack(t, tg, 3)
+	s := newStack(t, tg, pad.Sizes{Learning: 3})
 	in := tg.m.Inputs
 	got, err := s.learn.Ask(context.Background(), []mealy.Word{in.MustWord("exec", "wait"), in.MustWord("cancel", "exec", "exec")})
 	if err != nil {
@@ -270,16 +286,17 @@ func TestPaddedAnswerIsCutToTheQuery(t *testing.T) {
 	}
 }
 
-// Only the learning phase is padded: the checks' words go down as asked.
-func TestOnlyLearningQueriesArePadded(t *testing.T) {
+// A bound check's words are padded by their own size (none here), and a
+// re-run goes down as asked.
+func TestCheckWordsAndRerunsArePaddedByTheirOwnRule(t *testing.T) {
 	tg := timer(t)
-	s := newStack(t, tg, 3)
+	s := newStack(t, tg, pad.Sizes{Learning: 3})
 	in := tg.m.Inputs
 	if _, err := s.eq.Ask(context.Background(), []mealy.Word{in.MustWord("cancel", "wait")}); err != nil {
 		t.Fatal(err)
 	}
 	rerun := oracle.AsRerun(oracle.WithPhase(context.Background(), oracle.PhaseLearning))
-	stage := &pad.Stage{Next: s.cache, Known: s.cache, Rules: s.rules, N: 3, Inputs: in.Size(), Recorder: s.rec}
+	stage := &pad.Stage{Next: s.cache, Known: s.cache, Rules: s.rules, Size: pad.Sizes{Learning: 3, Check: 3}, Inputs: in.Size(), Recorder: s.rec}
 	if _, err := stage.Ask(rerun, []mealy.Word{in.MustWord("start")}); err != nil {
 		t.Fatal(err)
 	}
