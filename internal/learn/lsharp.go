@@ -16,19 +16,25 @@ import (
 // pairwise apart (the hypothesis's states) and their one-letter successors,
 // the frontier, each with the basis nodes it is not yet apart from. The
 // rules (paper §3, Algorithm 1) are applied as AALpy's LSharp does
-// (aalpy/learning_algs/deterministic/ObservationTree.py), with the
-// separating-sequence heuristic for extension and identification; but
-// every membership query a step needs is independent of the others, so
-// each step asks all of them in one batch, for several devices at once:
+// (aalpy/learning_algs/deterministic/ObservationTree.py), but every
+// membership query a step needs is independent of the others, so each step
+// asks all of them in one batch, for several devices at once, and the
+// words appended to a query follow what the last hypothesis predicts:
 //
 //   - promotion: a frontier node apart from every basis node joins the basis
 //     (one at a time: two promoted together could be the same state);
 //   - extension: a basis node with no successor on an input gets one, by
-//     asking access·input·σ, σ a separating word of two basis nodes, so that
-//     the new frontier node is already apart from one of them;
+//     asking access·input·σ, σ the word that identifies the successor if it
+//     is the state the last hypothesis predicts (before the first, a word
+//     that tells the basis nodes apart); these come in a batch before any
+//     identification;
 //   - identification (separation): a frontier node with two or more
-//     candidates is asked a word that tells two candidates apart, the word
-//     chosen to split its candidates as finely as the tree predicts;
+//     candidates is asked the word that tells the predicted candidate from
+//     the others (where there is none, a word that splits its candidates
+//     as finely as the tree predicts), unless a basis-side query, one from
+//     a candidate on a word several frontier nodes hold, rules the others
+//     out for all of them at once; a predicted extension or identification
+//     query ends with the word that identifies the state it reaches;
 //   - equivalence: when every frontier node has one candidate, the
 //     hypothesis is checked against the tree (a disagreement is a
 //     counterexample that costs no query), then by eq; a counterexample is
