@@ -761,10 +761,10 @@ func (l *lsharp) allBasis() []int {
 // output; a droidstar query is a fixed word, so the word follows the
 // prediction instead. It follows p's subtree and appends, piece by piece,
 // a witness the tree holds from p's node and from another candidate's
-// with different outputs, choosing of all of them the one that tells p's
-// node from the most candidates left (the shortest of those). If the
-// prediction holds, one query leaves the node apart from every candidate
-// but p.
+// with different outputs: of the first identifyWords distinct ones, the
+// one that tells p's node from the most candidates left (the shortest of
+// those). If the prediction holds, one query leaves the node apart from
+// every candidate but p.
 func (l *lsharp) identify(p int, cands []int) mealy.Word {
 	pn := l.basis[p]
 	var nodes []int32 // the other candidates' nodes, not yet told apart
@@ -777,11 +777,16 @@ func (l *lsharp) identify(p int, cands []int) mealy.Word {
 	for piece := 0; piece < maxIdentifyPieces && len(nodes) > 0; piece++ {
 		var best mealy.Word
 		bestSep := 0
+		seen := map[string]bool{}
 		for _, n := range nodes {
+			if len(seen) == identifyWords {
+				break
+			}
 			u := l.ap.witness(pn, n)
-			if u == nil {
+			if u == nil || seen[u.Key()] {
 				continue
 			}
+			seen[u.Key()] = true
 			sep := 0
 			for _, m := range nodes {
 				if l.tellsApart(pn, m, u) {
@@ -831,6 +836,11 @@ func (l *lsharp) tellsApart(a, b int32, u mealy.Word) bool {
 // candidates it has not told apart by then are usually those the tree
 // cannot follow.
 const maxIdentifyPieces = 8
+
+// identifyWords bounds the distinct witnesses identify weighs per piece:
+// each costs a pass over the candidates left, and on the Mealy suite and
+// random machines more than a few dozen never chose another word.
+const identifyWords = 32
 
 // maxSeparatePieces bounds the separating words separate strings
 // together: each piece costs symbols, and after a few the candidates left
