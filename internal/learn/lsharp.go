@@ -33,8 +33,9 @@ import (
 //     the others (where there is none, a word that splits its candidates
 //     as finely as the tree predicts), unless a basis-side query, one from
 //     a candidate on a word several frontier nodes hold, rules the others
-//     out for all of them at once; a predicted extension or identification
-//     query ends with the word that identifies the state it reaches;
+//     out for all of them at once; after the first hypothesis, every
+//     extension and identification query ends with the word that
+//     identifies the state the hypothesis says it reaches;
 //   - equivalence: when every frontier node has one candidate, the
 //     hypothesis is checked against the tree (a disagreement is a
 //     counterexample that costs no query), then by eq; a counterexample is
@@ -457,8 +458,9 @@ func (l *lsharp) extension() []mealy.Word {
 // node with two or more candidates. Where the last hypothesis predicts one
 // of them, the word appended follows that candidate (identify) and one
 // query settles the node if the prediction holds; otherwise it is the
-// greedy word of separate. Before those, a basis-side query can rule a
-// candidate out for many frontier nodes at once (see basisSide).
+// greedy word of separate. Either is followed by identifyingTail. Before
+// those, a basis-side query can rule a candidate out for many frontier
+// nodes at once (see basisSide).
 func (l *lsharp) identification() []mealy.Word {
 	var queries []mealy.Word
 	var opens []openNode
@@ -470,7 +472,7 @@ func (l *lsharp) identification() []mealy.Word {
 		w := l.t.access(f)
 		p := l.predict(w)
 		if p < 0 || !slices.Contains(cands, p) {
-			queries = append(queries, append(w, l.separate(cands)...))
+			queries = append(queries, l.identifyingTail(append(w, l.separate(cands)...)))
 			continue
 		}
 		rest := make([]int, 0, len(cands)-1)
