@@ -33,14 +33,26 @@ func TestLoadAALpyHasAllAlgorithms(t *testing.T) {
 	}
 }
 
-// L# learns every public Mealy benchmark exactly with a perfect teacher.
+// L# learns every public Mealy benchmark exactly with a perfect teacher,
+// with the executed queries pinned per model: at or below AALpy 1.6.1's
+// L# on every one of the 13 and in total (issue 14 asks for 10 of 13). A
+// change that moves a count moves it here, on purpose.
 func TestMealyBenchmarksWithLSharp(t *testing.T) {
 	shared := sharedOrSkip(t)
 	rows, err := LoadAALpy(shared)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ours, theirs int
+	want := map[string]int{
+		"4_learnresult_MAESTRO_fix": 160, "ASN_learnresult_SecureCode_Aut_fix": 107, "BitVise": 1920,
+		"CYW43455": 260, "DropBear": 554, "GnuTLS_3.3.8_server_full": 222, "OpenSSH": 1472,
+		"OpenSSL_1.0.2_server_regular": 66, "TCP_Linux_Client": 317, "TCP_Linux_Server": 2035,
+		"TCP_Windows8_Server": 1492, "emqtt__two_client_will_retain": 323, "learnresult_fix": 312,
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%d models in AALpy's table, want %d", len(rows), len(want))
+	}
+	var ours, theirs, atOrBelow int
 	for _, a := range rows {
 		row, err := RunMealy(context.Background(), shared, a, learn.NameLSharp)
 		if err != nil {
@@ -49,6 +61,12 @@ func TestMealyBenchmarksWithLSharp(t *testing.T) {
 		if !row.Equal || row.States != a.States {
 			t.Errorf("%s: equal=%v, %d states, want %d", a.Model, row.Equal, row.States, a.States)
 		}
+		if row.Executed != want[a.Model] {
+			t.Errorf("%s: executed %d, want %d", a.Model, row.Executed, want[a.Model])
+		}
+		if row.Executed <= a.LSharp.Executed {
+			atOrBelow++
+		}
 		ours += row.Executed
 		theirs += a.LSharp.Executed
 		t.Logf("%s: executed %d (AALpy's L# %d, ratio %.2f), %d symbols (%d), %d EQs (%d), %.2f s",
@@ -56,6 +74,9 @@ func TestMealyBenchmarksWithLSharp(t *testing.T) {
 			row.Symbols, a.LSharp.Symbols, row.EQs, a.LSharp.EQs, row.WallSecs)
 	}
 	t.Logf("total executed %d, AALpy's L# %d (ratio %.2f)", ours, theirs, Ratio(ours, theirs))
+	if atOrBelow < len(rows) || ours > theirs {
+		t.Errorf("at or below AALpy's L# on %d of %d models, %d executed in total against its %d", atOrBelow, len(rows), ours, theirs)
+	}
 }
 
 // Through the engine with the checks a run makes by default (the bound

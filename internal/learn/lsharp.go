@@ -16,19 +16,26 @@ import (
 // pairwise apart (the hypothesis's states) and their one-letter successors,
 // the frontier, each with the basis nodes it is not yet apart from. The
 // rules (paper §3, Algorithm 1) are applied as AALpy's LSharp does
-// (aalpy/learning_algs/deterministic/ObservationTree.py), with the
-// separating-sequence heuristic for extension and identification; but
-// every membership query a step needs is independent of the others, so
-// each step asks all of them in one batch, for several devices at once:
+// (aalpy/learning_algs/deterministic/ObservationTree.py), but every
+// membership query a step needs is independent of the others, so each step
+// asks all of them in one batch, for several devices at once, and the
+// words appended to a query follow what the last hypothesis predicts:
 //
 //   - promotion: a frontier node apart from every basis node joins the basis
 //     (one at a time: two promoted together could be the same state);
 //   - extension: a basis node with no successor on an input gets one, by
-//     asking access·input·σ, σ a separating word of two basis nodes, so that
-//     the new frontier node is already apart from one of them;
+//     asking access·input·σ, σ the word that identifies the successor if it
+//     is the state the last hypothesis predicts (before the first, a word
+//     that tells the basis nodes apart); these come in a batch before any
+//     identification;
 //   - identification (separation): a frontier node with two or more
-//     candidates is asked a word that tells two candidates apart, the word
-//     chosen to split its candidates as finely as the tree predicts;
+//     candidates is asked the word that tells the predicted candidate from
+//     the others (where there is none, a word that splits its candidates
+//     as finely as the tree predicts), unless a basis-side query, one from
+//     a candidate on a word several frontier nodes hold, rules the others
+//     out for all of them at once; after the first hypothesis, every
+//     extension and identification query ends with the word that
+//     identifies the state the hypothesis says it reaches;
 //   - equivalence: when every frontier node has one candidate, the
 //     hypothesis is checked against the tree (a disagreement is a
 //     counterexample that costs no query), then by eq; a counterexample is
@@ -254,6 +261,13 @@ type lsharp struct {
 	checked map[int32]int32
 	// witnesses caches a separating word per pair of basis indices.
 	witnesses map[[2]int]mealy.Word
+	// prev is the last hypothesis built: its state q is basis[q], and it
+	// predicts which basis node a new node will turn out to be.
+	prev *Hypothesis
+	// identifying memoizes identify(p, every basis node) for the tree
+	// generation and basis size in identifyingAt.
+	identifying   map[int]mealy.Word
+	identifyingAt [2]int
 }
 
 func newLSharp(inputs *mealy.Alphabet, mq oracle.Oracle) *lsharp {
@@ -386,40 +400,20 @@ func (l *lsharp) promote() bool {
 
 // adequate makes the tree adequate: every basis node has a successor on
 // every input, and every frontier node exactly one candidate. Each round
-// promotes what it can and then asks, in one batch, the extension queries
-// of the missing successors and one identification query per frontier
-// node with several candidates.
+// promotes what it can, then asks in one batch the extension queries of
+// the missing successors, and once there are none, in one batch the
+// identification queries of the frontier nodes with several candidates.
+// Extension comes first because its answers show which successors are
+// new states (promoted before anything is identified against a basis
+// that is about to grow) and give the basis nodes the subtrees that
+// identification words are built from.
 func (l *lsharp) adequate(ctx context.Context) error {
 	l.updateFrontier()
 	for {
 		l.promote()
-		var queries []mealy.Word
-		// Extension rule, with a word that tells basis nodes apart
-		// appended (AALpy appends a separating word of two).
-		var sepAll mealy.Word
-		sepDone := false
-		for _, b := range l.basis {
-			for in := 0; in < l.k; in++ {
-				if l.t.child(b, in) >= 0 {
-					continue
-				}
-				w := l.t.access(b).Concat(in)
-				if !sepDone {
-					all := make([]int, len(l.basis))
-					for q := range all {
-						all[q] = q
-					}
-					sepAll, sepDone = l.separate(all), true
-				}
-				queries = append(queries, append(w, sepAll...))
-			}
-		}
-		// Identification rule: one word per frontier node with two or more
-		// candidates.
-		for _, f := range l.order {
-			if cands := l.frontier[f]; len(cands) > 1 {
-				queries = append(queries, l.t.access(f).Concat(l.separate(cands)...))
-			}
+		queries := l.extension()
+		if len(queries) == 0 {
+			queries = l.identification()
 		}
 		if len(queries) == 0 {
 			return nil
@@ -429,6 +423,230 @@ func (l *lsharp) adequate(ctx context.Context) error {
 		}
 		l.updateFrontier()
 	}
+}
+
+// extension is the extension rule's queries: for every missing successor
+// of a basis node, its access word with a word appended that identifies
+// the successor if it is the state the last hypothesis predicts, and then
+// the state that word leads to (see identifyingTail). Before the first
+// hypothesis there is no prediction, and the word appended is one that
+// tells the basis nodes apart (AALpy appends a separating word of two).
+func (l *lsharp) extension() []mealy.Word {
+	var queries []mealy.Word
+	var sepAll mealy.Word
+	sepDone := false
+	for _, b := range l.basis {
+		for in := 0; in < l.k; in++ {
+			if l.t.child(b, in) >= 0 {
+				continue
+			}
+			w := l.t.access(b).Concat(in)
+			if p := l.predict(w); p >= 0 {
+				queries = append(queries, l.identifyingTail(append(w, l.identifyAll(p)...)))
+				continue
+			}
+			if !sepDone {
+				sepAll, sepDone = l.separate(l.allBasis()), true
+			}
+			queries = append(queries, append(w, sepAll...))
+		}
+	}
+	return queries
+}
+
+// identification is the identification rule's queries, for every frontier
+// node with two or more candidates. Where the last hypothesis predicts one
+// of them, the word appended follows that candidate (identify) and one
+// query settles the node if the prediction holds; otherwise it is the
+// greedy word of separate. Either is followed by identifyingTail. Before
+// those, a basis-side query can rule a candidate out for many frontier
+// nodes at once (see basisSide).
+func (l *lsharp) identification() []mealy.Word {
+	var queries []mealy.Word
+	var opens []openNode
+	for _, f := range l.order {
+		cands := l.frontier[f]
+		if len(cands) < 2 {
+			continue
+		}
+		w := l.t.access(f)
+		p := l.predict(w)
+		if p < 0 || !slices.Contains(cands, p) {
+			queries = append(queries, l.identifyingTail(append(w, l.separate(cands)...)))
+			continue
+		}
+		rest := make([]int, 0, len(cands)-1)
+		for _, c := range cands {
+			if c != p {
+				rest = append(rest, c)
+			}
+		}
+		opens = append(opens, openNode{f, p, rest})
+	}
+	queries = append(queries, l.basisSide(opens)...)
+	for _, o := range opens {
+		if len(o.rest) == 0 {
+			continue
+		}
+		w := l.t.access(o.f).Concat(l.identify(o.p, append([]int{o.p}, o.rest...))...)
+		queries = append(queries, l.identifyingTail(w))
+	}
+	return queries
+}
+
+// openNode is a frontier node to identify, predicted to be basis index p,
+// with the other candidates it is not yet apart from.
+type openNode struct {
+	f    int32
+	p    int
+	rest []int
+}
+
+// basisSide asks, for each candidate c that two or more open nodes share,
+// c's access word followed by a word those nodes' subtrees already hold,
+// chosen so that c's predicted outputs (predictOutputs) differ from the
+// most of them: if the prediction holds, the answer makes all of those
+// apart from c, one query instead of one each. It drops c from the open
+// nodes it expects to rule it out for; a wrong prediction only leaves the
+// node for the next round.
+func (l *lsharp) basisSide(opens []openNode) []mealy.Word {
+	byCand := map[int][]int{} // candidate → indices into opens
+	for k, o := range opens {
+		for _, c := range o.rest {
+			byCand[c] = append(byCand[c], k)
+		}
+	}
+	cands := make([]int, 0, len(byCand))
+	for c, ks := range byCand {
+		if len(ks) > 1 {
+			cands = append(cands, c)
+		}
+	}
+	slices.Sort(cands)
+	var queries []mealy.Word
+	for _, c := range cands {
+		ks := byCand[c]
+		var words []mealy.Word
+		for _, k := range ks {
+			if len(words) >= basisSideWords {
+				break
+			}
+			words = l.leaves(opens[k].f, words, leavesPerNode)
+		}
+		var best mealy.Word
+		var ruledOut []int
+		for _, w := range words {
+			pred := l.predictOutputs(c, w)
+			var hit []int
+			for _, k := range ks {
+				if l.differs(opens[k].f, w, pred) {
+					hit = append(hit, k)
+				}
+			}
+			if len(hit) > len(ruledOut) {
+				best, ruledOut = w, hit
+			}
+		}
+		if len(ruledOut) < 2 {
+			continue
+		}
+		queries = append(queries, l.t.access(l.basis[c]).Concat(best...))
+		for _, k := range ruledOut {
+			o := &opens[k]
+			o.rest = slices.DeleteFunc(o.rest, func(x int) bool { return x == c })
+		}
+	}
+	return queries
+}
+
+// basisSideWords bounds the words basisSide weighs per candidate, taking
+// up to leavesPerNode from each open node's subtree: each costs a pass
+// over the candidate's open nodes.
+const (
+	basisSideWords = 64
+	leavesPerNode  = 8
+)
+
+// identifyingTail appends to q the word that identifies the state the last
+// hypothesis reaches by q (identifyAll). It costs symbols, not queries, and
+// pays twice: nodes the hypothesis takes for the same state get the same
+// words, so one that is really a new state turns apart from its candidate,
+// or from a new basis node, in the tree alone, without a query of its own
+// or a counterexample; and the deeper subtrees give basisSide and identify
+// more words to choose from.
+func (l *lsharp) identifyingTail(q mealy.Word) mealy.Word {
+	if l.prev == nil {
+		return q
+	}
+	return append(q, l.identifyAll(l.prev.Machine.StateAfter(q))...)
+}
+
+// leaves appends to ws up to max words that lead from n to leaves of its
+// subtree.
+func (l *lsharp) leaves(n int32, ws []mealy.Word, max int) []mealy.Word {
+	found := 0
+	var walk func(n int32, w mealy.Word)
+	walk = func(n int32, w mealy.Word) {
+		if found == max {
+			return
+		}
+		leaf := true
+		for in, c := range l.t.kids[n] {
+			if c >= 0 {
+				leaf = false
+				walk(c, append(w, in))
+			}
+		}
+		if leaf && len(w) > 0 {
+			ws = append(ws, slices.Clone(w))
+			found++
+		}
+	}
+	walk(n, nil)
+	return ws
+}
+
+// predictOutputs is what basis node c is expected to answer to w: the
+// tree's outputs as far as it holds them, then the last hypothesis's.
+func (l *lsharp) predictOutputs(c int, w mealy.Word) mealy.Word {
+	out := make(mealy.Word, 0, len(w))
+	n := l.basis[c]
+	j := 0
+	for ; j < len(w); j++ {
+		m := l.t.child(n, w[j])
+		if m < 0 {
+			break
+		}
+		out = append(out, int(l.t.out[m]))
+		n = m
+	}
+	if j == len(w) || l.prev == nil {
+		return out
+	}
+	m := l.prev.Machine
+	q := m.StateAfter(l.t.access(n))
+	for ; j < len(w); j++ {
+		out = append(out, m.Out[q][w[j]])
+		q = m.Next[q][w[j]]
+	}
+	return out
+}
+
+// differs says whether the tree holds a prefix of w from n whose outputs
+// differ from pred.
+func (l *lsharp) differs(n int32, w, pred mealy.Word) bool {
+	for j, in := range w {
+		if j >= len(pred) {
+			return false
+		}
+		if n = l.t.child(n, in); n < 0 {
+			return false
+		}
+		if int(l.t.out[n]) != pred[j] {
+			return true
+		}
+	}
+	return false
 }
 
 // separate builds the word to append to a query whose node could be any
@@ -506,6 +724,126 @@ func (l *lsharp) separate(cands []int) mealy.Word {
 	return word
 }
 
+// predict is the basis index of the state the last hypothesis reaches by
+// w, or -1 before the first hypothesis.
+func (l *lsharp) predict(w mealy.Word) int {
+	if l.prev == nil {
+		return -1
+	}
+	return l.prev.Machine.StateAfter(w)
+}
+
+// identifyAll is identify(p, every basis node), memoized for the tree as
+// it stands: one batch asks it for the same p many times.
+func (l *lsharp) identifyAll(p int) mealy.Word {
+	at := [2]int{int(l.t.gen), len(l.basis)}
+	if l.identifying == nil || l.identifyingAt != at {
+		l.identifying, l.identifyingAt = map[int]mealy.Word{}, at
+	}
+	w, ok := l.identifying[p]
+	if !ok {
+		w = l.identify(p, l.allBasis())
+		l.identifying[p] = w
+	}
+	return w
+}
+
+func (l *lsharp) allBasis() []int {
+	all := make([]int, len(l.basis))
+	for q := range all {
+		all[q] = q
+	}
+	return all
+}
+
+// identify builds the word to append to a query whose node is predicted
+// to behave as basis node p but could be any of cands: one branch of an
+// adaptive distinguishing sequence, the one p's outputs take. AALpy's L#
+// asks the whole sequence, choosing each input after seeing the last
+// output; a droidstar query is a fixed word, so the word follows the
+// prediction instead. It follows p's subtree and appends, piece by piece,
+// a witness the tree holds from p's node and from another candidate's
+// with different outputs: of the first identifyWords distinct ones, the
+// one that tells p's node from the most candidates left (the shortest of
+// those). If the prediction holds, one query leaves the node apart from
+// every candidate but p.
+func (l *lsharp) identify(p int, cands []int) mealy.Word {
+	pn := l.basis[p]
+	var nodes []int32 // the other candidates' nodes, not yet told apart
+	for _, c := range cands {
+		if c != p {
+			nodes = append(nodes, l.basis[c])
+		}
+	}
+	var word mealy.Word
+	for piece := 0; piece < maxIdentifyPieces && len(nodes) > 0; piece++ {
+		var best mealy.Word
+		bestSep := 0
+		seen := map[string]bool{}
+		for _, n := range nodes {
+			if len(seen) == identifyWords {
+				break
+			}
+			u := l.ap.witness(pn, n)
+			if u == nil || seen[u.Key()] {
+				continue
+			}
+			seen[u.Key()] = true
+			sep := 0
+			for _, m := range nodes {
+				if l.tellsApart(pn, m, u) {
+					sep++
+				}
+			}
+			if sep > bestSep || (sep == bestSep && len(u) < len(best)) {
+				best, bestSep = u, sep
+			}
+		}
+		if best == nil {
+			break
+		}
+		word = append(word, best...)
+		kept := nodes[:0]
+		for _, m := range nodes {
+			if l.tellsApart(pn, m, best) {
+				continue
+			}
+			if m = l.t.node2(m, best); m >= 0 {
+				kept = append(kept, m)
+			}
+		}
+		nodes = kept
+		pn = l.t.node2(pn, best)
+	}
+	return word
+}
+
+// tellsApart says whether the tree holds a prefix of u from both a and b
+// with different outputs at its end.
+func (l *lsharp) tellsApart(a, b int32, u mealy.Word) bool {
+	t := l.t
+	for _, in := range u {
+		a, b = t.child(a, in), t.child(b, in)
+		if a < 0 || b < 0 {
+			return false
+		}
+		if t.out[a] != t.out[b] {
+			return true
+		}
+	}
+	return false
+}
+
+// maxIdentifyPieces bounds the witnesses identify strings together; the
+// candidates it has not told apart by then are usually those the tree
+// cannot follow.
+const maxIdentifyPieces = 8
+
+// identifyWords bounds the distinct witnesses identify weighs per piece:
+// each costs a pass over the candidates left, and on the Mealy suite and
+// random machines more than a few dozen never chose another word.
+const identifyWords = 32
+
 // maxSeparatePieces bounds the separating words separate strings
 // together: each piece costs symbols, and after a few the candidates left
 // together are usually those the tree cannot follow.
@@ -548,6 +886,7 @@ func (l *lsharp) buildHypothesis(ctx context.Context, outputs *mealy.Alphabet) (
 		if err != nil {
 			return nil, err
 		}
+		l.prev = h
 		w := l.disagreement(h)
 		if w == nil {
 			return h, nil
