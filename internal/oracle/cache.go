@@ -363,9 +363,11 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 			return nil, fmt.Errorf("cache: query %s still unanswered after execution", c.Inputs.Format(queries[missIdx[0]]))
 		}
 		run := maximalWords(c.essentials(ctx, queries, missIdx), missIdx)
-		if phaseOf(ctx) == PhaseLearning {
-			// A check's round needs no staging: its hypothesis already
-			// tells essential where a quiet or an err ends a word.
+		if c.Sem.Closure && phaseOf(ctx) == PhaseLearning {
+			// Only the closure's rules let one word's answer answer
+			// another that is no prefix of it, and a check's round needs
+			// no staging: its hypothesis already tells essential where a
+			// quiet or an err ends a word.
 			c.mu.Lock()
 			run = c.staged(run)
 			c.mu.Unlock()
