@@ -146,6 +146,9 @@ type DroidStarRun struct {
 	// quiescence timeout from it (learn --timeout auto:START).
 	Latencies   bool
 	AutoTimeout time.Duration
+	// BoundCountsEvery makes the bound count every symbol, as DroidStar
+	// did (learn --bound-counts every).
+	BoundCountsEvery bool
 }
 
 // droidStarPlan plans learning one of DroidStar's diagrams with its own
@@ -196,6 +199,7 @@ func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r
 	}
 	defer plan.Close()
 	plan.Pad(r.Pad)
+	plan.Job.Target.BoundCountsEvery = r.BoundCountsEvery
 	opts := engine.Options{Learn: r.Learner, VirtualClock: true, Conformance: r.Conformance}
 	if err := calibrate(ctx, plan, r.AutoTimeout, &opts); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Class, err)
@@ -223,10 +227,12 @@ func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r
 // the true model, from an empty cache in one batch, that is the maximal
 // words of the round once the closure's forced answers (waits after a
 // quiet, anything after an err) are left out, with the access words of a
-// breadth-first spanning tree. A run whose own access words differ checks
-// other words, so this is the yardstick the issue set, not a proven lower
-// bound of every run.
-func DroidStarFloor(ctx context.Context, shared string, c DroidStarCase) (int, error) {
+// breadth-first spanning tree, plus the transitions into the error sink
+// the check skips and no check word covers. countsEvery counts the bound
+// in every symbol, as DroidStar did, else in free ones. A run whose own
+// access words differ checks other words, so this is the yardstick the
+// issue set, not a proven lower bound of every run.
+func DroidStarFloor(ctx context.Context, shared string, c DroidStarCase, countsEvery bool) (int, error) {
 	plan, err := droidStarPlan(shared, c, 1)
 	if err != nil {
 		return 0, err
@@ -239,13 +245,14 @@ func DroidStarFloor(ctx context.Context, shared string, c DroidStarCase) (int, e
 		access[q] = tree.Word(q)
 	}
 	t := plan.Job.Target
+	t.BoundCountsEvery = countsEvery
 	sem, err := t.Sem()
 	if err != nil {
 		return 0, err
 	}
 	rec := plan.Job.Recorder
 	check := &equivalence.Bound{MQ: &oracle.Counter{Next: plan.Job.MQ, Phase: oracle.PhaseEquivalence, Recorder: rec},
-		Bound: c.Bound, Sem: sem, Forcing: t.Forcing, PerBatch: equivalence.WholeRound}
+		Bound: c.Bound, Sem: sem, Forcing: t.BoundForcing(), PerBatch: equivalence.WholeRound}
 	cex, err := check.FindCounterexample(ctx, &learn.Hypothesis{Machine: m, Access: access})
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", c.Class, err)

@@ -86,5 +86,8 @@ func checkPurpose(ctx context.Context, e *env, file string, resolve bool, resolv
 	if p.BoundAuto {
 		bound = boundAuto
 	}
+	if p.BoundCountsEvery {
+		bound += " (counting every symbol)"
+	}
 	return fmt.Sprintf("%s, %s, %s, bound %s, backends %s", p.Name, plural(len(p.Callins), "callin"), plural(len(p.Callbacks), "callback"), bound, strings.Join(parts, ", ")), nil
 }

@@ -115,3 +115,21 @@ func checkPad(size pad.Sizes) error {
 	}
 	return nil
 }
+
+// --bound-counts's values.
+const (
+	boundCountsFree  = "free"
+	boundCountsEvery = "every"
+)
+
+// parseBoundCounts reads --bound-counts: whether the bound counts every
+// symbol (every) or only the free ones (free).
+func parseBoundCounts(s string) (every bool, err error) {
+	switch s {
+	case boundCountsFree:
+		return false, nil
+	case boundCountsEvery:
+		return true, nil
+	}
+	return false, usageError("--bound-counts is free or every, got %q", s)
+}

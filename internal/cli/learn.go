@@ -30,6 +30,7 @@ import (
 )
 
 type learnFlags struct {
+	boundCounts string
 	out         string
 	write       []string
 	example     string
@@ -181,6 +182,7 @@ the one running at a stop finishes in time.`,
 	fl.StringVar(&f.example, "example", "", "learn an embedded example (see 'droidstar examples')")
 	fl.StringVar(&f.modelFile, "model", "", "learn a model file directly (DroidStar DOT, Mealy DOT or droidstar JSON)")
 	fl.StringVar(&f.format, "model-format", "auto", "format of --model: auto, droidstar-dot, mealy-dot, json")
+	fl.StringVar(&f.boundCounts, "bound-counts", "", "which symbols the bound counts (default: the purpose's bound_counts, else free): free (a wait a followed_by_wait restriction forces after a callin is part of that callin's step) or every (every symbol, as DroidStar counted: where waits are forced it reaches less far, and costs less)")
 	fl.StringVar(&f.bound, "bound", "", "distinguisher bound in free symbols (default: the purpose's bound, else 2): N, or auto (start at 1, raise while a raised bound's round finds counterexamples, up to 4) or auto:MAX; the wait a followed_by_wait restriction forces after a callin is part of that callin's step and not counted; the model is exact if the target needs no more than the bound used")
 	fl.StringVar(&f.conformance, "conformance", defaultConformance, "conformance test run once a hypothesis passes the bound check: random:N (N random words from the hypothesis's states, seed 1), random:N:SEED, wp:K (the Wp-method, K extra states) or off")
 	fl.StringVar(&f.learner, "learner", learn.DefaultName, "the learner: "+strings.Join(learn.Names(), ", "))
@@ -259,6 +261,12 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	conformance, err := parseConformance(f.conformance)
 	if err != nil {
 		return err
+	}
+	var countsEvery bool
+	if c.Flags().Changed("bound-counts") {
+		if countsEvery, err = parseBoundCounts(f.boundCounts); err != nil {
+			return err
+		}
 	}
 	if _, err := learn.ByName(f.learner); err != nil {
 		return usageError("--learner: %v", err)
@@ -352,6 +360,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	if auto {
 		plan.Job.Target.BoundAuto, plan.Job.Target.BoundMax = true, cmp.Or(bound.Max, engine.DefaultAutoMax)
+	}
+	if c.Flags().Changed("bound-counts") {
+		plan.Job.Target.BoundCountsEvery = countsEvery
 	}
 	// A simulated target is known in full: the result is compared with it
 	// (and with --oracle perfect so is every hypothesis).
@@ -508,7 +519,7 @@ const (
 // exact only when the target needs no more than its bound, which nothing
 // else checks.
 func checkTarget(doc *model.Document, learned, target *mealy.Machine, plan *compose.Plan, perfect bool) error {
-	tc, err := compose.CheckTarget(learned, target, plan.Job.Target.Forcing)
+	tc, err := compose.CheckTarget(learned, target, plan.Job.Target.BoundForcing())
 	if err != nil {
 		return fmt.Errorf("comparing the learned model with the target: %w", err)
 	}

@@ -211,7 +211,7 @@ func (p *Plan) Pad(size pad.Sizes) {
 	if !size.Any() {
 		return
 	}
-	p.filter.Next = &pad.Stage{Next: p.filter.Next, Known: p.Cache, Rules: p.Rules, Size: size,
+	p.filter.Next = &pad.Stage{Next: p.filter.Next, Known: p.Cache, Rules: p.Rules, Size: size, Sem: p.Cache.Sem,
 		Inputs: p.Job.Target.Inputs.Size(), Recorder: p.Job.Recorder}
 }
 
@@ -476,7 +476,7 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 	t := engine.Target{
 		Name: p.Name, Class: p.Class, Inputs: inputs, Outputs: outputs,
 		Semantics: model.SemanticsClosure, Callins: p.CallinSymbols(), Callbacks: p.OutputCallbacks(),
-		Bound: p.Bound, BoundAuto: p.BoundAuto, BoundMax: engine.DefaultAutoMax,
+		Bound: p.Bound, BoundAuto: p.BoundAuto, BoundMax: engine.DefaultAutoMax, BoundCountsEvery: p.BoundCountsEvery,
 		Purpose: &model.PurposeInfo{Name: p.Name, Class: p.Class, File: p.File, Fingerprint: p.Fingerprint()},
 	}
 	b, err := startBackend(ctx, p, read, o)
@@ -504,7 +504,7 @@ func FromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 // not what a query answers.
 func purposeKeyParts(p *purpose.Purpose, b started, o BackendOptions) map[string]string {
 	q := *p
-	q.Bound, q.BoundAuto, q.Restrictions = 0, false, nil
+	q.Bound, q.BoundAuto, q.BoundCountsEvery, q.Restrictions = 0, false, false, nil
 	parts := map[string]string{
 		store.PartPurpose:  q.Fingerprint(),
 		store.PartTimeouts: fmt.Sprintf("quiescence %s, settle %s, post-reset %s", p.Timeouts.Quiescence, p.Timeouts.Settle, p.Timeouts.PostReset),

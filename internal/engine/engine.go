@@ -39,8 +39,23 @@ type Target struct {
 	// followed_by_wait callins); the composition root fills it in from the
 	// restrictions.
 	Forcing mealy.Forcing
-	Purpose *model.PurposeInfo
-	Backend model.BackendInfo
+	// BoundCountsEvery makes Bound count every symbol, the waits Forcing
+	// forces too, as DroidStar did: the bound oracle then asks suffixes
+	// over every input and the restriction filter drops those the rules
+	// exclude. It reaches less far than counting free symbols where the
+	// restrictions force waits, and costs less.
+	BoundCountsEvery bool
+	Purpose          *model.PurposeInfo
+	Backend          model.BackendInfo
+}
+
+// BoundForcing is the forcing the bound counts by: Forcing, or none when
+// the bound counts every symbol.
+func (t Target) BoundForcing() mealy.Forcing {
+	if t.BoundCountsEvery {
+		return mealy.Forcing{}
+	}
+	return t.Forcing
 }
 
 // Sem is the closure semantics of the target's alphabets, or none for a
@@ -167,7 +182,7 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 				per = equivalence.WholeRound
 			}
 		}
-		bound := &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.Forcing, PerBatch: per, OnProgress: watch.roundProgress,
+		bound := &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.BoundForcing(), PerBatch: per, OnProgress: watch.roundProgress,
 			OnBatch: watch.roundBatch}
 		checks.bound = bound
 		if t.BoundAuto {
@@ -243,12 +258,13 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	doc.Callins, doc.Callbacks = t.Callins, t.Callbacks
 	if o.Perfect == nil {
 		// Both ignore equivalent pairs, so no minimisation first. The
-		// needed bound is in the oracle's units: free symbols.
+		// needed bound is in the oracle's units: free symbols, unless
+		// the bound counts every symbol.
 		needed := h.Machine.NeededBound()
-		if !t.Forcing.None() {
-			needed = h.Machine.NeededFreeBound(t.Forcing)
+		if f := t.BoundForcing(); !f.None() {
+			needed = h.Machine.NeededFreeBound(f)
 		}
-		doc.Bound = &model.Bound{Used: t.Bound, LearnedNeeds: needed}
+		doc.Bound = &model.Bound{Used: t.Bound, LearnedNeeds: needed, CountsEvery: t.BoundCountsEvery}
 		if auto != nil {
 			used, found, capped := auto.Settled()
 			doc.Bound.Used = used

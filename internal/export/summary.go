@@ -249,6 +249,9 @@ func BoundText(d *model.Document) string {
 	if a := bd.Auto; a != nil {
 		used = autoText(bd.Used, a)
 	}
+	if bd.CountsEvery {
+		used += " (counting every symbol)"
+	}
 	return fmt.Sprintf("%s, the learned model needs %d%s", used, bd.LearnedNeeds, boundNote(bd, d.Target, d.Conformance != nil))
 }
 

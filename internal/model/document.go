@@ -97,13 +97,15 @@ type ErrInfo struct {
 
 // Bound is the distinguisher bound the run assumed and the one the
 // learned model needs, both in free symbols: a wait that a
-// followed_by_wait restriction forces after a callin is not counted.
+// followed_by_wait restriction forces after a callin is not counted
+// (unless CountsEvery: then every symbol is, as DroidStar counted).
 // LearnedNeeds is computed on the learned model, so it is only a lower
 // bound for the target's: a bound too small for the target yields a
 // smaller, wrong model that needs no more than the bound used.
 type Bound struct {
-	Used         int `json:"used"`
-	LearnedNeeds int `json:"learned_model_needs"`
+	Used         int  `json:"used"`
+	LearnedNeeds int  `json:"learned_model_needs"`
+	CountsEvery  bool `json:"counts_every_symbol,omitempty"`
 	// Auto is how --bound auto chose Used (absent for a fixed bound).
 	Auto *AutoBound `json:"auto,omitempty"`
 	// Needed is the key earlier versions wrote for LearnedNeeds, which

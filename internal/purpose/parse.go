@@ -36,7 +36,7 @@ var (
 	// harnessKeys are the top-level fields of the harness's configure
 	// request (internal/harness.Request).
 	harnessKeys     = []string{"name", "class", "target", "setup", "callins", "callbacks", "details", "timeouts", "jars", "adapters"}
-	topKeys         = []string{"name", "class", "description", "target", "setup", "files", "permissions", "jars", "adapters", "callins", "callbacks", "details", "timeouts", "bound", "restrictions", "backend"}
+	topKeys         = []string{"name", "class", "description", "target", "setup", "files", "permissions", "jars", "adapters", "callins", "callbacks", "details", "timeouts", "bound", "bound_counts", "restrictions", "backend"}
 	callinKeys      = []string{"symbol", "call", "on", "args", "do", "result", "error_if"}
 	callbackKeys    = []string{"symbol", "from", "error", "returns", "throws", "sleep_ms"}
 	timeoutKeys     = []string{"quiescence", "settle", "post_reset"}
@@ -639,6 +639,15 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 				d.errAt(f.pos, f.path, "must be at least 1, got %d", b)
 			}
 			p.Bound = b
+		}
+	}
+	if f := m.opt("bound_counts"); f != nil {
+		switch s, _ := stringValue(f.value.node); {
+		case !f.value.ok:
+		case s == "every":
+			p.BoundCountsEvery = true
+		case s != "free":
+			d.errAt(f.pos, f.path, "want free or every, got %s", kindOf(f.value.node))
 		}
 	}
 	if f := m.opt("restrictions"); f != nil {

@@ -49,9 +49,13 @@ type Purpose struct {
 	Bound     int        `json:"bound"`
 	// BoundAuto is bound: auto (the bound oracle chooses its bound; see
 	// equivalence.AutoBound); Bound is then the default, unused.
-	BoundAuto    bool          `json:"bound_auto,omitempty"`
-	Restrictions []Restriction `json:"restrictions,omitempty"`
-	Backend      Backend       `json:"backend"`
+	BoundAuto bool `json:"bound_auto,omitempty"`
+	// BoundCountsEvery is bound_counts: every (the bound counts every
+	// symbol, the waits followed_by_wait forces too, as DroidStar did);
+	// free, the default, counts only the symbols left to choose.
+	BoundCountsEvery bool          `json:"bound_counts_every,omitempty"`
+	Restrictions     []Restriction `json:"restrictions,omitempty"`
+	Backend          Backend       `json:"backend"`
 
 	// The harness part (jvm and adb backends): how to make and wire a fresh
 	// instance, the environment it needs, and the user's adapters.

@@ -126,7 +126,7 @@ func newStack(t *testing.T, tg target, size pad.Sizes) *stack {
 	s.cache = oracle.NewCache(s.dev, m.Inputs, m.Outputs, sem, s.rec)
 	var below oracle.Oracle = s.cache
 	if size.Any() {
-		below = &pad.Stage{Next: s.cache, Known: s.cache, Rules: rules, Size: size, Inputs: m.Inputs.Size(), Recorder: s.rec}
+		below = &pad.Stage{Next: s.cache, Known: s.cache, Rules: rules, Size: size, Sem: sem, Inputs: m.Inputs.Size(), Recorder: s.rec}
 	}
 	filter := &restrict.Filter{Next: below, Rules: rules, Sem: sem, Recorder: s.rec}
 	s.learn = &oracle.Counter{Next: filter, Phase: oracle.PhaseLearning, Recorder: s.rec}
@@ -309,5 +309,45 @@ func TestCheckWordsAndRerunsArePaddedByTheirOwnRule(t *testing.T) {
 	}
 	if l, e := s.rec.Snapshot(); l.Padded != 0 || e.Padded != 0 {
 		t.Errorf("padded %d learning and %d equivalence symbols, want none", l.Padded, e.Padded)
+	}
+}
+
+// A check's word is padded only up to the first wait its hypothesis
+// predicts quiet, and not by the forcing callin before it: that wait would
+// cost a whole quiescence timeout for a guess at the next round's words.
+// A wait predicted to bring a callback (or an err) is cheap and stays; with
+// no prediction the word is padded in full.
+func TestCheckWordsStopBeforeAPredictedQuiet(t *testing.T) {
+	tg := serverSocket(t)
+	in := tg.m.Inputs
+	predict := oracle.Expectation{Outputs: func(w mealy.Word) mealy.Word {
+		out, _ := tg.m.Run(w)
+		return out
+	}}
+	cases := []struct {
+		ask      string
+		predicts bool
+		sent     string
+	}{
+		{"bind", true, "bind"},                 // bind·wait is quiet
+		{"bind wait", true, "bind wait bind"},  // the padded bind errs: cheap, and the cache runs nothing after it
+		{"bind", false, "bind wait bind wait"}, // no prediction: padded in full
+	}
+	for _, c := range cases {
+		s := newStack(t, tg, pad.Sizes{Check: 1})
+		ctx := context.Background()
+		if c.predicts {
+			ctx = oracle.WithExpectation(ctx, predict)
+		}
+		if _, err := s.eq.Ask(ctx, []mealy.Word{in.MustWord(strings.Fields(c.ask)...)}); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.dev.sent) != 1 || in.Format(s.dev.sent[0]) != c.sent {
+			var sent []string
+			for _, w := range s.dev.sent {
+				sent = append(sent, in.Format(w))
+			}
+			t.Errorf("%q (predicted: %v): sent %q, want %q", c.ask, c.predicts, sent, c.sent)
+		}
 	}
 }
