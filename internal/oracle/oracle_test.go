@@ -352,7 +352,7 @@ func TestCacheStagesWordsByTheEdgeTheyLeaveBy(t *testing.T) {
 			ran:  []string{"start wait cancel", "start cancel"}, batches: []int{1, 1},
 		},
 		{
-			name: "lanes keep their work", parallel: 2,
+			name: "several lanes run the batch whole", parallel: 2,
 			ask:  []string{"start start wait", "start start cancel"},
 			want: []string{"ok err err", "ok err err"},
 			ran:  []string{"start start wait", "start start cancel"}, batches: []int{2},
