@@ -262,11 +262,13 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	var countsEvery bool
+	var countsEvery *bool // nil: the purpose's
 	if c.Flags().Changed("bound-counts") {
-		if countsEvery, err = parseBoundCounts(f.boundCounts); err != nil {
+		every, err := parseBoundCounts(f.boundCounts)
+		if err != nil {
 			return err
 		}
+		countsEvery = &every
 	}
 	if _, err := learn.ByName(f.learner); err != nil {
 		return usageError("--learner: %v", err)
@@ -361,8 +363,8 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	if auto {
 		plan.Job.Target.BoundAuto, plan.Job.Target.BoundMax = true, cmp.Or(bound.Max, engine.DefaultAutoMax)
 	}
-	if c.Flags().Changed("bound-counts") {
-		plan.Job.Target.BoundCountsEvery = countsEvery
+	if countsEvery != nil {
+		plan.Job.Target.BoundCountsEvery = *countsEvery
 	}
 	// A simulated target is known in full: the result is compared with it
 	// (and with --oracle perfect so is every hypothesis).

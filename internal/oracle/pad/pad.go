@@ -110,7 +110,8 @@ func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer,
 	}
 	var cheap func(q, p mealy.Word) mealy.Word
 	if exp, ok := oracle.ExpectationOf(ctx); ok && oracle.PhaseOf(ctx) == oracle.PhaseEquivalence && s.Sem.Closure {
-		cheap = func(q, p mealy.Word) mealy.Word { return s.beforeQuiet(q, p, exp.Outputs(p)) }
+		forcing := s.Rules.Forcing()
+		cheap = func(q, p mealy.Word) mealy.Word { return s.beforeQuiet(q, p, exp.Outputs(p), forcing) }
 	}
 	sent, padded := s.pad(queries, n, cheap)
 	if padded == 0 {
@@ -247,8 +248,7 @@ func isPrefix(p, w mealy.Word) bool {
 // the next round's word the padding might answer (a wait right after a
 // quiet costs nothing and stays). The harness runs such a word as it is;
 // the padded symbols are only a guess at what the next round asks.
-func (s *Stage) beforeQuiet(q, p, outs mealy.Word) mealy.Word {
-	forcing := s.Rules.Forcing()
+func (s *Stage) beforeQuiet(q, p, outs mealy.Word, forcing mealy.Forcing) mealy.Word {
 	for k := len(q); k < len(p) && k < len(outs); k++ {
 		if p[k] != s.Sem.Wait || outs[k] != s.Sem.Quiet || k > 0 && p[k-1] == s.Sem.Wait && outs[k-1] == s.Sem.Quiet {
 			continue
