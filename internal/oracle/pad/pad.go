@@ -99,21 +99,22 @@ type Stage struct {
 // Ask implements oracle.Oracle.
 func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
 	n := 0
+	// predict, when set, is a check's hypothesis, which stops its words'
+	// padding before a quiet wait (see beforeQuiet).
+	var predict func(mealy.Word) mealy.Word
 	switch oracle.PhaseOf(ctx) {
 	case oracle.PhaseLearning:
 		n = s.Size.Learning
 	case oracle.PhaseEquivalence:
 		n = s.Size.Check
+		if exp, ok := oracle.ExpectationOf(ctx); ok && s.Sem.Closure {
+			predict = exp.Outputs
+		}
 	}
 	if n <= 0 || oracle.IsRerun(ctx) {
 		return s.Next.Ask(ctx, queries)
 	}
-	var cheap func(q, p mealy.Word) mealy.Word
-	if exp, ok := oracle.ExpectationOf(ctx); ok && oracle.PhaseOf(ctx) == oracle.PhaseEquivalence && s.Sem.Closure {
-		forcing := s.Rules.Forcing()
-		cheap = func(q, p mealy.Word) mealy.Word { return s.beforeQuiet(q, p, exp.Outputs(p), forcing) }
-	}
-	sent, padded := s.pad(queries, n, cheap)
+	sent, padded := s.pad(queries, n, predict)
 	if padded == 0 {
 		return s.Next.Ask(ctx, queries)
 	}
@@ -137,7 +138,7 @@ func (s *Stage) Explain(w mealy.Word) (*model.ErrInfo, bool) {
 
 // pad returns the words to send down, query by query, and how many
 // symbols it appended to the distinct words it padded.
-func (s *Stage) pad(queries []mealy.Word, n int, cheap func(q, p mealy.Word) mealy.Word) (sent []mealy.Word, padded int) {
+func (s *Stage) pad(queries []mealy.Word, n int, predict func(mealy.Word) mealy.Word) (sent []mealy.Word, padded int) {
 	var misses []int
 	for k, q := range queries {
 		if _, ok := s.Known.Lookup(q); !ok {
@@ -162,8 +163,8 @@ func (s *Stage) pad(queries []mealy.Word, n int, cheap func(q, p mealy.Word) mea
 			continue
 		}
 		p := s.extend(q, forcing, n)
-		if cheap != nil {
-			p = cheap(q, p)
+		if predict != nil {
+			p = s.beforeQuiet(q, p, predict(p), forcing)
 		}
 		if len(p) == len(q) {
 			continue
