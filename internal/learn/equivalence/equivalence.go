@@ -28,8 +28,9 @@ import (
 // i itself is such a callin the suffix starts with its wait. Without
 // forcing inputs this is the paper's plain length.
 //
-// It reuses the learner's access words, skips transitions into and out of
-// the error sink (every extension of an err is err) and transitions whose
+// It reuses the learner's access words, skips the transitions out of the
+// error sink and those into it that answer err (every extension of an err
+// is err), and transitions whose
 // two words are the same, asks only the words of free length exactly Bound
 // (the cache answers their prefixes), and hands the distinguishing suffix
 // straight back to the learner.
@@ -99,7 +100,11 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 		}
 		for i := 0; i < m.Inputs.Size(); i++ {
 			to := m.Next[q][i]
-			if to == sink || h.Access[q].Concat(i).Equal(h.Access[to]) {
+			// A transition into the sink that answers err needs no
+			// check: every extension of an err is err. One that answers
+			// anything else claims that every later input errs, which
+			// nothing observed yet: L# and KV build such hypotheses.
+			if to == sink && m.Out[q][i] == b.Sem.Err || h.Access[q].Concat(i).Equal(h.Access[to]) {
 				continue
 			}
 			todo = append(todo, transition{q, i, to})

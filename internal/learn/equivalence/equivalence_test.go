@@ -113,6 +113,43 @@ func TestBoundSkipsTheErrorSink(t *testing.T) {
 	}
 }
 
+// A transition into the error sink that answers ok claims that every
+// later input errs; the check must ask it, not skip it as it skips the
+// sink's own transitions. L# with several devices learned
+// SpeechRecognizer's cancel after start so (cancel answers ok, then
+// everything errs) and the check passed it: a wrong model.
+func TestBoundChecksAnOKTransitionIntoTheSink(t *testing.T) {
+	in, out, _ := mealy.ClosureAlphabets([]string{"open", "close"}, nil)
+	open, closeIn, wait := 0, 1, 2
+	ok, quiet, errOut := 0, 1, 2
+	// The target: open, close, open, ... alternate; anything else errs.
+	target := mealy.NewMachine(in, out, 3)
+	target.SetTransition(0, open, ok, 1)
+	target.SetTransition(0, closeIn, errOut, 2)
+	target.SetTransition(0, wait, quiet, 0)
+	target.SetTransition(1, open, errOut, 2)
+	target.SetTransition(1, closeIn, ok, 0)
+	target.SetTransition(1, wait, quiet, 1)
+	for a := range 3 {
+		target.SetTransition(2, a, errOut, 2)
+	}
+	// The hypothesis: close answers ok and leads to the sink.
+	hyp := target.Clone()
+	hyp.SetTransition(1, closeIn, ok, 2)
+	h := &learn.Hypothesis{Machine: hyp, Access: []mealy.Word{{}, {open}, {closeIn}}}
+	b := &Bound{MQ: &counting{m: target}, Bound: 2, Sem: mealy.ClosureSemantics(in, out)}
+	cex, err := b.FindCounterexample(context.Background(), h)
+	if err != nil || cex == nil {
+		t.Fatalf("got %+v, %v; want the counterexample open close open", cex, err)
+	}
+	if got := in.Format(cex.Word); got != "open close open" {
+		t.Fatalf("counterexample %q, want %q", got, "open close open")
+	}
+	if got := in.Format(cex.Suffix); got != "open" {
+		t.Fatalf("suffix %q, want %q", got, "open")
+	}
+}
+
 func TestPerfect(t *testing.T) {
 	p := &Perfect{Target: target()}
 	cex, err := p.FindCounterexample(context.Background(), merged())
