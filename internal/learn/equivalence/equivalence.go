@@ -30,10 +30,9 @@ import (
 //
 // It reuses the learner's access words, skips the transitions out of the
 // error sink and those into it that answer err (every extension of an err
-// is err), and transitions whose
-// two words are the same, asks only the words of free length exactly Bound
-// (the cache answers their prefixes), and hands the distinguishing suffix
-// straight back to the learner.
+// is err), and transitions whose two words are the same, asks only the
+// words of free length exactly Bound (the cache answers their prefixes),
+// and hands the distinguishing suffix straight back to the learner.
 type Bound struct {
 	MQ    oracle.Oracle
 	Bound int
