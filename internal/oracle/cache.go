@@ -199,6 +199,26 @@ func (c *Cache) Explain(w mealy.Word) (*model.ErrInfo, bool) {
 	return a.Err, true
 }
 
+// knownPrefix is the outputs of the longest prefix of w the tree holds.
+func (c *Cache) knownPrefix(w mealy.Word) mealy.Word {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out mealy.Word
+	n := c.root
+	for _, in := range w {
+		if o, forced := c.Sem.Forced(int(n.out), in); forced {
+			out = append(out, o)
+			continue
+		}
+		if n.children == nil || n.children[in] == nil {
+			break
+		}
+		n = n.children[in]
+		out = append(out, int(n.out))
+	}
+	return out
+}
+
 // lookup answers w from the tree, marking its path with t when it is
 // there.
 func (c *Cache) lookup(w mealy.Word, t *touch) (Answer, bool) {
@@ -374,7 +394,14 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 			run = c.staged(run)
 			c.mu.Unlock()
 		}
-		got, err := c.Next.Ask(ctx, run)
+		askCtx, spares := c.spares(ctx, run, round)
+		askCtx = WithKnown(askCtx, c.knownPrefix)
+		got, err := c.Next.Ask(askCtx, run)
+		if r, serr := spares.keep(ctx, c); serr != nil {
+			return nil, errors.Join(err, serr)
+		} else if r {
+			revised = true
+		}
 		if err != nil {
 			return nil, c.keepPartial(ctx, run, err)
 		}
@@ -680,4 +707,80 @@ func sortedWords(queries []mealy.Word, idx []int) []sortKey {
 		return a.k - b.k
 	})
 	return order
+}
+
+// spareRun is the part of an asker's spares (see Spares) that went down
+// with a batch, and the answers of those that ran.
+type spareRun struct {
+	words    []mealy.Word
+	answers  []Answer
+	answered []bool // each index written by one goroutine, read after the Ask
+}
+
+// spares passes the asker's spare words down with run, on a batch's
+// first round only: those the tree cannot answer and that are no prefix
+// of a word that runs anyway, in the asker's order. The context it
+// returns carries them (or none).
+func (c *Cache) spares(ctx context.Context, run []mealy.Word, round int) (context.Context, *spareRun) {
+	sp, ok := SparesOf(ctx)
+	if !ok {
+		return ctx, nil
+	}
+	ctx = WithoutSpares(ctx)
+	if round > 0 {
+		return ctx, nil
+	}
+	all := make([]mealy.Word, 0, len(run)+len(sp.Words))
+	all = append(all, run...)
+	c.mu.Lock()
+	for _, w := range sp.Words {
+		if _, known := c.lookup(w, nil); !known {
+			all = append(all, w)
+		}
+	}
+	c.mu.Unlock()
+	idx := make([]int, len(all))
+	for k := range idx {
+		idx[k] = k
+	}
+	maximal := map[string]bool{}
+	for _, w := range maximalWords(all, idx) {
+		maximal[w.Key()] = true
+	}
+	for _, w := range run {
+		delete(maximal, w.Key())
+	}
+	s := &spareRun{}
+	for _, w := range all[len(run):] {
+		if k := w.Key(); maximal[k] {
+			delete(maximal, k) // the first of equal words stands for them all
+			s.words = append(s.words, w)
+		}
+	}
+	if len(s.words) == 0 {
+		return ctx, nil
+	}
+	s.answers, s.answered = make([]Answer, len(s.words)), make([]bool, len(s.words))
+	return WithSpares(ctx, Spares{Words: s.words, Answered: func(k int, a Answer) {
+		s.answers[k], s.answered[k] = a, true
+	}}), s
+}
+
+// keep adds the spares that ran to the tree, as any executed answer.
+func (s *spareRun) keep(ctx context.Context, c *Cache) (revised bool, err error) {
+	if s == nil {
+		return false, nil
+	}
+	ctx = WithoutSpares(ctx)
+	for k, w := range s.words {
+		if !s.answered[k] {
+			continue
+		}
+		r, err := c.add(ctx, w, s.answers[k])
+		if err != nil {
+			return revised, err
+		}
+		revised = revised || r
+	}
+	return revised, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -148,12 +149,14 @@ func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer,
 	for k, i := range miss {
 		run[k] = queries[i]
 	}
+	ctx, spares := s.spares(ctx, rerun)
 	got, err := s.Next.Ask(ctx, run)
 	now := time.Now
 	if s.Now != nil {
 		now = s.Now
 	}
 	at := now()
+	spareRecs := spares.records(s, at)
 	if err != nil {
 		var pe *oracle.PartialError
 		if !errors.As(err, &pe) || len(pe.Answers) != len(run) || len(pe.Answered) != len(run) {
@@ -161,7 +164,7 @@ func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer,
 		}
 		// Keep what the devices ran before the failure, and hand the
 		// cache every answer this batch has.
-		var recs []Record
+		recs := spareRecs
 		answered := make([]bool, len(queries))
 		for k := range queries {
 			answered[k] = true
@@ -178,15 +181,66 @@ func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer,
 		}
 		return nil, &oracle.PartialError{Answers: answers, Answered: answered, Err: err}
 	}
-	recs := make([]Record, len(run))
+	recs := make([]Record, len(run), len(run)+len(spareRecs))
 	for k, i := range miss {
 		answers[i] = got[k]
 		recs[k] = s.record(run[k], got[k], at)
 	}
+	recs = append(recs, spareRecs...)
 	if err := s.Bucket.Append(recs); err != nil {
 		return nil, err
 	}
 	return answers, nil
+}
+
+// spareRun is what ran of the spares a batch took down (oracle.Spares).
+type spareRun struct {
+	words    []mealy.Word
+	mu       sync.Mutex
+	answered []int
+	answers  []oracle.Answer
+}
+
+// spares answers the cache's spares that earlier runs answered at once,
+// and passes the rest down with their answers noted, so that a spare that
+// ran is written to the store like any query.
+func (s *Stage) spares(ctx context.Context, rerun bool) (context.Context, *spareRun) {
+	sp, ok := oracle.SparesOf(ctx)
+	if !ok || sp.Answered == nil || rerun {
+		return ctx, nil
+	}
+	run := &spareRun{}
+	var index []int // run.words[j] is sp.Words[index[j]]
+	for k, w := range sp.Words {
+		if a, ok := s.lookup(w); ok && !s.isDisputed(w) {
+			sp.Answered(k, a)
+			continue
+		}
+		run.words, index = append(run.words, w), append(index, k)
+	}
+	if stored := len(sp.Words) - len(run.words); stored > 0 && s.Recorder != nil {
+		s.Recorder.Stored(ctx, stored)
+	}
+	return oracle.WithSpares(ctx, oracle.Spares{Words: run.words, Answered: func(j int, a oracle.Answer) {
+		run.mu.Lock()
+		run.answered, run.answers = append(run.answered, j), append(run.answers, a)
+		run.mu.Unlock()
+		sp.Answered(index[j], a)
+	}}), run
+}
+
+// records are the store's records of the spares that ran.
+func (r *spareRun) records(s *Stage, at time.Time) []Record {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	recs := make([]Record, len(r.answered))
+	for k, j := range r.answered {
+		recs[k] = s.record(r.words[j], r.answers[k], at)
+	}
+	return recs
 }
 
 // lookup answers q from the earlier runs' answers.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -201,5 +202,62 @@ func TestStageCalibratedRerunsStaleQuiets(t *testing.T) {
 	}
 	if !reflect.DeepEqual(next.ran, []mealy.Word{stopWait}) {
 		t.Errorf("under 800ms ran %v, want stop wait", next.ran)
+	}
+}
+
+// spareDevices is devices that also runs every spare (oracle.Spares) of a
+// batch, and remembers those apart.
+type spareDevices struct {
+	devices
+	spares []mealy.Word
+}
+
+func (d *spareDevices) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	if sp, ok := oracle.SparesOf(ctx); ok && sp.Answered != nil {
+		for k, w := range sp.Words {
+			d.spares = append(d.spares, w)
+			sp.Answered(k, oracle.Answer{Outputs: append(mealy.Word(nil), w...), ErrAt: -1, Device: "sim-0"})
+		}
+	}
+	return d.devices.Ask(ctx, qs)
+}
+
+// A spare that an earlier run stored is answered from the store and does
+// not go down; one that runs is stored like the batch's queries.
+func TestStageAnswersAndStoresSpares(t *testing.T) {
+	b := storedBucket(t, []Record{{Query: []string{"a", "b"}, Outputs: []string{"a", "b"}, ErrAt: -1, Device: "sim-0"}})
+	ab := mealy.MustAlphabet("a", "b")
+	next := &spareDevices{}
+	rec := &oracle.Recorder{}
+	stage, err := NewStage(next, b, ab, ab, mealy.Semantics{}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := map[int]string{}
+	spares := []mealy.Word{{0, 1}, {1, 0}}
+	ctx := oracle.WithSpares(context.Background(), oracle.Spares{Words: spares, Answered: func(k int, a oracle.Answer) {
+		answered[k] = ab.Format(a.Outputs)
+	}})
+	if _, err := stage.Ask(ctx, []mealy.Word{{1}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[int]string{0: "a b", 1: "b a"}; !reflect.DeepEqual(answered, want) {
+		t.Errorf("spares answered %v, want %v", answered, want)
+	}
+	if !reflect.DeepEqual(next.spares, []mealy.Word{{1, 0}}) {
+		t.Errorf("spares ran %v, want only b a", next.spares)
+	}
+	if l, _ := rec.Snapshot(); l.Stored != 1 {
+		t.Errorf("%d answers from the store, want 1 (the spare a b)", l.Stored)
+	}
+	var stored []string
+	if err := b.s.Each(b.Fingerprint(), func(_ Summary, r Record) error {
+		stored = append(stored, strings.Join(r.Query, " "))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a b", "b", "b a"}; !reflect.DeepEqual(stored, want) {
+		t.Errorf("stored %q, want %q", stored, want)
 	}
 }

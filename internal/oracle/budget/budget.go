@@ -41,8 +41,10 @@ func (b *Stage) Used() int {
 	return b.used
 }
 
-// Ask implements oracle.Oracle.
+// Ask implements oracle.Oracle. Spares (oracle.Spares) do not pass: each
+// would spend the budget on a word nobody asked for yet.
 func (b *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
+	ctx = oracle.WithoutSpares(ctx)
 	b.mu.Lock()
 	// Batches run concurrently (a vote's re-runs beside a batch) reserve
 	// their share before running, so that together they stay within Max.

@@ -78,3 +78,30 @@ func TestBudgetStopsAtExactlyMax(t *testing.T) {
 		t.Fatalf("got %v after %d runs, want the budget's stop and no run", err, len(dev.ran))
 	}
 }
+
+// sparesSeen notes whether a batch came with spares.
+type sparesSeen struct {
+	oracle.Oracle
+	seen bool
+}
+
+func (s *sparesSeen) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	_, ok := oracle.SparesOf(ctx)
+	s.seen = s.seen || ok
+	return s.Oracle.Ask(ctx, qs)
+}
+
+// Spares do not pass a budget: each would spend it on a word nobody asked
+// for yet.
+func TestBudgetPassesNoSpares(t *testing.T) {
+	m := lock()
+	below := &sparesSeen{Oracle: &machineOracle{m: m, ran: map[string]int{}}}
+	stage := &budget.Stage{Next: below, Max: 5}
+	ctx := oracle.WithSpares(context.Background(), oracle.Spares{Words: all[3:], Answered: func(int, oracle.Answer) {}})
+	if _, err := stage.Ask(ctx, all[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if below.seen || stage.Used() != 1 {
+		t.Errorf("spares passed: %v; %d of the budget used, want 1", below.seen, stage.Used())
+	}
+}

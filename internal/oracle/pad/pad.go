@@ -114,6 +114,7 @@ func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer,
 	if n <= 0 || oracle.IsRerun(ctx) {
 		return s.Next.Ask(ctx, queries)
 	}
+	ctx = s.padSpares(ctx, n, predict)
 	sent, padded := s.pad(queries, n, predict)
 	if padded == 0 {
 		return s.Next.Ask(ctx, queries)
@@ -129,6 +130,18 @@ func (s *Stage) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer,
 		}
 	}
 	return answers, nil
+}
+
+// padSpares pads the asker's spare words (oracle.Spares) as it pads its
+// queries: a spare is a word the asker expects to ask, padded for the
+// same reason.
+func (s *Stage) padSpares(ctx context.Context, n int, predict func(mealy.Word) mealy.Word) context.Context {
+	sp, ok := oracle.SparesOf(ctx)
+	if !ok {
+		return ctx
+	}
+	words, _ := s.pad(sp.Words, n, predict)
+	return oracle.WithSpares(ctx, oracle.Spares{Words: words, Answered: sp.Answered})
 }
 
 // Explain implements oracle.Explainer by asking the stages below.

@@ -18,15 +18,27 @@ import (
 )
 
 // machineOracle answers from a machine, as a device would, and keeps
-// every word sent down to it.
+// every word sent down to it; it runs every spare (oracle.Spares) that
+// comes with a batch, and keeps those apart.
 type machineOracle struct {
-	m    *mealy.Machine
-	sem  mealy.Semantics
-	mu   sync.Mutex
-	sent []mealy.Word
+	m      *mealy.Machine
+	sem    mealy.Semantics
+	mu     sync.Mutex
+	sent   []mealy.Word
+	spares []mealy.Word
 }
 
-func (o *machineOracle) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+func (o *machineOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	if sp, ok := oracle.SparesOf(ctx); ok && sp.Answered != nil {
+		got, _ := o.Ask(oracle.WithoutSpares(ctx), sp.Words)
+		o.mu.Lock()
+		o.sent = o.sent[:len(o.sent)-len(sp.Words)]
+		o.spares = append(o.spares, sp.Words...)
+		o.mu.Unlock()
+		for k, a := range got {
+			sp.Answered(k, a)
+		}
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	out := make([]oracle.Answer, len(qs))
@@ -256,6 +268,38 @@ func TestPaddedWords(t *testing.T) {
 		if !slices.Equal(sent, c.sent) {
 			t.Errorf("%s, pad %d, %q: sent %q, want %q", tg.name, c.n, c.batch, sent, c.sent)
 		}
+	}
+}
+
+// A learner's spares go down as its queries do: each cut where the
+// restrictions cut it (at most one start), then padded; the cache runs
+// those it cannot answer. Here the batch's cancel wait is padded to cancel
+// wait start cancel; the spare start start cancel is cut to start and
+// padded to start cancel cancel; cancel is padded to cancel start cancel.
+func TestSparesAreCutAndPaddedAsQueries(t *testing.T) {
+	tg := timer(t)
+	s := newStack(t, tg, pad.Sizes{Learning: 2})
+	in := tg.m.Inputs
+	spares := []mealy.Word{in.MustWord("start", "start", "cancel"), in.MustWord("cancel")}
+	ctx := oracle.WithSpares(context.Background(), oracle.Spares{Words: spares})
+	if _, err := s.learn.Ask(ctx, []mealy.Word{in.MustWord("cancel", "wait")}); err != nil {
+		t.Fatal(err)
+	}
+	format := func(ws []mealy.Word) string {
+		var out []string
+		for _, w := range ws {
+			out = append(out, in.Format(w))
+		}
+		return strings.Join(out, "|")
+	}
+	if got, want := format(s.dev.sent), "cancel wait start cancel"; got != want {
+		t.Errorf("sent %s, want %s", got, want)
+	}
+	if got, want := format(s.dev.spares), "start cancel cancel|cancel start cancel"; got != want {
+		t.Errorf("spares ran %s, want %s", got, want)
+	}
+	if a, ok := s.cache.Lookup(in.MustWord("start", "cancel", "cancel")); !ok || tg.m.Outputs.Format(a.Outputs) != "ok ok ok" {
+		t.Errorf("the cache holds the spare start cancel cancel as %+v (%v)", a, ok)
 	}
 }
 

@@ -38,7 +38,7 @@ func (f *Filter) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer
 	if excluded > 0 {
 		f.Recorder.Excluded(ctx, excluded)
 	}
-	answers, err := f.Next.Ask(ctx, pass)
+	answers, err := f.Next.Ask(f.spares(ctx), pass)
 	if err != nil {
 		return nil, err
 	}
@@ -74,4 +74,22 @@ func (f *Filter) Explain(w mealy.Word) (*model.ErrInfo, bool) {
 
 func excludedErr(rule string) *model.ErrInfo {
 	return &model.ErrInfo{Kind: model.ErrExcluded, Detail: rule}
+}
+
+// spares cuts the asker's spare words (see oracle.Spares) to what the
+// restrictions allow, as it cuts the queries: the part after a violation
+// is an err the filter answers itself.
+func (f *Filter) spares(ctx context.Context) context.Context {
+	sp, ok := oracle.SparesOf(ctx)
+	if !ok {
+		return ctx
+	}
+	words := make([]mealy.Word, len(sp.Words))
+	for k, w := range sp.Words {
+		if cut, _ := f.Rules.FirstViolation(w); cut >= 0 {
+			w = w[:cut]
+		}
+		words[k] = w
+	}
+	return oracle.WithSpares(ctx, oracle.Spares{Words: words, Answered: sp.Answered})
 }
