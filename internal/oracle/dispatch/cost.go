@@ -31,6 +31,10 @@ func keyOf(prev, in, out int) stepKey {
 	return stepKey(uint64(prev+1)<<42 | uint64(in)<<21 | uint64(out))
 }
 
+// The key's parts.
+func (k stepKey) input() int  { return int(uint64(k) >> 21 & (1<<21 - 1)) }
+func (k stepKey) output() int { return int(uint64(k) & (1<<21 - 1)) }
+
 type mean struct {
 	sum float64
 	n   int
@@ -58,7 +62,11 @@ func (c *costModel) learn(sem mealy.Semantics, q, outs mealy.Word, steps []time.
 	prev := -1
 	for k := range n {
 		at(c.step, keyOf(prev, q[k], outs[k])).add(steps[k].Seconds())
-		at(c.coarse, keyOf(-1, q[k], outs[k])).add(steps[k].Seconds())
+		// A step the closure forces (a wait right after a quiet) costs
+		// nothing: in the coarse mean it would halve a quiet wait's cost.
+		if _, forced := sem.Forced(prev, q[k]); !forced {
+			at(c.coarse, keyOf(-1, q[k], outs[k])).add(steps[k].Seconds())
+		}
 		rest -= steps[k]
 		prev = outs[k]
 		if sem.Closure && outs[k] == sem.Err {
@@ -86,6 +94,71 @@ func (c *costModel) predict(sem mealy.Semantics, q, outs mealy.Word) float64 {
 		}
 	}
 	return total
+}
+
+// measured says whether any answer's steps were measured yet: before,
+// every prediction is 0.
+func (c *costModel) measured() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.reset.value()
+	return ok
+}
+
+// predictBlind is q's predicted device time in seconds with its outputs
+// unknown: the longest it can take over the outputs each input answered
+// so far, each step at its mean time for that output (a wait at the
+// quiescence timeout once one stayed quiet), except the steps the
+// closure's rules answer at once (a wait right after a quiet, anything
+// after an err), so that a word predicted to fit in a lane's wait rarely
+// runs past it. known is the outputs of a prefix of q known already, which
+// take their mean times. ok is false while some input of q was never
+// measured.
+func (c *costModel) predictBlind(sem mealy.Semantics, q, known mealy.Word) (secs float64, ok bool) {
+	known = known[:min(len(known), len(q))]
+	start := c.predict(sem, q[:len(known)], known)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.reset.value(); !ok {
+		return 0, false
+	}
+	// worst[out] is the longest the steps so far take when the last one
+	// answers out (-1: no step yet).
+	last := -1
+	if len(known) > 0 {
+		last = known[len(known)-1]
+	}
+	worst := map[int]float64{last: start}
+	for _, in := range q[len(known):] {
+		next := map[int]float64{}
+		keep := func(out int, t float64) {
+			if had, ok := next[out]; !ok || t > had {
+				next[out] = t
+			}
+		}
+		for prev, before := range worst {
+			if forced, ok := sem.Forced(prev, in); ok {
+				keep(forced, before)
+				continue
+			}
+			seen := false
+			for k, m := range c.coarse {
+				if v, ok := m.value(); ok && k.input() == in {
+					keep(k.output(), before+v)
+					seen = true
+				}
+			}
+			if !seen {
+				return 0, false
+			}
+		}
+		worst = next
+	}
+	longest := 0.0
+	for _, t := range worst {
+		longest = max(longest, t)
+	}
+	return longest, true
 }
 
 func at(m map[stepKey]*mean, k stepKey) *mean {

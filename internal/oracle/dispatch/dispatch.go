@@ -10,6 +10,10 @@
 // it), and, if asked to, starts no more of the batch once an answer
 // differs from the prediction. It estimates each batch's wall
 // time (its makespan on the lanes) for the statistics.
+//
+// On several lanes it also runs the asker's spares (oracle.Spares) where
+// a lane would otherwise wait for the batch's last query: each one whose
+// predicted device time fits in that wait.
 package dispatch
 
 import (
@@ -85,8 +89,12 @@ func (s *Scheduler) stopped() bool {
 }
 
 // round is one Ask in progress: the answers so far and the first failure.
+// Its queries are the asker's, then the spares that may run (see
+// oracle.Spares): indices from asked on are spares, answered to spare.
 type round struct {
 	queries  []mealy.Word
+	asked    int
+	spare    func(k int, a oracle.Answer)
 	answers  []oracle.Answer
 	answered []bool          // each index is written by one goroutine only
 	device   []time.Duration // each answer's device time, written with it
@@ -117,8 +125,13 @@ func (r *round) fail(err error) {
 
 // set records query q's answer and the device time it took, and cuts
 // the round off when the answer surprises an expectation that asks for it.
+// A spare's answer goes to the spares' asker and cuts nothing off.
 func (r *round) set(q int, a oracle.Answer, d time.Duration) {
 	r.answers[q], r.answered[q], r.device[q] = a, true, d
+	if q >= r.asked {
+		r.spare(q-r.asked, a)
+		return
+	}
 	if (r.exp.CutOff || r.exp.OnSurprise != nil) && r.exp.Surprise(r.queries[q], a) {
 		if r.exp.OnSurprise != nil {
 			r.exp.OnSurprise(r.queries[q], a)
@@ -155,8 +168,13 @@ func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Ans
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &round{queries: queries, answers: make([]oracle.Answer, len(queries)), answered: make([]bool, len(queries)),
-		device: make([]time.Duration, len(queries)), cancel: cancel}
+	all := queries
+	sp, spares := oracle.SparesOf(ctx)
+	if spares = spares && sp.Answered != nil && len(execs) > 1; spares {
+		all = append(slices.Clip(queries), sp.Words...)
+	}
+	r := &round{queries: all, asked: len(queries), spare: sp.Answered, answers: make([]oracle.Answer, len(all)),
+		answered: make([]bool, len(all)), device: make([]time.Duration, len(all)), cancel: cancel}
 	s.plan(ctx, r)
 	s.Recorder.Scheduled(len(queries))
 	switch batchers := batchers(execs); {
@@ -168,22 +186,23 @@ func (s *Scheduler) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Ans
 		s.askEach(ctx, r, execs, serials)
 	}
 	s.Recorder.Makespan(r.makespan)
+	answers, answered := r.answers[:r.asked:r.asked], r.answered[:r.asked:r.asked]
 	err := r.err
 	if err == nil {
 		err = parent.Err()
 	}
-	if err == nil && slices.Contains(r.answered, false) && s.stopped() {
+	if err == nil && slices.Contains(answered, false) && s.stopped() {
 		err = ErrStopped
 	}
-	if err == nil && slices.Contains(r.answered, false) && r.cut.Load() {
+	if err == nil && slices.Contains(answered, false) && r.cut.Load() {
 		err = oracle.ErrCutOff
 	}
 	if err == nil {
-		return r.answers, nil
+		return answers, nil
 	}
-	for _, ok := range r.answered {
+	for _, ok := range answered {
 		if ok {
-			return nil, &oracle.PartialError{Answers: r.answers, Answered: r.answered, Err: err}
+			return nil, &oracle.PartialError{Answers: answers, Answered: answered, Err: err}
 		}
 	}
 	return nil, err
@@ -206,7 +225,7 @@ func batchers(execs []backend.Executor) []backend.BatchExecutor {
 // when the asker said what it expects (a stable sort: equal predictions
 // keep the batch's order), else in the batch's order.
 func (s *Scheduler) plan(ctx context.Context, r *round) {
-	r.order = make([]int, len(r.queries))
+	r.order = make([]int, r.asked)
 	for k := range r.order {
 		r.order[k] = k
 	}
@@ -215,16 +234,46 @@ func (s *Scheduler) plan(ctx context.Context, r *round) {
 		return
 	}
 	r.exp = exp
-	r.predicted = make([]float64, len(r.queries))
-	for k, q := range r.queries {
+	r.predicted = make([]float64, r.asked)
+	for k, q := range r.queries[:r.asked] {
 		r.predicted[k] = s.costs.predict(s.Sem, q, exp.Outputs(q))
 	}
 	sort.SliceStable(r.order, func(a, b int) bool { return r.predicted[r.order[a]] > r.predicted[r.order[b]] })
 }
 
+// predictions are the predicted device times, in seconds, of the round's
+// queries (the asker's and the spares): from the expectation's outputs
+// when there is one, else from what the cache above knows of each word
+// and the longest its other steps took (costModel.predictBlind). ok is
+// false when some query cannot be predicted yet.
+func (s *Scheduler) predictions(ctx context.Context, r *round) (secs []float64, ok bool) {
+	secs = make([]float64, len(r.queries))
+	for k, q := range r.queries {
+		if secs[k], ok = s.predictOne(ctx, r, q); !ok {
+			return nil, false
+		}
+	}
+	return secs, true
+}
+
+// predictOne is one of predictions.
+func (s *Scheduler) predictOne(ctx context.Context, r *round, q mealy.Word) (float64, bool) {
+	if r.exp.Outputs != nil {
+		return s.costs.predict(s.Sem, q, r.exp.Outputs(q)), s.costs.measured()
+	}
+	var prefix mealy.Word
+	if known, ok := oracle.KnownOf(ctx); ok {
+		prefix = known(q)
+	}
+	return s.costs.predictBlind(s.Sem, q, prefix)
+}
+
+func seconds(secs float64) time.Duration { return time.Duration(secs * float64(time.Second)) }
+
 // askEach feeds the queries one at a time to whichever executor is free,
 // so a fast executor takes more of them.
 func (s *Scheduler) askEach(ctx context.Context, r *round, execs []backend.Executor, serials []string) {
+	fits := s.spareFits(ctx, r, len(execs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for k, ex := range execs {
@@ -234,6 +283,12 @@ func (s *Scheduler) askEach(ctx context.Context, r *round, execs []backend.Execu
 			for q := range next {
 				if r.cut.Load() {
 					continue // handed out just as another answer cut the round off
+				}
+				if q >= r.asked {
+					if !fits(q) {
+						continue
+					}
+					s.Recorder.Scheduled(1)
 				}
 				a, d, err := s.run(ctx, ex, serial, r.queries[q])
 				if err != nil {
@@ -245,8 +300,12 @@ func (s *Scheduler) askEach(ctx context.Context, r *round, execs []backend.Execu
 		}(ex, serials[k])
 	}
 	var issued []int
+	order := r.order
+	for q := r.asked; q < len(r.queries); q++ {
+		order = append(slices.Clip(order), q)
+	}
 feed:
-	for _, k := range r.order {
+	for _, k := range order {
 		if s.stopped() || r.cut.Load() {
 			break // a free executor and a stop both ready: the stop wins
 		}
@@ -272,6 +331,38 @@ feed:
 	r.makespan = Makespan(times, len(execs))
 }
 
+// spareFits returns what tells, as an executor comes free in real time,
+// whether spare q fits before the round's predicted end.
+func (s *Scheduler) spareFits(ctx context.Context, r *round, lanes int) func(q int) bool {
+	end, ok := s.predictedEnd(ctx, r, lanes)
+	if !ok {
+		return func(int) bool { return false }
+	}
+	begin := time.Now()
+	return func(q int) bool {
+		secs, ok := s.predictOne(ctx, r, r.queries[q])
+		return ok && time.Since(begin)+seconds(secs) <= end
+	}
+}
+
+// predictedEnd is when the round's own queries are predicted to end: list
+// scheduled in their order on their predicted times. ok is false when the
+// round has no spares or some query cannot be predicted yet.
+func (s *Scheduler) predictedEnd(ctx context.Context, r *round, lanes int) (time.Duration, bool) {
+	if r.asked == len(r.queries) {
+		return 0, false
+	}
+	times := make([]time.Duration, 0, r.asked)
+	for _, q := range r.order {
+		secs, ok := s.predictOne(ctx, r, r.queries[q])
+		if !ok {
+			return 0, false
+		}
+		times = append(times, seconds(secs))
+	}
+	return Makespan(times, lanes), true
+}
+
 // askVirtual is askEach on the simulated timeline: each query goes to the
 // lane that comes free first (the lowest-numbered on a tie), one at a
 // time, and a cut-off stops the queries that would start once the
@@ -280,6 +371,8 @@ feed:
 func (s *Scheduler) askVirtual(ctx context.Context, r *round, execs []backend.Executor, serials []string) {
 	free := make([]time.Duration, len(execs))
 	cutAt := time.Duration(-1) // when the first surprising answer came in
+	// Predicted before the batch runs, as askEach does on real lanes.
+	end, spares := s.predictedEnd(ctx, r, len(execs))
 	for _, q := range r.order {
 		if s.stopped() || ctx.Err() != nil {
 			break
@@ -305,7 +398,43 @@ func (s *Scheduler) askVirtual(ctx context.Context, r *round, execs []backend.Ex
 			cutAt = free[lane]
 		}
 	}
+	if spares && r.err == nil && cutAt < 0 {
+		s.spareVirtual(ctx, r, execs, serials, free, end)
+	}
 	r.makespan = slices.Max(free)
+}
+
+// spareVirtual runs the round's spares on the simulated lanes as askEach
+// does on real ones: in the asker's order, each on the lane that comes
+// free first, when its predicted time fits before the batch's predicted
+// end (see spareFits); one that does not is passed over for the next.
+func (s *Scheduler) spareVirtual(ctx context.Context, r *round, execs []backend.Executor, serials []string, free []time.Duration, end time.Duration) {
+	for q := r.asked; q < len(r.queries); q++ {
+		if s.stopped() || ctx.Err() != nil {
+			return
+		}
+		lane := 0
+		for k := range free {
+			if free[k] < free[lane] {
+				lane = k
+			}
+		}
+		if free[lane] >= end {
+			return
+		}
+		secs, ok := s.predictOne(ctx, r, r.queries[q])
+		if !ok || free[lane]+seconds(secs) > end {
+			continue
+		}
+		s.Recorder.Scheduled(1)
+		a, d, err := s.run(ctx, execs[lane], serials[lane], r.queries[q])
+		if err != nil {
+			r.fail(err)
+			return
+		}
+		r.set(q, a, d)
+		free[lane] += d
+	}
 }
 
 // Makespan is how long lanes take to run queries of the given device
@@ -351,8 +480,9 @@ func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.Bat
 	if r.predicted != nil {
 		shares = SplitCosts(r.predicted, len(execs))
 	} else {
-		shares = Split(r.queries, len(execs))
+		shares = Split(r.queries[:r.asked], len(execs))
 	}
+	s.spareShares(ctx, r, shares)
 	var wg sync.WaitGroup
 	for k, share := range shares {
 		if len(share) == 0 || s.stopped() {
@@ -375,6 +505,47 @@ func (s *Scheduler) askShares(ctx context.Context, r *round, execs []backend.Bat
 		}
 		r.makespan = max(r.makespan, sum)
 	}
+}
+
+// spareShares appends to the shares the round's spares that fit, in the
+// asker's order: each to the share predicted to end first, when it still
+// ends no later than the longest share (so the batch's predicted makespan
+// stays). A share runs back to back, so its spares run after its own
+// queries.
+func (s *Scheduler) spareShares(ctx context.Context, r *round, shares [][]int) {
+	if r.asked == len(r.queries) {
+		return
+	}
+	secs, ok := s.predictions(ctx, r)
+	if !ok {
+		return
+	}
+	load := make([]float64, len(shares))
+	for k, share := range shares {
+		for _, q := range share {
+			load[k] += secs[q]
+		}
+	}
+	end := slices.Max(load)
+	added := 0
+	for q := r.asked; q < len(r.queries); q++ {
+		least := 0
+		for k := range load {
+			if load[k] < load[least] {
+				least = k
+			}
+		}
+		if load[least] >= end {
+			break
+		}
+		if load[least]+secs[q] > end {
+			continue
+		}
+		shares[least] = append(shares[least], q)
+		load[least] += secs[q]
+		added++
+	}
+	s.Recorder.Scheduled(added)
 }
 
 // runShare runs an executor's share in requests of RequestTime's size; a
