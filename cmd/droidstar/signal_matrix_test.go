@@ -163,9 +163,12 @@ func TestSignalMatrix(t *testing.T) {
 				if tc.target != "b" && tot.Executed != 0 {
 					t.Errorf("%s executed %d queries again", tc.target, tot.Executed)
 				}
-				// (A stored query also answers its prefixes, so the count
-				// may pass the number stored.)
-				if tot.Stored < tc.stored || tc.stored > 0 && tot.Stored == 0 {
+				// A stored query also answers its prefixes, so the count
+				// may pass the number stored; on several lanes it may also
+				// fall short of it: a spare the first run ran in a lane's
+				// wait (oracle.Spares) answers what the second run asks
+				// only if the second run's cache misses that batch.
+				if tc.stored > 0 && tot.Stored == 0 {
 					t.Errorf("%s took %d answers from the store, fewer than the %d stored", tc.target, tot.Stored, tc.stored)
 				}
 			}

@@ -149,6 +149,8 @@ type DroidStarRun struct {
 	// BoundCountsEvery makes the bound count every symbol, as DroidStar
 	// did (learn --bound-counts every).
 	BoundCountsEvery bool
+	// NoLookahead sends no spares on several lanes (engine.Options).
+	NoLookahead bool
 }
 
 // droidStarPlan plans learning one of DroidStar's diagrams with its own
@@ -200,7 +202,7 @@ func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r
 	defer plan.Close()
 	plan.Pad(r.Pad)
 	plan.Job.Target.BoundCountsEvery = r.BoundCountsEvery
-	opts := engine.Options{Learn: r.Learner, VirtualClock: true, Conformance: r.Conformance}
+	opts := engine.Options{Learn: r.Learner, VirtualClock: true, Conformance: r.Conformance, NoLookahead: r.NoLookahead}
 	if err := calibrate(ctx, plan, r.AutoTimeout, &opts); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Class, err)
 	}

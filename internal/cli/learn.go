@@ -98,6 +98,10 @@ With one device attached nothing needs choosing; otherwise --device SERIAL (or
 ANDROID_SERIAL) picks one, and --devices all (or a list of serials) shares the
 queries of one run among several, which must all answer alike. -H/-P (or
 ADB_SERVER_SOCKET) reach a remote adb server, such as a device farm's.
+On several lanes or devices, one that would wait for a batch's last query
+runs words the learner expects to ask next (spares) when their predicted
+device time fits in the wait: they count as executed queries and are kept
+in the cache and the store like any other; one lane never runs one.
 
 While learning, a live progress display on stderr shows the phase, the
 queries run and answered from the cache, the hypothesis size, device time and

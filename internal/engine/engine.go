@@ -109,6 +109,10 @@ type Options struct {
 	// against 768), and a device that takes a batch in one request could
 	// not stop it part-way: one transition per batch stays there.
 	PerBatch int
+	// NoLookahead keeps the learner and the bound check from sending
+	// spares (oracle.Spares) on several devices: every batch then runs
+	// only what was asked, as on one device.
+	NoLookahead bool
 	// VirtualClock marks device time as simulated in the statistics.
 	VirtualClock bool
 	// ToolVersion is recorded in the document.
@@ -172,6 +176,8 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	var eq learn.EquivalenceOracle
 	var auto *equivalence.AutoBound
 	checks := &checks{inputs: t.Inputs}
+	// One device never runs a spare: none are worked out for it.
+	lookahead := len(job.Devices) > 1 && !o.NoLookahead
 	if o.Perfect != nil {
 		eq = &equivalence.Perfect{Target: o.Perfect}
 	} else {
@@ -183,7 +189,7 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 			}
 		}
 		bound := &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.BoundForcing(), PerBatch: per, OnProgress: watch.roundProgress,
-			OnBatch: watch.roundBatch}
+			OnBatch: watch.roundBatch, Lookahead: lookahead}
 		checks.bound = bound
 		if t.BoundAuto {
 			auto = &equivalence.AutoBound{Bound: bound, Start: AutoStart, Max: t.BoundMax, OnRaise: func(_, to int) { watch.autoBound(to) }}
@@ -201,6 +207,7 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		eq = checks
 	}
 	lopts := o.Learner
+	lopts.Lookahead = lookahead
 	if o.Progress != nil {
 		user := lopts.OnHypothesis
 		lopts.OnHypothesis = func(round int, h *learn.Hypothesis) {

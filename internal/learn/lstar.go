@@ -47,6 +47,12 @@ type Options struct {
 	MaxRounds int
 	// OnHypothesis is called with every hypothesis before it is checked.
 	OnHypothesis func(round int, h *Hypothesis)
+	// Lookahead sends, with each batch of the table's cells, the cells
+	// the next closing round would ask if it moved any of the batch's
+	// rows into S, as spares (oracle.Spares): on several lanes they run
+	// where a lane would wait for the batch's last query. One lane never
+	// runs a spare, so it changes nothing there.
+	Lookahead bool
 }
 
 // Result is a learned machine and what it took.
@@ -81,6 +87,8 @@ type table struct {
 	eKeys  map[string]bool
 	cols   []column // by column
 	keyBuf []byte
+	// lookahead asks each fill's next cells as spares (Options.Lookahead).
+	lookahead bool
 }
 
 type row struct {
@@ -108,7 +116,7 @@ type snapshot struct{ states, columns int }
 // oracle it was built over, so a caller that wants the two phases counted
 // apart gives each its own counter.
 func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet, mq oracle.Oracle, eq EquivalenceOracle, opts Options) (*Result, error) {
-	t := &table{inputs: inputs, eKeys: map[string]bool{}}
+	t := &table{inputs: inputs, eKeys: map[string]bool{}, lookahead: opts.Lookahead}
 	for a := 0; a < inputs.Size(); a++ {
 		t.addColumn(mealy.Word{a})
 	}
@@ -250,6 +258,9 @@ func (t *table) fill(ctx context.Context, mq oracle.Oracle) error {
 			queries = append(queries, buf[start:len(buf):len(buf)])
 		}
 	}
+	if t.lookahead {
+		ctx = oracle.WithSpares(ctx, oracle.Spares{Words: t.nextCells(rows)})
+	}
 	answers, err := mq.Ask(ctx, queries)
 	if err != nil {
 		return err
@@ -268,6 +279,31 @@ func (t *table) fill(ctx context.Context, mq oracle.Oracle) error {
 		}
 	}
 	return nil
+}
+
+// nextCells lists the cells a closing round asks after this fill if it
+// moves one of the rows being filled into S: each such row of S·A
+// extended by each input, then each column, row by row, up to
+// oracle.MaxSpares. Rows already in S are left out: their extensions are
+// rows of the table already.
+func (t *table) nextCells(rows []int32) []mealy.Word {
+	var out []mealy.Word
+	for _, r := range rows {
+		rw := &t.rows[r]
+		if rw.state >= 0 || len(rw.cells) == len(t.e) {
+			continue
+		}
+		for a := 0; a < t.inputs.Size(); a++ {
+			for _, e := range t.e {
+				if len(out) == oracle.MaxSpares {
+					return out
+				}
+				w := make(mealy.Word, 0, len(rw.word)+1+len(e))
+				out = append(out, append(append(append(w, rw.word...), a), e...))
+			}
+		}
+	}
+	return out
 }
 
 // intern returns column c's id for the output word out.

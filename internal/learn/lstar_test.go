@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/droidstar/droidstar/internal/learn"
@@ -115,5 +116,58 @@ func TestLStarMaxRoundsKeepsHypothesis(t *testing.T) {
 	}
 	if got := res.Hypothesis.Machine.NumStates(); got != 2 {
 		t.Fatalf("first hypothesis has %d states, want 2 (zero, non-zero)", got)
+	}
+}
+
+// batchLog records each batch the learner asks and the spares it sends
+// with it (oracle.Spares), answering from a machine.
+type batchLog struct {
+	machineOracle
+	batches, spares [][]string
+}
+
+func (b *batchLog) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
+	format := func(ws []mealy.Word) []string {
+		out := make([]string, len(ws))
+		for k, w := range ws {
+			out[k] = b.m.Inputs.Format(w)
+		}
+		return out
+	}
+	sp, _ := oracle.SparesOf(ctx)
+	b.batches, b.spares = append(b.batches, format(qs)), append(b.spares, format(sp.Words))
+	return b.machineOracle.Ask(ctx, qs)
+}
+
+// With Lookahead, each fill sends as spares the cells the next closing
+// round asks if it moves one of the rows being filled into S: the first
+// fill's rows a and b, each extended by each input, then each column.
+// The batches asked and the model are the ones without it.
+func TestLStarLookaheadSendsTheNextCellsAsSpares(t *testing.T) {
+	target := randomMachine(3, 4, 2, 2)
+	var runs [2]*batchLog
+	for k, lookahead := range []bool{false, true} {
+		log := &batchLog{machineOracle: machineOracle{m: target}}
+		res, err := learn.LStar(context.Background(), target.Inputs, target.Outputs, log,
+			&equivalence.Perfect{Target: target}, learn.Options{Lookahead: lookahead})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if same, err := res.Hypothesis.Machine.Equivalent(target); err != nil || !same {
+			t.Fatalf("lookahead %v: learned another machine (%v)", lookahead, err)
+		}
+		runs[k] = log
+	}
+	if fmt.Sprint(runs[0].batches) != fmt.Sprint(runs[1].batches) {
+		t.Errorf("batches without lookahead %v, with it %v", runs[0].batches, runs[1].batches)
+	}
+	for k, sp := range runs[0].spares {
+		if len(sp) > 0 {
+			t.Errorf("batch %d without lookahead sent spares %v", k, sp)
+		}
+	}
+	want := "i0 i0 i0|i0 i0 i1|i0 i1 i0|i0 i1 i1|i1 i0 i0|i1 i0 i1|i1 i1 i0|i1 i1 i1"
+	if got := strings.Join(runs[1].spares[0], "|"); got != want {
+		t.Errorf("the first fill's spares %s, want %s", got, want)
 	}
 }

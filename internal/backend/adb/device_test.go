@@ -212,6 +212,11 @@ func (b *batchLog) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, e
 // learn runs the plan's learning through the pipeline compose builds,
 // with the batches that reach the scheduler recorded.
 func learn(t *testing.T, plan *compose.Plan) (*engine.Result, *batchLog, error) {
+	return learnWith(t, plan, engine.Options{})
+}
+
+// learnWith is learn with the engine's options o.
+func learnWith(t *testing.T, plan *compose.Plan, o engine.Options) (*engine.Result, *batchLog, error) {
 	t.Helper()
 	job := plan.Job
 	sem, err := job.Target.Sem()
@@ -228,7 +233,7 @@ func learn(t *testing.T, plan *compose.Plan) (*engine.Result, *batchLog, error) 
 	cache := oracle.NewCache(batches, job.Target.Inputs, job.Target.Outputs, sem, rec)
 	job.MQ = &restrict.Filter{Next: cache, Rules: plan.Rules, Sem: sem, Recorder: rec}
 	job.Recorder = rec
-	res, err := engine.Run(context.Background(), job, engine.Options{})
+	res, err := engine.Run(context.Background(), job, o)
 	return res, batches, err
 }
 
@@ -273,11 +278,12 @@ func sameAsSimulated(t *testing.T, res *engine.Result) {
 // run request: the scheduler's batches of k queries cost min(k, 2) run
 // requests, the first device one for every batch, the second one for
 // every batch of two or more. The model, the queries executed and each
-// device's count are what they are without batches.
+// device's count are what they are without batches. Spares are off: they
+// add queries a device runs in its wait (TestSparesRideInTheRunRequests).
 func TestOneRunRequestPerDevicePerBatch(t *testing.T) {
 	fakes := []*fake{{}, {}}
 	plan, _, _ := setup(t, fakes...)
-	res, batches, err := learn(t, plan)
+	res, batches, err := learnWith(t, plan, engine.Options{NoLookahead: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,6 +310,44 @@ func TestOneRunRequestPerDevicePerBatch(t *testing.T) {
 		t.Errorf("%d batches; the devices ran %d queries, learning executed %d", len(batches.batches), sum, executed)
 	}
 	t.Logf("%d batches, %d queries: %v run requests", len(batches.batches), executed, wantRuns)
+}
+
+// TestSparesRideInTheRunRequests: with the learner's spares on (the
+// default on several devices), a spare goes in the run request of the
+// device whose share of the batch it fits after, so a device still gets
+// at most one run request per batch; the spares that ran are counted
+// with the device's queries, and the model is the one the simulation
+// learns.
+func TestSparesRideInTheRunRequests(t *testing.T) {
+	fakes := []*fake{{}, {}}
+	plan, _, _ := setup(t, fakes...)
+	res, batches, err := learn(t, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := simulated(t)
+	if same, err := res.Machine.Equivalent(want.Machine); err != nil || !same {
+		t.Errorf("the devices learned another model (%v)", err)
+	}
+	stats := res.Document.Stats
+	executed := stats.Learning.Executed + stats.Equivalence.Executed
+	asked := 0
+	for _, b := range batches.batches {
+		asked += len(b)
+	}
+	sum := 0
+	for k, f := range fakes {
+		runs, results, starts := f.tr.get()
+		d := res.Document.Backend.Devices[k]
+		if runs > len(batches.batches) || results != d.Queries || starts != 1 {
+			t.Errorf("device %d: %d run requests for %d batches, %d results for %d queries counted, %d harness starts", k, runs, len(batches.batches), results, d.Queries, starts)
+		}
+		sum += d.Queries
+	}
+	if sum != executed || executed <= asked {
+		t.Errorf("the devices ran %d queries, learning executed %d; the batches asked %d (spares run beyond them)", sum, executed, asked)
+	}
+	t.Logf("%d batches asked %d queries; %d ran with the spares", len(batches.batches), asked, executed)
 }
 
 // deadline is the deadline of a run of the fast purpose: its timeouts

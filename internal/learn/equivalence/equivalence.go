@@ -56,6 +56,11 @@ type Bound struct {
 	// OnProgress, when set, is told how many of the round's transitions
 	// have been checked, for a progress display's estimate.
 	OnProgress func(done, total int)
+	// Lookahead sends, when a cut-off round falls back to one transition
+	// per batch, the words of the chunk's later transitions as spares
+	// (oracle.Spares), which several lanes run where they would wait. The
+	// counterexample is the same; one lane never runs a spare.
+	Lookahead bool
 	// OnBatch, when set, is told how many transitions the batch asked next
 	// checks, so that a display can pace the round by its queries before
 	// the first batch ends.
@@ -178,13 +183,7 @@ func expect(ctx context.Context, h *learn.Hypothesis, cutOff bool, surprised fun
 // of several transitions is cut off at the first answer the hypothesis
 // does not predict (see cutOff).
 func (b *Bound) askChunk(ctx context.Context, h *learn.Hypothesis, chunk []transition, steps *odometer) (*learn.Counterexample, error) {
-	queries := make([]mealy.Word, 0, 2*len(chunk)*steps.count)
-	for _, t := range chunk {
-		for s := range steps.all() {
-			l, r := b.words(h, t, s)
-			queries = append(queries, l, r)
-		}
-	}
+	queries := b.chunkWords(h, chunk, steps, -1)
 	var mu sync.Mutex
 	var surprises []surprise
 	surprised := func(w mealy.Word, a oracle.Answer) {
@@ -263,13 +262,38 @@ func (b *Bound) cutOff(ctx context.Context, h *learn.Hypothesis, chunk []transit
 			return cex, nil
 		}
 	}
-	for _, t := range chunk {
-		cex, err := b.askChunk(ctx, h, []transition{t}, steps)
+	for k, t := range chunk {
+		tctx := ctx
+		if b.Lookahead {
+			tctx = oracle.WithSpares(ctx, oracle.Spares{Words: b.chunkWords(h, chunk[k+1:], steps, oracle.MaxSpares)})
+		}
+		cex, err := b.askChunk(tctx, h, []transition{t}, steps)
 		if err != nil || cex != nil {
 			return cex, err
 		}
 	}
 	return nil, nil
+}
+
+// chunkWords lists the words of a chunk of transitions, in order: each
+// transition's two words per suffix, at most limit words (no limit when
+// negative).
+func (b *Bound) chunkWords(h *learn.Hypothesis, chunk []transition, steps *odometer, limit int) []mealy.Word {
+	n := 2 * len(chunk) * steps.count
+	if limit >= 0 {
+		n = min(n, limit)
+	}
+	out := make([]mealy.Word, 0, n)
+	for _, t := range chunk {
+		for s := range steps.all() {
+			if len(out)+2 > n {
+				return out
+			}
+			l, r := b.words(h, t, s)
+			out = append(out, l, r)
+		}
+	}
+	return out
 }
 
 // surprise is a word that answered other than the hypothesis predicts,
