@@ -262,8 +262,9 @@ func DroidStarFloor(ctx context.Context, shared string, c DroidStarCase, countsE
 	if cex != nil {
 		return 0, fmt.Errorf("%s: the bound check of the true model found a counterexample, %v", c.Class, cex.Word)
 	}
-	// The check skips the transitions into the error sink, which a run
-	// must have learned: those no check word covers cost a query each.
+	// The check skips the transitions into the error sink that answer
+	// err (on the true model, all of them), which a run must have
+	// learned: those no check word covers cost a query each.
 	// These are the initial state's, since every other transition's word
 	// is a check word of the tree edge into its state.
 	if sink, ok := m.Sink(sem.Err); ok {

@@ -157,7 +157,7 @@ func benchDroidStar(c *cobra.Command, out io.Writer, shared string, lanes int, e
 		fmt.Fprintf(out, "on %d lanes; /DS: over DroidStar's wall time; default: executed with the default checks (+%s).\n", lanes, defaultConformance)
 		fmt.Fprintln(out, "floor: the queries the last bound check runs on the true model from an empty cache (its maximal")
 		fmt.Fprintln(out, "words, without the waits after a quiet and the symbols after an err that the closure's rules answer),")
-		fmt.Fprintln(out, "and the initial state's transitions into the error sink, which the check skips.")
+		fmt.Fprintln(out, "and the initial state's transitions into the error sink, which the check skips (they answer err).")
 	} else {
 		fmt.Fprintf(out, "The same with learn's default --bound-counts free: a wait a followed_by_wait restriction forces is\n")
 		fmt.Fprintf(out, "part of its callin's step, so FileObserver's bound 2 reaches further than DroidStar's (and costs more).\n")
