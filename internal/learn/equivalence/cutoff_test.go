@@ -149,3 +149,33 @@ func TestBoundFallbackSendsTheLaterTransitionsAsSpares(t *testing.T) {
 		t.Errorf("spares of the first batch:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// With a bound too small for the target, a cut-off round can meet a word
+// the hypothesis gets wrong while no pair within the bound differs: the
+// lock's merged hypothesis at bound 1 predicts push·push·push·look
+// closed, the lock answers open, and the pair that word belongs to
+// (transition 1 on push, suffix look) answers open on both sides. The
+// surprise is the counterexample; the hypothesis does not pass.
+func TestBoundCutOffReportsASurpriseNoPairExplains(t *testing.T) {
+	mq := &stopping{m: target(), known: map[string]bool{}}
+	b := &Bound{MQ: mq, Bound: 1, Sem: mealy.PlainSemantics(), PerBatch: WholeRound}
+	h := merged()
+	cex, err := b.FindCounterexample(context.Background(), h)
+	if err != nil || cex == nil {
+		t.Fatalf("no counterexample (%v): the hypothesis passed a round that contradicted it", err)
+	}
+	in := target().Inputs
+	if got := in.Format(cex.Word); got != "push push push look" || len(cex.Suffix) != 0 {
+		t.Fatalf("counterexample %q suffix %q, want the word push push push look alone", got, in.Format(cex.Suffix))
+	}
+	hyp, _ := h.Machine.Run(cex.Word)
+	real, _ := target().Run(cex.Word)
+	if hyp.Equal(real) {
+		t.Fatalf("%s is no counterexample: both answer %v", in.Format(cex.Word), hyp)
+	}
+	// Per transition, no batch is cut off and no pair differs: it passes.
+	b = &Bound{MQ: &stopping{m: target(), known: map[string]bool{}}, Bound: 1, Sem: mealy.PlainSemantics()}
+	if cex, err := b.FindCounterexample(context.Background(), h); err != nil || cex != nil {
+		t.Errorf("one transition per batch: %v (%v), want a pass, the bound being too small", cex, err)
+	}
+}

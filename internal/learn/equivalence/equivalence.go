@@ -227,7 +227,8 @@ func (b *Bound) askChunk(ctx context.Context, h *learn.Hypothesis, chunk []trans
 // the first transition whose pairs differ gives the counterexample, from
 // the best of those pairs. When none does (both words of a pair can be
 // wrong the same way), the chunk's transitions are checked one by one, in
-// order, with what ran coming from the cache.
+// order, with what ran coming from the cache; when no transition's pairs
+// differ, the shortest surprising word is the counterexample.
 func (b *Bound) cutOff(ctx context.Context, h *learn.Hypothesis, chunk []transition, steps *odometer, queries []mealy.Word, surprises []surprise) (*learn.Counterexample, error) {
 	related := func(u mealy.Word) bool {
 		for _, s := range surprises {
@@ -272,7 +273,27 @@ func (b *Bound) cutOff(ctx context.Context, h *learn.Hypothesis, chunk []transit
 			return cex, err
 		}
 	}
-	return nil, nil
+	// No pair within the bound differs, yet an answer contradicted the
+	// hypothesis: the bound is too small for the target (the theorem
+	// rules this out otherwise). The surprise is a counterexample all the
+	// same; passing the hypothesis would keep a model that a word already
+	// run disproves.
+	return shortestSurprise(surprises), nil
+}
+
+// shortestSurprise is the shortest surprising prefix as a counterexample
+// (the first in word order on a tie), or nil when there is none.
+func shortestSurprise(surprises []surprise) *learn.Counterexample {
+	if len(surprises) == 0 {
+		return nil
+	}
+	best := surprises[0].word[:surprises[0].at+1]
+	for _, s := range surprises[1:] {
+		if w := s.word[:s.at+1]; len(w) < len(best) || len(w) == len(best) && slices.Compare(w, best) < 0 {
+			best = w
+		}
+	}
+	return &learn.Counterexample{Word: slices.Clone(best)}
 }
 
 // chunkWords lists the words of a chunk of transitions, in order: each
