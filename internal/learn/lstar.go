@@ -51,7 +51,8 @@ type Options struct {
 	// the next closing round would ask if it moved any of the batch's
 	// rows into S, as spares (oracle.Spares): on several lanes they run
 	// where a lane would wait for the batch's last query. One lane never
-	// runs a spare, so it changes nothing there.
+	// runs a spare, so it changes nothing there. L* only: KV and L# ignore
+	// it.
 	Lookahead bool
 }
 
