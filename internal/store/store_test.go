@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 var key = Key{Name: "AsyncTask", Parts: map[string]string{PartAlphabet: "exec cancel wait", PartModel: "sha256:1", PartDevice: "Pixel 8 14 sdk 34"}}
@@ -154,5 +156,44 @@ func TestBucketsKeptApart(t *testing.T) {
 	}
 	if n, err := st.Count(); n != 3 || err != nil {
 		t.Errorf("Count %d, %v", n, err)
+	}
+}
+
+// A record that does not decode (here one overwritten with bytes that are
+// no JSON) does not set the store aside: the file is sound, and the run
+// that uses its bucket leaves that answer out, says so, and keeps the
+// others.
+func TestUnreadableRecordIsLeftOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "queries.db")
+	fill(t, path, 5)
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bad []byte
+	err = db.Update(func(tx *bolt.Tx) error {
+		a := tx.Bucket([]byte(key.Fingerprint())).Bucket(answersBucket)
+		k, _ := a.Cursor().First()
+		bad = append([]byte(nil), k...)
+		return a.Put(bad, []byte("{not json"))
+	})
+	if cerr := db.Close(); err != nil || cerr != nil {
+		t.Fatal(err, cerr)
+	}
+	st, notes, err := Open(path, Options{})
+	if err != nil || len(notes) > 0 || st.Path() != path {
+		t.Fatalf("open: %v, notes %q, path %s", err, notes, st.Path())
+	}
+	defer st.Close()
+	b, notes, err := st.Bucket(key, false, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Prior()) != 4 {
+		t.Errorf("%d prior answers, want the 4 readable ones", len(b.Prior()))
+	}
+	want := fmt.Sprintf("the query store %s holds 1 answer for AsyncTask that cannot be read, left out (they run again if asked): %x (invalid character 'n' looking for beginning of object key string)", path, bad)
+	if len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
 	}
 }
