@@ -377,12 +377,7 @@ func (s *Scheduler) askVirtual(ctx context.Context, r *round, execs []backend.Ex
 		if s.stopped() || ctx.Err() != nil {
 			break
 		}
-		lane := 0
-		for k := range free {
-			if free[k] < free[lane] {
-				lane = k
-			}
-		}
+		lane := firstFree(free)
 		if cutAt >= 0 && free[lane] >= cutAt {
 			break
 		}
@@ -413,12 +408,7 @@ func (s *Scheduler) spareVirtual(ctx context.Context, r *round, execs []backend.
 		if s.stopped() || ctx.Err() != nil {
 			return
 		}
-		lane := 0
-		for k := range free {
-			if free[k] < free[lane] {
-				lane = k
-			}
-		}
+		lane := firstFree(free)
 		if free[lane] >= end {
 			return
 		}
@@ -437,6 +427,18 @@ func (s *Scheduler) spareVirtual(ctx context.Context, r *round, execs []backend.
 	}
 }
 
+// firstFree is the lane that comes free first, the lowest-numbered on a
+// tie.
+func firstFree(free []time.Duration) int {
+	lane := 0
+	for k := range free {
+		if free[k] < free[lane] {
+			lane = k
+		}
+	}
+	return lane
+}
+
 // Makespan is how long lanes take to run queries of the given device
 // times handed out in this order, each to the lane that comes free first
 // (the lowest-numbered on a tie), every lane running its queries back to
@@ -449,12 +451,7 @@ func Makespan(times []time.Duration, lanes int) time.Duration {
 	}
 	free := make([]time.Duration, lanes)
 	for _, d := range times {
-		lane := 0
-		for k := range free {
-			if free[k] < free[lane] {
-				lane = k
-			}
-		}
+		lane := firstFree(free)
 		free[lane] += d
 	}
 	return slices.Max(free)
