@@ -17,6 +17,7 @@
 package dispatch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -300,9 +301,10 @@ func (s *Scheduler) askEach(ctx context.Context, r *round, execs []backend.Execu
 		}(ex, serials[k])
 	}
 	var issued []int
-	order := r.order
+	// The spares go out after the asker's queries, in the asker's order.
+	order := slices.Clip(r.order)
 	for q := r.asked; q < len(r.queries); q++ {
-		order = append(slices.Clip(order), q)
+		order = append(order, q)
 	}
 feed:
 	for _, k := range order {
@@ -377,7 +379,7 @@ func (s *Scheduler) askVirtual(ctx context.Context, r *round, execs []backend.Ex
 		if s.stopped() || ctx.Err() != nil {
 			break
 		}
-		lane := firstFree(free)
+		lane := lowest(free)
 		if cutAt >= 0 && free[lane] >= cutAt {
 			break
 		}
@@ -408,7 +410,7 @@ func (s *Scheduler) spareVirtual(ctx context.Context, r *round, execs []backend.
 		if s.stopped() || ctx.Err() != nil {
 			return
 		}
-		lane := firstFree(free)
+		lane := lowest(free)
 		if free[lane] >= end {
 			return
 		}
@@ -427,16 +429,16 @@ func (s *Scheduler) spareVirtual(ctx context.Context, r *round, execs []backend.
 	}
 }
 
-// firstFree is the lane that comes free first, the lowest-numbered on a
-// tie.
-func firstFree(free []time.Duration) int {
-	lane := 0
-	for k := range free {
-		if free[k] < free[lane] {
-			lane = k
+// lowest is the index of the least of xs, the lowest index on a tie: the
+// lane that comes free first, the share with the least load.
+func lowest[T cmp.Ordered](xs []T) int {
+	least := 0
+	for k := range xs {
+		if xs[k] < xs[least] {
+			least = k
 		}
 	}
-	return lane
+	return least
 }
 
 // Makespan is how long lanes take to run queries of the given device
@@ -451,7 +453,7 @@ func Makespan(times []time.Duration, lanes int) time.Duration {
 	}
 	free := make([]time.Duration, lanes)
 	for _, d := range times {
-		lane := firstFree(free)
+		lane := lowest(free)
 		free[lane] += d
 	}
 	return slices.Max(free)
@@ -526,12 +528,7 @@ func (s *Scheduler) spareShares(ctx context.Context, r *round, shares [][]int) {
 	end := slices.Max(load)
 	added := 0
 	for q := r.asked; q < len(r.queries); q++ {
-		least := 0
-		for k := range load {
-			if load[k] < load[least] {
-				least = k
-			}
-		}
+		least := lowest(load)
 		if load[least] >= end {
 			break
 		}
@@ -679,12 +676,7 @@ func SplitCosts(costs []float64, n int) [][]int {
 	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] > costs[order[b]] })
 	load := make([]float64, n)
 	for _, q := range order {
-		least := 0
-		for k := range load {
-			if load[k] < load[least] {
-				least = k
-			}
-		}
+		least := lowest(load)
 		shares[least] = append(shares[least], q)
 		load[least] += costs[q]
 	}
