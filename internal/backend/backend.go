@@ -98,6 +98,20 @@ type QuiescenceSetter interface {
 	SetQuiescence(time.Duration)
 }
 
+// WaitTimeoutSetter is a QuiescenceSetter that can also give each wait of
+// the next query its own timeout (the calibration of --timeout auto sets
+// one per wait context). The simulator is one; a harness is not, as its
+// run request carries one timeout (PROTOCOL.md).
+type WaitTimeoutSetter interface {
+	QuiescenceSetter
+	// SetWaitTimeouts gives the next query's waits their timeouts, by
+	// the wait's place in the query; a place past the end of timeouts,
+	// or with 0, waits the quiescence timeout; nil gives every wait that.
+	// A result run so reports Quiescence 0 and each quiet wait's timeout
+	// as its step time.
+	SetWaitTimeouts(timeouts []time.Duration)
+}
+
 // Executor runs queries, one at a time, each on a fresh instance of the
 // class (the reset). Several executors (devices, lanes) may run in parallel;
 // one executor is never called concurrently.

@@ -33,7 +33,7 @@ type timeoutRow struct {
 // from their targets or from each other.
 func benchTimeout(c *cobra.Command, out io.Writer, shared string) (int, error) {
 	start := calibrate.DefaultStart
-	fmt.Fprintf(out, "Calibrated quiescence: --timeout auto (from %s, %dx the slowest callback seen, never above the fixed timeout)\n", start, calibrate.Margin)
+	fmt.Fprintf(out, "Calibrated quiescence: --timeout auto (one timeout per wait context, from %s, %dx the slowest callback seen in it, never above the fixed timeout)\n", start, calibrate.Margin)
 	fmt.Fprintf(out, "beside the fixed timeout, one lane, --pad %d, the bound oracle alone; same model: both learned the same\n", pad.Default)
 	fmt.Fprintln(out, "transitions and equal the target. Bundled examples with latency ranges, under their documented latencies:")
 	var rows []timeoutRow
@@ -86,7 +86,7 @@ func benchTimeout(c *cobra.Command, out io.Writer, shared string) (int, error) {
 
 func timeoutTable(out io.Writer, first string, rows []timeoutRow) (int, error) {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(w, "%s\tfixed timeout\tsettled at\tslowest callback\traises\tfixed device-s\tauto device-s\tauto/fixed\tsame model\t\n", first)
+	fmt.Fprintf(w, "%s\tfixed timeout\tcontexts raised\tlongest settled\tslowest callback\traises\tfixed device-s\tauto device-s\tauto/fixed\tsame model\t\n", first)
 	bad := 0
 	var ratios []float64
 	var sumFixed, sumAuto float64
@@ -99,12 +99,12 @@ func timeoutTable(out io.Writer, first string, rows []timeoutRow) (int, error) {
 		sumFixed += r.fixedSecs
 		sumAuto += r.autoSecs
 		t := r.settled
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%.1f\t%.1f\t%.3f\t%s\t\n", r.name, r.ceiling,
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%d\t%.1f\t%.1f\t%.3f\t%s\t\n", r.name, r.ceiling, len(t.Contexts),
 			time.Duration(t.SettledMs*float64(time.Millisecond)), time.Duration(t.SlowestMs*float64(time.Millisecond)), t.Raises,
 			r.fixedSecs, r.autoSecs, ratio, yesNo(r.sameModel && r.bothTarget))
 	}
-	fmt.Fprintf(w, "total\t\t\t\t\t%.1f\t%.1f\t%.3f\t\t\n", sumFixed, sumAuto, sumAuto/sumFixed)
-	fmt.Fprintf(w, "geo mean\t\t\t\t\t\t\t%.3f\t\t\n", bench.GeoMean(ratios))
+	fmt.Fprintf(w, "total\t\t\t\t\t\t%.1f\t%.1f\t%.3f\t\t\n", sumFixed, sumAuto, sumAuto/sumFixed)
+	fmt.Fprintf(w, "geo mean\t\t\t\t\t\t\t\t%.3f\t\t\n", bench.GeoMean(ratios))
 	if err := w.Flush(); err != nil {
 		return bad, err
 	}

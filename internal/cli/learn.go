@@ -110,24 +110,30 @@ terminal); --quiet prints nothing but errors and warnings: no progress, no
 summary, no list of the files written.
 
 --timeout auto calibrates the quiescence timeout instead of waiting the
-purpose's timeouts.quiescence on every quiet answer (on every backend: the
-harness's run requests carry the run's timeout). It starts at 100ms (auto:START to choose) and raises the timeout to twice the
-slowest callback seen, at least doubling it, never above the purpose's
-timeout: a wait answered by a callback waited its latency, and a callback
-that came after its wait had answered quiet (a late callback, seen while
-the query settles) came at least that timeout late. A wait from the
-initial state and after each input from it runs first under the
+purpose's timeouts.quiescence on every quiet answer. It keeps one timeout
+per wait context: the callin before the wait and how many waits came since
+(start+2 is the second wait after start, +1 the first from the initial
+state). Each starts at 100ms (auto:START to choose) and rises to twice the
+slowest callback seen in its context, at least doubling, never above the
+purpose's timeout: a wait answered by a callback waited its latency, and a
+callback that came after its wait had answered quiet (a late callback, seen
+while the query settles) came at least that timeout late. The simulator
+times each wait on its own; a harness's run request carries one timeout, so
+on jvm and adb each request runs under the longest its waits need. A wait
+from the initial state and after each input from it runs first under the
 purpose's timeout, and so do each hypothesis's quiet waits, from its
-states and after each input from them, so that a callback too slow to
-show otherwise raises the timeout early. A quiet answered under a shorter timeout than the current
-one is never used: the cache and the query store ask it again, and before
-a model is final learning starts again from the cache until every quiet it
-rests on waited the final timeout. The summary's timeout line says where it
-started and settled and why. The guarantee rests on the margin over the
-observed tail, not on a proof: a callback slower than every one observed
-(and slower than the purpose's timeout from the states the confirmation
-runs) can still be missed when a callin pre-empts it, or when it comes
-after the settle window where no late callback is seen.
+states and after each input from them, so that a callback too slow to show
+otherwise raises its context's timeout early. A quiet answered under a
+shorter timeout than its context's current one is never used: the cache
+and the query store ask it again, and before a model is final learning
+starts again from the cache until every quiet it rests on waited its
+context's final timeout. The summary's timeout line says which contexts
+rose, to what and why. The guarantee rests on the margin over the tail
+observed in each context, not on a proof: a callback slower than every one
+observed in its context (and slower than the purpose's timeout from the
+states the confirmation runs) can still be missed when a callin pre-empts
+it, or when it comes after the settle window where no late callback is
+seen.
 
 If learning fails part-way, the last hypothesis is written as
 NAME.partial.json so nothing learned is lost. --max-queries N stops a run
@@ -203,7 +209,7 @@ the one running at a stop finishes in time.`,
 	fl.DurationVar(&f.grace, "grace", DefaultGrace, "on SIGINT or SIGTERM, how long the running queries get to finish")
 	fl.DurationVar(&f.progress, "progress-interval", 10*time.Second, "when stderr is not a terminal, the least time between two progress lines")
 	fl.IntVar(&f.maxQueries, "max-queries", 0, "stop once this many queries have run on devices (answers from the cache or the store are free), writing the partial model; 0: no limit")
-	fl.StringVar(&f.timeout, "timeout", "", "auto: calibrate the quiescence timeout while learning, starting at "+calibrate.DefaultStart.String()+" (auto:START to choose) and raising it to "+fmt.Sprint(calibrate.Margin)+"x the slowest callback seen, never above the purpose's timeouts.quiescence; default: the purpose's timeout on every wait")
+	fl.StringVar(&f.timeout, "timeout", "", "auto: calibrate the quiescence timeout while learning, one per wait context (the callin before the wait and how many waits since), each starting at "+calibrate.DefaultStart.String()+" (auto:START to choose) and raised to "+fmt.Sprint(calibrate.Margin)+"x the slowest callback seen in its context, never above the purpose's timeouts.quiescence; default: the purpose's timeout on every wait")
 	addPadFlags(fl, &f.pad)
 	f.store.add(fl)
 	f.vote.add(fl)

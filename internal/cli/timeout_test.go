@@ -102,7 +102,8 @@ func TestTimeoutFlagErrors(t *testing.T) {
 	}
 }
 
-// On the harness the run requests carry the calibrated timeout: the real
+// On the harness each run request carries the longest calibrated timeout
+// its waits need: the real
 // java.util.Timer, whose task runs 200 ms after schedule, learns the same
 // typestate with --timeout auto as with the purpose's 600 ms, and the
 // timeout settles at twice its slowest callback.

@@ -187,7 +187,7 @@ func (p *Plan) UseStore(b *store.Bucket) (*store.Stage, error) {
 		return nil, err
 	}
 	if p.calibrator != nil {
-		if err := st.Calibrate(p.calibrator.Current); err != nil {
+		if err := st.Calibrate(p.calibrator.Words(t.Inputs)); err != nil {
 			return nil, err
 		}
 	}
@@ -238,7 +238,7 @@ func (p *Plan) AutoTimeout(start time.Duration) error {
 	for k, set := range setters {
 		p.sched.Executors[k] = cal.Wrap(p.sched.Executors[k], set)
 	}
-	p.Cache.Quiescence = cal.Current
+	p.Cache.Quiet = cal.Words(p.Job.Target.Inputs)
 	p.calibrator = cal
 	if p.keyParts == nil {
 		p.keyParts = map[string]string{}
@@ -323,10 +323,10 @@ func (p *Plan) ConfirmHypothesis(ctx context.Context) func(int, *learn.Hypothesi
 // answers quiet and it comes after the instance is gone. It costs one
 // ceiling per state and input at most, once: a quiet confirmed stays so.
 func (p *Plan) confirmQuiets(ctx context.Context, access []mealy.Word) (bool, error) {
-	before := p.calibrator.Current()
+	before := p.calibrator.Raises()
 	ceiling := p.calibrator.Ceiling()
 	sem, err := p.Job.Target.Sem()
-	if err != nil || before >= ceiling || !sem.Closure {
+	if err != nil || !sem.Closure {
 		return false, err
 	}
 	var words []mealy.Word
@@ -362,7 +362,7 @@ func (p *Plan) confirmQuiets(ctx context.Context, access []mealy.Word) (bool, er
 			return false, err
 		}
 	}
-	return p.calibrator.Current() > before, nil
+	return p.calibrator.Raises() > before, nil
 }
 
 // TimeoutStats says what a calibrated timeout settled at, for the

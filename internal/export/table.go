@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/model"
@@ -61,25 +62,35 @@ func StatsColumns(s *model.Stats, bound *model.Bound) []Column {
 	return cols
 }
 
-// TimeoutText says what --timeout auto chose and why, after "timeout: ".
+// TimeoutText says what --timeout auto chose and why, after "timeout: ":
+// the start, and each wait context raised above it ("exec+2" is the
+// second wait after exec, "+1" the first from the initial state; see
+// calibrate.Context).
 func TimeoutText(t *model.AutoTimeout) string {
 	ms := func(v float64) string { return (time.Duration(v * float64(time.Millisecond))).String() }
-	var why string
-	tail := fmt.Sprintf("%dx the slowest callback seen, %s", calibrationMargin, ms(t.SlowestMs))
+	var chose string
 	switch {
+	case len(t.Contexts) > 0:
+		raised := make([]string, len(t.Contexts))
+		for k, c := range t.Contexts {
+			why := fmt.Sprintf("%dx the slowest callback there, %s", calibrationMargin, ms(c.SlowestMs))
+			switch {
+			case c.TimeoutMs == calibrationMargin*c.SlowestMs:
+			case c.TimeoutMs >= t.CeilingMs:
+				why = "the ceiling, the purpose's timeouts.quiescence; " + why
+			default:
+				why = "each raise at least doubles it; " + why
+			}
+			raised[k] = fmt.Sprintf("%s to %s (%s)", c.Context, ms(c.TimeoutMs), why)
+		}
+		chose = "raised " + strings.Join(raised, ", ") + "; the other contexts stayed at the start"
 	case t.SlowestMs == 0:
-		why = "the start: no callback was seen"
-	case t.Raises == 0:
-		why = "the start; " + tail + ", is less"
-	case t.SettledMs == calibrationMargin*t.SlowestMs:
-		why = tail
-	case t.SettledMs >= t.CeilingMs:
-		why = "the ceiling, the purpose's timeouts.quiescence; " + tail
+		chose = "none raised: no callback was seen"
 	default:
-		why = "each raise at least doubles it; " + tail
+		chose = fmt.Sprintf("none raised: %dx the slowest callback seen, %s, is less than the start", calibrationMargin, ms(t.SlowestMs))
 	}
-	return fmt.Sprintf("auto, started at %s, settled at %s (%s), raised %s, %s asked again under a longer one, %s",
-		ms(t.StartMs), ms(t.SettledMs), why, plural(t.Raises, "time"), plural(t.Stale, "quiet answer"), plural(t.Late, "late callback"))
+	return fmt.Sprintf("auto per wait context, started at %s; %s; raised %s, %s asked again under a longer one, %s",
+		ms(t.StartMs), chose, plural(t.Raises, "time"), plural(t.Stale, "quiet answer"), plural(t.Late, "late callback"))
 }
 
 // calibrationMargin is internal/oracle/calibrate's Margin, which the

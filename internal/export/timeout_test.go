@@ -12,16 +12,15 @@ func TestTimeoutText(t *testing.T) {
 		t    model.AutoTimeout
 		want string
 	}{
-		{model.AutoTimeout{StartMs: 100, SettledMs: 820, CeilingMs: 1000, SlowestMs: 410, Raises: 2, Stale: 37, Late: 1},
-			"auto, started at 100ms, settled at 820ms (2x the slowest callback seen, 410ms), raised 2 times, 37 quiet answers asked again under a longer one, 1 late callback"},
-		{model.AutoTimeout{StartMs: 100, SettledMs: 500, CeilingMs: 500, SlowestMs: 233, Raises: 2, Stale: 5},
-			"auto, started at 100ms, settled at 500ms (the ceiling, the purpose's timeouts.quiescence; 2x the slowest callback seen, 233ms), raised 2 times, 5 quiet answers asked again under a longer one, 0 late callbacks"},
-		{model.AutoTimeout{StartMs: 100, SettledMs: 400, CeilingMs: 500, SlowestMs: 149, Raises: 2, Stale: 7},
-			"auto, started at 100ms, settled at 400ms (each raise at least doubles it; 2x the slowest callback seen, 149ms), raised 2 times, 7 quiet answers asked again under a longer one, 0 late callbacks"},
+		{model.AutoTimeout{StartMs: 100, SettledMs: 820, CeilingMs: 1000, SlowestMs: 410, Raises: 3, Stale: 37, Late: 1, Contexts: []model.ContextTimeout{
+			{Context: "+1", TimeoutMs: 200, SlowestMs: 60}, {Context: "go+2", TimeoutMs: 820, SlowestMs: 410}, {Context: "stop+1", TimeoutMs: 1000, SlowestMs: 700}}},
+			"auto per wait context, started at 100ms; raised +1 to 200ms (each raise at least doubles it; 2x the slowest callback there, 60ms), " +
+				"go+2 to 820ms (2x the slowest callback there, 410ms), stop+1 to 1s (the ceiling, the purpose's timeouts.quiescence; 2x the slowest callback there, 700ms); " +
+				"the other contexts stayed at the start; raised 3 times, 37 quiet answers asked again under a longer one, 1 late callback"},
 		{model.AutoTimeout{StartMs: 100, SettledMs: 100, CeilingMs: 500, SlowestMs: 1},
-			"auto, started at 100ms, settled at 100ms (the start; 2x the slowest callback seen, 1ms, is less), raised 0 times, 0 quiet answers asked again under a longer one, 0 late callbacks"},
+			"auto per wait context, started at 100ms; none raised: 2x the slowest callback seen, 1ms, is less than the start; raised 0 times, 0 quiet answers asked again under a longer one, 0 late callbacks"},
 		{model.AutoTimeout{StartMs: 50, SettledMs: 50, CeilingMs: 500},
-			"auto, started at 50ms, settled at 50ms (the start: no callback was seen), raised 0 times, 0 quiet answers asked again under a longer one, 0 late callbacks"},
+			"auto per wait context, started at 50ms; none raised: no callback was seen; raised 0 times, 0 quiet answers asked again under a longer one, 0 late callbacks"},
 	}
 	for _, c := range cases {
 		if got := TimeoutText(&c.t); got != c.want {

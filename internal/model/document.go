@@ -247,20 +247,33 @@ type Stats struct {
 	Timeout *AutoTimeout `json:"timeout,omitempty"`
 }
 
-// AutoTimeout is the calibrated quiescence timeout of a --timeout auto
-// run: it started at StartMs and settled at SettledMs (Margin times
-// SlowestMs, the slowest callback seen, unless that was below the start or
-// above the ceiling, the purpose's timeout), after Raises raises; Late
+// AutoTimeout is the calibrated quiescence timeouts of a --timeout auto
+// run: one per wait context (the callin before the wait and how many
+// waits since), each starting at StartMs and raised to Margin times the
+// slowest callback seen in its context, never above the ceiling, the
+// purpose's timeout. SettledMs is the longest they settled at, SlowestMs
+// the slowest callback seen anywhere, Contexts the ones raised above the
+// start (the others stayed there), after Raises raises in all; Late
 // callbacks came after their wait had answered quiet, and Stale quiet
 // answers were asked again under a longer timeout.
 type AutoTimeout struct {
-	StartMs   float64 `json:"start_ms"`
-	SettledMs float64 `json:"settled_ms"`
-	CeilingMs float64 `json:"ceiling_ms"`
+	StartMs   float64          `json:"start_ms"`
+	SettledMs float64          `json:"settled_ms"`
+	CeilingMs float64          `json:"ceiling_ms"`
+	SlowestMs float64          `json:"slowest_callback_ms"`
+	Raises    int              `json:"raises"`
+	Late      int              `json:"late_callbacks"`
+	Stale     int              `json:"stale_answers"`
+	Contexts  []ContextTimeout `json:"contexts,omitempty"`
+}
+
+// ContextTimeout is the timeout a calibrated run settled at for the waits
+// of one context: "start+2" is the second wait after the callin start,
+// "+1" the first from the initial state.
+type ContextTimeout struct {
+	Context   string  `json:"context"`
+	TimeoutMs float64 `json:"timeout_ms"`
 	SlowestMs float64 `json:"slowest_callback_ms"`
-	Raises    int     `json:"raises"`
-	Late      int     `json:"late_callbacks"`
-	Stale     int     `json:"stale_answers"`
 }
 
 // Determinism is the measured determinism of a run.

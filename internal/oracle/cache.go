@@ -37,10 +37,10 @@ type Cache struct {
 	// until the tree is down to three quarters of the cap; see evict for
 	// what that loses.
 	MaxNodes int
-	// Quiescence, when set, is the current quiescence timeout of a run
-	// that calibrates it (--timeout auto); it only ever rises. See
-	// quiet.go for what the cache does with it.
-	Quiescence func() time.Duration
+	// Quiet, when set, is the current quiescence timeouts of a run that
+	// calibrates them (--timeout auto); they only ever rise. See quiet.go
+	// for what the cache does with them.
+	Quiet QuietTimeouts
 	// Lanes says what the executors are and why they should agree, for
 	// the message when two of them do not (the zero value: devices).
 	Lanes Lanes
@@ -58,15 +58,15 @@ type Cache struct {
 	// path is lookup's list of the nodes on a word's path, kept for the
 	// next lookup.
 	path []*node
-	// quiet holds, under a calibrated timeout, how long each quiet edge
-	// waited (the longest of its answers); droppedBelow is the timeout
-	// the edges were last checked against, stale counts the quiet
+	// quiet holds, under calibrated timeouts, how long each quiet edge
+	// waited (the longest of its answers); checkedAt is the count of
+	// raises the edges were last checked after, stale counts the quiet
 	// answers refused or dropped as stale, and replaced says one was
 	// dropped or replaced since an asker was last told (ErrRevised).
-	quiet        map[*node]time.Duration
-	droppedBelow time.Duration
-	stale        int
-	replaced     bool
+	quiet     map[*node]time.Duration
+	checkedAt int
+	stale     int
+	replaced  bool
 }
 
 // node is one executed edge. It is kept small (48 bytes, plus the children
@@ -273,7 +273,7 @@ func (c *Cache) Add(w mealy.Word, a Answer) error {
 // tree already holds, and marks its path with t.
 func (c *Cache) insert(w mealy.Word, a Answer, t *touch) error {
 	n := c.root
-	now, calibrated := c.calibrated()
+	calibrated := c.calibrated()
 	for k, in := range w {
 		out := a.Outputs[k]
 		if forced, ok := c.Sem.Forced(int(n.out), in); ok {
@@ -285,7 +285,11 @@ func (c *Cache) insert(w mealy.Word, a Answer, t *touch) error {
 			}
 			continue
 		}
-		if calibrated && out == c.Sem.Quiet && quietUnder(a, k) < now {
+		var needed time.Duration
+		if calibrated && out == c.Sem.Quiet {
+			needed = c.Quiet.Needed(w[:k+1])
+		}
+		if calibrated && out == c.Sem.Quiet && quietUnder(a, k) < needed {
 			// Stale on arrival (its own late callback may have raised
 			// the timeout): the rest is asked again.
 			c.stale++
@@ -295,7 +299,7 @@ func (c *Cache) insert(w mealy.Word, a Answer, t *touch) error {
 			n.children = make([]*node, c.Inputs.Size())
 		}
 		child := n.children[in]
-		if calibrated && child != nil && int(child.out) == c.Sem.Quiet && (c.quiet[child] < now ||
+		if calibrated && child != nil && int(child.out) == c.Sem.Quiet && (c.quiet[child] < c.Quiet.Needed(w[:k+1]) ||
 			out != c.Sem.Quiet && c.quiet[child] < quietUnder(a, k)) {
 			// A quiet answered under less than the current timeout, or
 			// contradicted by a callback seen after waiting longer than it

@@ -7,20 +7,32 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 )
 
-// A calibrated run (--timeout auto) raises its quiescence timeout as it
-// learns how slow the target's callbacks are. A quiet answer means only
-// that no callback came within the timeout the query ran under, so one
-// answered under a shorter timeout than the current one is stale: the
-// cache never answers from it. Every quiet edge remembers the longest
-// timeout it was answered under; the edges answered under less than the
-// current timeout are dropped (with everything below them) when the
-// timeout rises, an answer arriving with such a quiet is kept only up to
-// it, and DropStale drops what is left before a model is declared final.
-// What was dropped is asked again, under the current timeout.
+// A calibrated run (--timeout auto) raises its quiescence timeouts, one
+// per wait context, as it learns how slow the target's callbacks are. A
+// quiet answer means only that no callback came within the timeout its
+// wait ran under, so one answered under a shorter timeout than its wait's
+// current one is stale: the cache never answers from it. Every quiet edge
+// remembers the longest timeout it was answered under; the edges answered
+// under less than their wait's current timeout are dropped (with
+// everything below them) when a timeout rises, an answer arriving with
+// such a quiet is kept only up to it, and DropStale drops what is left
+// before a model is declared final. What was dropped is asked again,
+// under the current timeouts.
+
+// QuietTimeouts is a calibrated run's current quiescence timeouts, as the
+// cache needs them.
+type QuietTimeouts interface {
+	// Needed is the timeout the wait that ends w runs under now.
+	Needed(w mealy.Word) time.Duration
+	// Raises counts the raises so far: a quiet answered before one may
+	// be stale.
+	Raises() int
+}
 
 // quietUnder is how long the k-th wait of a's query waited before it
 // answered quiet: the timeout the query ran under, else (an answer from
-// the query store) the time the store kept for it; 0 when unknown.
+// the query store, or one whose waits each had their own timeout) its
+// step time; 0 when unknown.
 func quietUnder(a Answer, k int) time.Duration {
 	if a.Quiescence > 0 {
 		return a.Quiescence
@@ -32,17 +44,26 @@ func quietUnder(a Answer, k int) time.Duration {
 }
 
 // LookupFresh is Lookup for a calibrated cache: it first drops what the
-// current timeout made stale, and the answer says it ran under the
-// timeout every quiet it kept waited at least.
+// current timeouts made stale, and the answer's step times say how long
+// each quiet it kept waited (the other steps take 0).
 func (c *Cache) LookupFresh(w mealy.Word) (Answer, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.dropStale()
 	a, ok := c.lookup(w, nil)
-	if ok {
-		a.Quiescence = c.droppedBelow
+	if !ok {
+		return a, false
 	}
-	return a, ok
+	a.Steps = make([]time.Duration, len(w))
+	n := c.root
+	for k, in := range w {
+		if _, forced := c.Sem.Forced(int(n.out), in); forced {
+			continue
+		}
+		n = n.children[in]
+		a.Steps[k] = c.quiet[n]
+	}
+	return a, true
 }
 
 // QuietFor is how long the wait that ends w waited before it answered
@@ -64,13 +85,10 @@ func (c *Cache) QuietFor(w mealy.Word) time.Duration {
 	return c.quiet[n]
 }
 
-// calibrated says whether the cache checks quiet answers against a
-// calibrated timeout, and which it is now.
-func (c *Cache) calibrated() (time.Duration, bool) {
-	if c.Quiescence == nil || !c.Sem.Closure {
-		return 0, false
-	}
-	return c.Quiescence(), true
+// calibrated says whether the cache checks quiet answers against
+// calibrated timeouts.
+func (c *Cache) calibrated() bool {
+	return c.Quiet != nil && c.Sem.Closure
 }
 
 // Stale is how many quiet answers the cache has refused or dropped
@@ -82,7 +100,7 @@ func (c *Cache) Stale() int {
 }
 
 // DropStale drops the quiet answers answered under a shorter timeout than
-// the current one, and says whether there were any: learning must then
+// their wait's current one, and says whether there were any: learning must then
 // start again, as its table may rest on them. It has the signature of
 // engine.Job.Verify, which runs it before a model is declared final.
 func (c *Cache) DropStale(context.Context, Observations) (revised bool, err error) {
@@ -94,28 +112,38 @@ func (c *Cache) DropStale(context.Context, Observations) (revised bool, err erro
 	return revised, nil
 }
 
-// dropStale drops, once the timeout has risen since the last time, every
-// quiet edge answered under less, and returns how many. The caller holds
-// c.mu.
+// dropStale drops, once a timeout has risen since the last time, every
+// quiet edge answered under less than its wait's timeout, and returns how
+// many. The caller holds c.mu.
 func (c *Cache) dropStale() int {
-	now, ok := c.calibrated()
-	if !ok || now <= c.droppedBelow {
+	if !c.calibrated() {
 		return 0
 	}
-	c.droppedBelow = now
+	raises := c.Quiet.Raises()
+	if raises == c.checkedAt {
+		return 0
+	}
+	c.checkedAt = raises
 	dropped := 0
+	// The tree leaves out forced steps, so word is the path's edges, not
+	// its whole word; but a wait's timeout depends only on what came since
+	// the callin before it, and a wait the rules do not answer follows a
+	// callin or a wait that a callback answered, which the tree holds.
+	var word mealy.Word
 	var walk func(n *node)
 	walk = func(n *node) {
 		for in, ch := range n.children {
 			if ch == nil {
 				continue
 			}
-			if int(ch.out) == c.Sem.Quiet && c.quiet[ch] < now {
+			word = append(word, in)
+			if int(ch.out) == c.Sem.Quiet && c.quiet[ch] < c.Quiet.Needed(word) {
 				c.cut(n, in)
 				dropped++
-				continue
+			} else {
+				walk(ch)
 			}
-			walk(ch)
+			word = word[:len(word)-1]
 		}
 	}
 	walk(c.root)

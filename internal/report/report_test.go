@@ -495,13 +495,14 @@ func TestTimeoutColumn(t *testing.T) {
 	if strings.Contains(string(page), "quiescence timeout") {
 		t.Error("a fixed timeout's report has a timeout column")
 	}
-	stats.Timeout = &model.AutoTimeout{StartMs: 100, SettledMs: 820, CeilingMs: 1000, SlowestMs: 410, Raises: 2, Stale: 37}
+	stats.Timeout = &model.AutoTimeout{StartMs: 100, SettledMs: 820, CeilingMs: 1000, SlowestMs: 410, Raises: 2, Stale: 37,
+		Contexts: []model.ContextTimeout{{Context: "go+1", TimeoutMs: 820, SlowestMs: 410}}}
 	if page, err = HTML(&d, Options{Render: renderSVG}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
 		`<th class="num">quiescence timeout</th>`,
-		`<td class="num">auto, started at 100ms, settled at 820ms (2x the slowest callback seen, 410ms), raised 2 times, 37 quiet answers asked again under a longer one, 0 late callbacks</td>`,
+		`<td class="num">auto per wait context, started at 100ms; raised go&#43;1 to 820ms (2x the slowest callback there, 410ms); the other contexts stayed at the start; raised 2 times, 37 quiet answers asked again under a longer one, 0 late callbacks</td>`,
 	} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("report lacks %q", want)

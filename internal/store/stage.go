@@ -26,10 +26,10 @@ type Stage struct {
 	Recorder        *oracle.Recorder
 	// Now stamps the records (time.Now when nil).
 	Now func() time.Time
-	// Quiescence, when set, is the current timeout of a run that
-	// calibrates it (--timeout auto): a stored quiet answered under less
-	// is never reused (see Calibrate).
-	Quiescence func() time.Duration
+	// Quiet, when set, is the current timeouts of a run that calibrates
+	// them (--timeout auto): a stored quiet answered under less than its
+	// wait's is never reused (see Calibrate).
+	Quiet oracle.QuietTimeouts
 
 	// prior indexes the earlier runs' answers; it is never asked to run
 	// anything, and never answers a re-run (oracle.AsRerun): a vote or a
@@ -56,10 +56,10 @@ func NewStage(next oracle.Oracle, b *Bucket, inputs, outputs *mealy.Alphabet, se
 // Calibrate makes the stage serve a run whose quiescence timeout is
 // calibrated (--timeout auto) and now current: the earlier runs' answers
 // are indexed again with how long each quiet waited, and one that waited
-// less than the current timeout is never reused, so a resumed run asks it
-// again.
-func (s *Stage) Calibrate(current func() time.Duration) error {
-	s.Quiescence = current
+// less than its wait's current timeout is never reused, so a resumed run
+// asks it again.
+func (s *Stage) Calibrate(current oracle.QuietTimeouts) error {
+	s.Quiet = current
 	return s.index(s.prior.Sem)
 }
 
@@ -67,7 +67,7 @@ func (s *Stage) Calibrate(current func() time.Duration) error {
 func (s *Stage) index(sem mealy.Semantics) error {
 	b := s.Bucket
 	s.prior = oracle.NewCache(nil, s.Inputs, s.Outputs, sem, nil)
-	s.prior.Quiescence = s.Quiescence
+	s.prior.Quiet = s.Quiet
 	s.disputed = nil
 	for k, r := range b.Prior() {
 		w, a, err := s.decode(r)
@@ -245,7 +245,7 @@ func (r *spareRun) records(s *Stage, at time.Time) []Record {
 
 // lookup answers q from the earlier runs' answers.
 func (s *Stage) lookup(q mealy.Word) (oracle.Answer, bool) {
-	if s.Quiescence == nil {
+	if s.Quiet == nil {
 		return s.prior.Lookup(q)
 	}
 	return s.prior.LookupFresh(q)

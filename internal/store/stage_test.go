@@ -165,6 +165,15 @@ func (d *quietDevices) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer,
 	return out, nil
 }
 
+// quietTimeouts is a calibration whose every wait needs the same timeout.
+type quietTimeouts struct {
+	needed time.Duration
+	raises int
+}
+
+func (q *quietTimeouts) Needed(mealy.Word) time.Duration { return q.needed }
+func (q *quietTimeouts) Raises() int                     { return q.raises }
+
 // A resumed calibrated run (--timeout auto) never reuses a stored quiet
 // that waited less than its current timeout: the query runs again, as do
 // the stored quiets the timeout leaves behind when it rises.
@@ -180,8 +189,8 @@ func TestStageCalibratedRerunsStaleQuiets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	current := 200 * ms
-	if err := stage.Calibrate(func() time.Duration { return current }); err != nil {
+	current := &quietTimeouts{needed: 200 * ms}
+	if err := stage.Calibrate(current); err != nil {
 		t.Fatal(err)
 	}
 	goWait, stopWait := in.MustWord("go", mealy.Wait), in.MustWord("stop", mealy.Wait)
@@ -192,11 +201,11 @@ func TestStageCalibratedRerunsStaleQuiets(t *testing.T) {
 	if !reflect.DeepEqual(next.ran, []mealy.Word{goWait}) {
 		t.Errorf("under 200ms ran %v, want only go wait (its stored quiet waited 100ms)", next.ran)
 	}
-	if got[0].Quiescence != 200*ms || got[1].Quiescence != 200*ms {
-		t.Errorf("the answers say they ran under %v and %v, want 200ms", got[0].Quiescence, got[1].Quiescence)
+	if got[0].Quiescence != 200*ms || got[1].Steps[1] != 400*ms {
+		t.Errorf("the answers say they waited %v and %v, want 200ms (run now) and 400ms (stored)", got[0].Quiescence, got[1].Steps[1])
 	}
 	// The timeout rises past the stored 400ms: stop wait runs again too.
-	current, next.timeout, next.ran = 800*ms, 800*ms, nil
+	current.needed, current.raises, next.timeout, next.ran = 800*ms, 1, 800*ms, nil
 	if _, err := stage.Ask(context.Background(), []mealy.Word{stopWait}); err != nil {
 		t.Fatal(err)
 	}

@@ -55,8 +55,11 @@ type Executor struct {
 	// quiescence is the timeout the next query's waits run under:
 	// timing.Quiescence unless SetQuiescence changed it.
 	quiescence time.Duration
-	serial     string
-	closed     bool
+	// waits, when set, are the next query's per-wait timeouts
+	// (SetWaitTimeouts).
+	waits  []time.Duration
+	serial string
+	closed bool
 
 	sem   mealy.Semantics
 	flaky *flake
@@ -127,6 +130,9 @@ func NewExecutor(m *Model, timing Timing, serial string) *Executor {
 // on wait d for a callback before answering quiet.
 func (e *Executor) SetQuiescence(d time.Duration) { e.quiescence = d }
 
+// SetWaitTimeouts implements backend.WaitTimeoutSetter.
+func (e *Executor) SetWaitTimeouts(timeouts []time.Duration) { e.waits = timeouts }
+
 // Execute implements backend.Executor.
 func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
 	res, costs, err := e.Run(ctx, inputs)
@@ -158,6 +164,9 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	}
 	m := e.model.Machine
 	res := backend.Result{Outputs: e.outs.take(len(inputs)), Device: e.timing.Reset, Quiescence: e.quiescence}
+	if e.waits != nil {
+		res.Quiescence = 0 // each quiet's timeout is its step time
+	}
 	costs := e.costs.take(len(inputs))
 	var ruled []bool // outputs the closure's rules gave, kept only for flip
 	if e.flaky != nil {
@@ -307,6 +316,9 @@ type lateCallback struct {
 // up to the quiescence timeout for the one due.
 func (d *device) wait(k int) (out int, cost time.Duration) {
 	quiescence := d.e.quiescence
+	if k < len(d.e.waits) && d.e.waits[k] > 0 {
+		quiescence = d.e.waits[k]
+	}
 	d.advance(d.now)
 	if d.head == len(d.buffer) && d.pending >= 0 && d.due-d.now <= quiescence {
 		cost = d.due - d.now

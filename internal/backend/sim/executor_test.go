@@ -210,6 +210,46 @@ func TestExecutorSetQuiescence(t *testing.T) {
 	}
 }
 
+// Each wait can have its own timeout (backend.WaitTimeoutSetter): a short
+// one answers quiet where a longer one would have seen the callback, the
+// result reports no single timeout and each quiet's timeout as its step
+// time, and nil goes back to the quiescence timeout for every wait.
+func TestExecutorSetWaitTimeouts(t *testing.T) {
+	m, err := ParseModel("recognizer.dot", []byte(recognizer), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ms = time.Millisecond
+	e := NewExecutor(m, Timing{
+		Quiescence: 200 * ms, Reset: 250 * ms, Settle: 200 * ms,
+		Latency: map[string]time.Duration{"starting": 300 * ms}, DefaultLatency: 50 * ms,
+	}, "sim-0")
+	var _ backend.WaitTimeoutSetter = e
+	cases := []struct {
+		waits      []time.Duration
+		want       string
+		steps      []time.Duration
+		quiescence time.Duration
+	}{
+		{[]time.Duration{0, 400 * ms, 10 * ms}, "ok starting quiet", []time.Duration{0, 300 * ms, 10 * ms}, 0},
+		{[]time.Duration{0, 400 * ms}, "ok starting finished", []time.Duration{0, 300 * ms, 50 * ms}, 0},
+		{[]time.Duration{0, 100 * ms, 400 * ms}, "ok quiet quiet", []time.Duration{0, 100 * ms, 0}, 0},
+		{nil, "ok quiet quiet", []time.Duration{0, 200 * ms, 0}, 200 * ms},
+	}
+	for _, c := range cases {
+		e.SetWaitTimeouts(c.waits)
+		res, err := e.Execute(context.Background(), strings.Fields("start wait wait"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(res.Outputs, " ")
+		if got != c.want || !slices.Equal(res.Steps, c.steps) || res.Quiescence != c.quiescence {
+			t.Errorf("waits %v: %q, steps %v, under %v; want %q, steps %v, under %v",
+				c.waits, got, res.Steps, res.Quiescence, c.want, c.steps, c.quiescence)
+		}
+	}
+}
+
 // A latency range is drawn per callback, in whole milliseconds, as a
 // function of the seed and the query: the same on every executor and run,
 // a prefix charged as in the query it starts, and spread over the range.

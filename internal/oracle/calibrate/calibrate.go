@@ -1,32 +1,45 @@
-// Package calibrate is --timeout auto: it chooses the quiescence timeout
+// Package calibrate is --timeout auto: it chooses the quiescence timeouts
 // while learning, from the callback latencies the queries show, instead of
 // waiting the purpose's timeout on every quiet answer.
 //
-// The timeout starts short and, whenever a query shows a callback slower
-// than half of it, is raised to Margin times the slowest callback seen, at
-// least doubling (each raise makes every quiet answered so far stale),
-// never above the ceiling, the purpose's timeout. A wait answered by a
-// callback waited its latency, and a late callback (one that came after
-// its wait had answered quiet, as the harness reports in the settle
-// window) came at least its wait's timeout after the wait started. The
-// cache (oracle.Cache's Quiescence) never answers from a quiet answered
-// under less than the current timeout, and the run drops what is left of
-// those before a model is declared final (oracle.Cache.DropStale), so
-// every quiet the model rests on waited the final timeout. Queries asked
-// with AtCeiling run under the ceiling whatever the current timeout: the
+// A wait's timeout depends on its context: the callin before it and how
+// many waits came since (Context), for the callbacks a callin starts come
+// in their order, each as slow as the callin and its place in the chain
+// make it, and a context no slow callback ever came in need not wait as
+// long as one where it did. Each context's timeout starts short and,
+// whenever a query shows a callback in it slower than half of it, is
+// raised to Margin times the slowest callback seen there, at least
+// doubling (a raise makes the context's quiet answers so far stale), never
+// above the ceiling, the purpose's timeout. A wait answered by a callback
+// waited its latency, and a late callback (one that came after its wait
+// had answered quiet, as the harness reports in the settle window) came at
+// least its wait's timeout after the wait started. The cache (oracle.Cache's
+// Quiet) never answers from a quiet answered under less than its context's
+// current timeout, and the run drops what is left of those before a model
+// is declared final (oracle.Cache.DropStale), so every quiet the model
+// rests on waited its context's final timeout. Queries asked with
+// AtCeiling run under the ceiling whatever the current timeouts: the
 // composition root (internal/compose) probes the first inputs so before
 // learning and confirms each hypothesis's quiet waits so, which shows a
-// callback too slow for the current timeout and its settle window.
+// callback too slow for its context's timeout and its settle window.
+//
+// An executor that can time each wait on its own (backend.WaitTimeoutSetter:
+// the simulator) gets each wait's timeout; one that takes a timeout per
+// run (a harness: its run request carries one) runs each query, or batch,
+// under the longest its waits need, which keeps every answer sound and
+// saves less.
 //
 // That guarantee rests on the margin over the observed tail, not on a
-// proof: a callback slower than everything observed can still be missed,
-// when it is pre-empted by a callin before it shows, or comes after the
-// settle window where no late violation sees it.
+// proof: a callback slower than everything observed in its context can
+// still be missed, when it is pre-empted by a callin before it shows, or
+// comes after the settle window where no late violation sees it.
 package calibrate
 
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,20 +53,51 @@ import (
 // ones, so the first raises come from the first queries.
 const DefaultStart = 100 * time.Millisecond
 
-// Margin is how many times the slowest callback seen the timeout is.
+// Margin is how many times the slowest callback seen a context's timeout
+// is.
 const Margin = 2
 
-// Calibrator holds a run's current quiescence timeout. It is safe for
-// the executors of several lanes at once: each query runs under the
-// timeout current when it starts, and its result says which.
+// Calibrator holds a run's current quiescence timeouts, one per wait
+// context. It is safe for the executors of several lanes at once: each
+// query runs under the timeouts current when it starts, and its result
+// says which.
 type Calibrator struct {
-	mu      sync.Mutex
-	start   time.Duration
-	ceiling time.Duration
-	now     time.Duration
-	slowest time.Duration // the slowest callback seen
-	raises  int
-	late    int // late callbacks seen
+	mu       sync.Mutex
+	start    time.Duration
+	ceiling  time.Duration
+	contexts map[Context]*timeout
+	slowest  time.Duration // the slowest callback seen anywhere
+	raises   int
+	late     int // late callbacks seen
+}
+
+// timeout is one context's calibration.
+type timeout struct {
+	now, slowest time.Duration
+}
+
+// Context is a wait's context: the callin before it ("" when none, the
+// initial state) and how many waits, this one included, came since.
+type Context struct {
+	Callin string
+	Wait   int
+}
+
+// String names the context for the summary: "start+2" is the second wait
+// after start, "+1" the first wait from the initial state.
+func (c Context) String() string { return fmt.Sprintf("%s+%d", c.Callin, c.Wait) }
+
+// ContextOf is the context of the wait at place k of a query's inputs.
+func ContextOf(inputs []string, k int) Context {
+	c := Context{}
+	for j := k; j >= 0; j-- {
+		if inputs[j] != mealy.Wait {
+			c.Callin = inputs[j]
+			break
+		}
+		c.Wait++
+	}
+	return c
 }
 
 // New returns a calibrator starting at start, never above ceiling.
@@ -64,14 +108,63 @@ func New(start, ceiling time.Duration) (*Calibrator, error) {
 	case ceiling < start:
 		return nil, fmt.Errorf("the starting timeout %s is above the ceiling %s", start, ceiling)
 	}
-	return &Calibrator{start: start, ceiling: ceiling, now: start}, nil
+	return &Calibrator{start: start, ceiling: ceiling, contexts: map[Context]*timeout{}}, nil
 }
 
-// Current is the timeout a query starting now runs under.
-func (c *Calibrator) Current() time.Duration {
+// current is the timeout of context c now; the caller holds c.mu.
+func (c *Calibrator) current(ctx Context) time.Duration {
+	if t, ok := c.contexts[ctx]; ok {
+		return t.now
+	}
+	return c.start
+}
+
+// Needed is the timeout the wait that ends inputs runs under now: a
+// quiet it answered under less is stale.
+func (c *Calibrator) Needed(inputs []string) time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.now
+	return c.current(ContextOf(inputs, len(inputs)-1))
+}
+
+// Timeouts are the timeouts a query's waits run under now, by place (0
+// where no wait is), and the longest of them (the start when it has none).
+func (c *Calibrator) Timeouts(inputs []string) (waits []time.Duration, longest time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	waits = make([]time.Duration, len(inputs))
+	longest = c.start
+	for k, in := range inputs {
+		if in == mealy.Wait {
+			waits[k] = c.current(ContextOf(inputs, k))
+			longest = max(longest, waits[k])
+		}
+	}
+	return waits, longest
+}
+
+// Words is the calibrator as a cache over words of inputs sees it
+// (oracle.QuietTimeouts).
+func (c *Calibrator) Words(inputs *mealy.Alphabet) *Words { return &Words{c: c, inputs: inputs} }
+
+// Words is Calibrator.Words.
+type Words struct {
+	c      *Calibrator
+	inputs *mealy.Alphabet
+}
+
+// Needed is the timeout the wait that ends w runs under now.
+func (w *Words) Needed(word mealy.Word) time.Duration { return w.c.Needed(w.inputs.Strings(word)) }
+
+// Raises is the calibrator's Raises.
+func (w *Words) Raises() int { return w.c.Raises() }
+
+// Raises counts the raises so far: what was answered quiet before one
+// may be stale.
+func (c *Calibrator) Raises() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.raises
 }
 
 // Observe learns from one query's result: the time each wait answered by a
@@ -79,27 +172,42 @@ func (c *Calibrator) Current() time.Duration {
 func (c *Calibrator) Observe(inputs []string, res backend.Result) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	seen := func(k int, d time.Duration) {
+		ctx := ContextOf(inputs, k)
+		t, ok := c.contexts[ctx]
+		if !ok {
+			t = &timeout{now: c.start}
+			c.contexts[ctx] = t
+		}
+		t.slowest = max(t.slowest, d)
+		c.slowest = max(c.slowest, d)
+		// A raise makes the context's quiets so far stale: at least
+		// doubling keeps the raises few (measured on spellcheckersession
+		// with one timeout for every wait: 4 raises to 298ms cost 18%
+		// more device time than the fixed 500ms, doubling to 400ms about
+		// the same as fixed).
+		if want := min(c.ceiling, max(Margin*t.slowest, 2*t.now)); Margin*t.slowest > t.now && want > t.now {
+			t.now = want
+			c.raises++
+		}
+	}
 	for k, out := range res.Outputs {
 		if k < len(inputs) && k < len(res.Steps) && inputs[k] == mealy.Wait && out != mealy.Quiet && out != mealy.Err {
-			c.slowest = max(c.slowest, res.Steps[k])
+			seen(k, res.Steps[k])
 		}
 	}
 	for _, l := range res.Timing {
-		if l.Kind != "late" {
+		if l.Kind != "late" || l.At < 0 || l.At >= len(inputs) || inputs[l.At] != mealy.Wait {
 			continue
 		}
 		c.late++
 		// A backend that cannot say when it came says it came after the
 		// timeout its wait ran under.
-		c.slowest = max(c.slowest, l.After, res.Quiescence+time.Millisecond)
-	}
-	// A raise makes every quiet answered so far stale: at least doubling
-	// keeps the raises few (measured on spellcheckersession: 4 raises to
-	// 298ms cost 18% more device time than the fixed 500ms, doubling to
-	// 400ms about the same as fixed).
-	if want := min(c.ceiling, max(Margin*c.slowest, 2*c.now)); Margin*c.slowest > c.now && want > c.now {
-		c.now = want
-		c.raises++
+		waited := res.Quiescence
+		if waited == 0 && l.At < len(res.Steps) {
+			waited = res.Steps[l.At]
+		}
+		seen(l.At, max(l.After, waited+time.Millisecond))
 	}
 }
 
@@ -119,19 +227,28 @@ func (c *Calibrator) Ceiling() time.Duration { return c.ceiling }
 func (c *Calibrator) Settled(stale int) *model.AutoTimeout {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return &model.AutoTimeout{
-		StartMs: ms(c.start), SettledMs: ms(c.now), CeilingMs: ms(c.ceiling), SlowestMs: ms(c.slowest),
+	t := &model.AutoTimeout{
+		StartMs: ms(c.start), SettledMs: ms(c.start), CeilingMs: ms(c.ceiling), SlowestMs: ms(c.slowest),
 		Raises: c.raises, Late: c.late, Stale: stale,
 	}
+	for ctx, ct := range c.contexts {
+		t.SettledMs = max(t.SettledMs, ms(ct.now))
+		if ct.now > c.start {
+			t.Contexts = append(t.Contexts, model.ContextTimeout{Context: ctx.String(), TimeoutMs: ms(ct.now), SlowestMs: ms(ct.slowest)})
+		}
+	}
+	slices.SortFunc(t.Contexts, func(a, b model.ContextTimeout) int { return strings.Compare(a.Context, b.Context) })
+	return t
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
 
-// Wrap makes e run each query under the current timeout, which set
-// (e's own, or the executor it wraps) applies, and observe its result. A
-// backend.BatchExecutor stays one, so that a harness still gets a batch
-// per run request: the batch runs under the timeout current when it
-// starts.
+// Wrap makes e run each query under the current timeouts, which set
+// (e's own, or the executor it wraps) applies, and observe its result: a
+// backend.WaitTimeoutSetter gets each wait's, another the longest the
+// query's waits need. A backend.BatchExecutor stays one, so that a
+// harness still gets a batch per run request: the batch runs under the
+// longest timeout its queries' waits need when it starts.
 func (c *Calibrator) Wrap(e backend.Executor, set backend.QuiescenceSetter) backend.Executor {
 	w := &executor{Executor: e, set: set, c: c}
 	if b, ok := e.(backend.BatchExecutor); ok {
@@ -150,7 +267,12 @@ type batchExecutor struct {
 // under one timeout, and every result that came back is observed, those
 // before a failure too.
 func (b *batchExecutor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
-	b.set.SetQuiescence(b.timeout(ctx))
+	longest := b.c.start
+	for _, q := range queries {
+		_, l := b.c.Timeouts(q)
+		longest = max(longest, l)
+	}
+	b.set.SetQuiescence(b.atCeiling(ctx, longest))
 	results, err := b.next.ExecuteBatch(ctx, queries)
 	for k, res := range results {
 		b.c.Observe(queries[k], res)
@@ -158,12 +280,13 @@ func (b *batchExecutor) ExecuteBatch(ctx context.Context, queries [][]string) ([
 	return results, err
 }
 
-// timeout is the one a query asked with ctx runs under.
-func (e *executor) timeout(ctx context.Context) time.Duration {
+// atCeiling is the ceiling for a query asked with ctx that confirms
+// quiets, else d.
+func (e *executor) atCeiling(ctx context.Context, d time.Duration) time.Duration {
 	if atCeiling, _ := ctx.Value(ceilingKey{}).(bool); atCeiling {
 		return e.c.ceiling
 	}
-	return e.c.Current()
+	return d
 }
 
 type executor struct {
@@ -173,7 +296,14 @@ type executor struct {
 }
 
 func (e *executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
-	e.set.SetQuiescence(e.timeout(ctx))
+	waits, longest := e.c.Timeouts(inputs)
+	e.set.SetQuiescence(e.atCeiling(ctx, longest))
+	if ws, ok := e.set.(backend.WaitTimeoutSetter); ok {
+		if e.atCeiling(ctx, 0) > 0 {
+			waits = nil
+		}
+		ws.SetWaitTimeouts(waits)
+	}
 	res, err := e.Executor.Execute(ctx, inputs)
 	if err == nil {
 		e.c.Observe(inputs, res)

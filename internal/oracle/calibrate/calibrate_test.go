@@ -3,6 +3,8 @@ package calibrate_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -18,40 +20,59 @@ import (
 const ms = time.Millisecond
 
 // scripted is a device with one callback, cb, due latency[callin] after
-// the callin before a wait; a wait that times out first answers quiet and
-// the callback comes late, seen in the settle window (when showLate).
+// the callin before a wait (latency[the inputs up to the callin, joined
+// by spaces] when listed, where a negative one means no callback); a wait
+// that times out first answers quiet and the callback comes late, seen in
+// the settle window (when showLate).
 type scripted struct {
 	latency    map[string]time.Duration
 	quiescence time.Duration
-	showLate   bool // the backend says when a late callback came
+	waits      []time.Duration // per wait, when set (perWait)
+	showLate   bool            // the backend says when a late callback came
 	ran        []string
 }
+
+// perWait is scripted timing each wait on its own, as the simulator does.
+type perWait struct{ *scripted }
+
+func (p perWait) SetWaitTimeouts(ts []time.Duration) { p.waits = ts }
 
 func (s *scripted) SetQuiescence(d time.Duration) { s.quiescence = d }
 func (s *scripted) Describe() model.DeviceInfo    { return model.DeviceInfo{Serial: "scripted"} }
 func (s *scripted) Close() error                  { return nil }
 
 func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, error) {
-	s.ran = append(s.ran, strings.Join(inputs, " ")+" @"+s.quiescence.String())
 	res := backend.Result{Quiescence: s.quiescence}
+	ran := strings.Join(inputs, " ") + " @" + s.quiescence.String()
+	if s.waits != nil {
+		res.Quiescence = 0
+		ran = fmt.Sprint(strings.Join(inputs, " "), " @", s.waits)
+	}
+	s.ran = append(s.ran, ran)
 	due := time.Duration(-1)
 	for k, in := range inputs {
 		if in != mealy.Wait {
 			res.Outputs = append(res.Outputs, "ok")
 			res.Steps = append(res.Steps, 0)
 			due = -1
-			if l, ok := s.latency[in]; ok {
+			if l, ok := s.latency[strings.Join(inputs[:k+1], " ")]; ok {
+				due = l
+			} else if l, ok := s.latency[in]; ok {
 				due = l
 			}
 			continue
 		}
+		timeout := s.quiescence
+		if k < len(s.waits) && s.waits[k] > 0 {
+			timeout = s.waits[k]
+		}
 		switch {
-		case due >= 0 && due <= s.quiescence:
+		case due >= 0 && due <= timeout:
 			res.Outputs = append(res.Outputs, "cb")
 			res.Steps = append(res.Steps, due)
 		case due >= 0:
 			res.Outputs = append(res.Outputs, mealy.Quiet)
-			res.Steps = append(res.Steps, s.quiescence)
+			res.Steps = append(res.Steps, timeout)
 			late := backend.Timing{Kind: "late", At: k, Callback: "cb"}
 			if s.showLate {
 				late.After = due
@@ -59,7 +80,7 @@ func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, 
 			res.Timing = append(res.Timing, late)
 		default:
 			res.Outputs = append(res.Outputs, mealy.Quiet)
-			res.Steps = append(res.Steps, s.quiescence)
+			res.Steps = append(res.Steps, timeout)
 		}
 		due = -1
 	}
@@ -82,8 +103,9 @@ func (b batched) ExecuteBatch(ctx context.Context, queries [][]string) ([]backen
 }
 
 // A harness keeps its batches under calibration: the wrapped executor is
-// still a batch executor, the whole batch runs under the timeout current
-// when it starts (or the ceiling), and every result is observed.
+// still a batch executor, the whole batch runs under the longest timeout
+// its waits need when it starts (or the ceiling), and every result is
+// observed.
 func TestWrapKeepsBatches(t *testing.T) {
 	cal, err := calibrate.New(100*ms, time.Second)
 	if err != nil {
@@ -100,18 +122,24 @@ func TestWrapKeepsBatches(t *testing.T) {
 	if _, err := e.ExecuteBatch(calibrate.AtCeiling(context.Background()), [][]string{{"wait"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.ExecuteBatch(context.Background(), [][]string{{"mid"}}); err != nil {
+	// mid+1 rose to 200ms, slow+1 to 600ms; the others stay at 100ms.
+	if _, err := e.ExecuteBatch(context.Background(), [][]string{{"mid", "wait"}, {"go", "wait"}}); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"mid wait @100ms", "slow wait @100ms", "wait @1s", "mid @600ms"}
+	if _, err := e.ExecuteBatch(context.Background(), [][]string{{"go", "wait"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"mid wait @100ms", "slow wait @100ms", "wait @1s", "mid wait @200ms", "go wait @200ms", "go wait @100ms"}
 	if !slices.Equal(dev.ran, want) {
 		t.Errorf("ran %q, want %q", dev.ran, want)
 	}
 }
 
-// The timeout rises to twice the slowest callback seen, whether a wait
-// saw it or it came late, and never above the ceiling.
+// Each context's timeout rises to twice the slowest callback seen in it,
+// whether a wait saw it or it came late, and never above the ceiling; the
+// other contexts keep theirs.
 func TestCalibratorRaises(t *testing.T) {
+	type ct = model.ContextTimeout
 	cases := []struct {
 		name     string
 		showLate bool
@@ -121,15 +149,23 @@ func TestCalibratorRaises(t *testing.T) {
 		{"a fast callback below half the start changes nothing", true, []string{"fast wait"},
 			model.AutoTimeout{StartMs: 100, SettledMs: 100, CeilingMs: 1000, SlowestMs: 40}},
 		{"raised on the observed tail, at least doubling", true, []string{"fast wait", "mid wait"},
-			model.AutoTimeout{StartMs: 100, SettledMs: 200, CeilingMs: 1000, SlowestMs: 90, Raises: 1}},
-		{"raised to twice the observed tail", true, []string{"mid wait", "tail wait"},
-			model.AutoTimeout{StartMs: 100, SettledMs: 440, CeilingMs: 1000, SlowestMs: 220, Raises: 2, Late: 1}},
+			model.AutoTimeout{StartMs: 100, SettledMs: 200, CeilingMs: 1000, SlowestMs: 90, Raises: 1,
+				Contexts: []ct{{Context: "mid+1", TimeoutMs: 200, SlowestMs: 90}}}},
+		{"each context on its own", true, []string{"mid wait", "tail wait"},
+			model.AutoTimeout{StartMs: 100, SettledMs: 440, CeilingMs: 1000, SlowestMs: 220, Raises: 2, Late: 1,
+				Contexts: []ct{{Context: "mid+1", TimeoutMs: 200, SlowestMs: 90}, {Context: "tail+1", TimeoutMs: 440, SlowestMs: 220}}}},
 		{"raised on a late callback, to twice when it came", true, []string{"slow wait"},
-			model.AutoTimeout{StartMs: 100, SettledMs: 600, CeilingMs: 1000, SlowestMs: 300, Raises: 1, Late: 1}},
+			model.AutoTimeout{StartMs: 100, SettledMs: 600, CeilingMs: 1000, SlowestMs: 300, Raises: 1, Late: 1,
+				Contexts: []ct{{Context: "slow+1", TimeoutMs: 600, SlowestMs: 300}}}},
 		{"a late callback of unknown time: just after the timeout", false, []string{"slow wait"},
-			model.AutoTimeout{StartMs: 100, SettledMs: 202, CeilingMs: 1000, SlowestMs: 101, Raises: 1, Late: 1}},
+			model.AutoTimeout{StartMs: 100, SettledMs: 202, CeilingMs: 1000, SlowestMs: 101, Raises: 1, Late: 1,
+				Contexts: []ct{{Context: "slow+1", TimeoutMs: 202, SlowestMs: 101}}}},
+		{"the second wait after a callin is a context of its own", true, []string{"fast wait wait", "fast wait wait"},
+			model.AutoTimeout{StartMs: 100, SettledMs: 100, CeilingMs: 1000, SlowestMs: 40}},
 		{"the ceiling holds", true, []string{"mid wait", "slow wait", "slowest wait", "slowest wait"},
-			model.AutoTimeout{StartMs: 100, SettledMs: 1000, CeilingMs: 1000, SlowestMs: 700, Raises: 3, Late: 2}},
+			model.AutoTimeout{StartMs: 100, SettledMs: 1000, CeilingMs: 1000, SlowestMs: 700, Raises: 3, Late: 2,
+				Contexts: []ct{{Context: "mid+1", TimeoutMs: 200, SlowestMs: 90}, {Context: "slow+1", TimeoutMs: 600, SlowestMs: 300},
+					{Context: "slowest+1", TimeoutMs: 1000, SlowestMs: 700}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -145,10 +181,44 @@ func TestCalibratorRaises(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := cal.Settled(0); *got != c.want {
+			if got := cal.Settled(0); !reflect.DeepEqual(*got, c.want) {
 				t.Errorf("settled %+v, want %+v", *got, c.want)
 			}
 		})
+	}
+}
+
+// An executor that times each wait on its own (the simulator) runs each
+// under its context's timeout; one that takes one timeout per query runs
+// the query under the longest its waits need; a query that confirms
+// quiets runs every wait under the ceiling.
+func TestWaitsRunUnderTheirContextsTimeouts(t *testing.T) {
+	cal, err := calibrate.New(100*ms, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	latency := map[string]time.Duration{"slow": 300 * ms, "fast": 40 * ms}
+	dev := &scripted{showLate: true, latency: latency}
+	one := &scripted{showLate: true, latency: latency}
+	each, whole := cal.Wrap(perWait{dev}, perWait{dev}), cal.Wrap(one, one)
+	ctx := context.Background()
+	for _, q := range []string{"slow wait", "slow wait fast wait wait"} {
+		if _, err := each.Execute(ctx, strings.Fields(q)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := each.Execute(calibrate.AtCeiling(ctx), []string{"fast", "wait"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := whole.Execute(ctx, strings.Fields("slow wait fast wait wait")); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"slow wait @[0s 100ms]", "slow wait fast wait wait @[0s 600ms 0s 100ms 100ms]", "fast wait @1s"}
+	if !slices.Equal(dev.ran, want) {
+		t.Errorf("each wait on its own ran %q, want %q", dev.ran, want)
+	}
+	if want := []string{"slow wait fast wait wait @600ms"}; !slices.Equal(one.ran, want) {
+		t.Errorf("one timeout per query ran %q, want %q", one.ran, want)
 	}
 }
 
@@ -189,20 +259,23 @@ func (r run) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, er
 	return answers, nil
 }
 
-// A quiet answered under a shorter timeout than the current one is never
-// an answer: one that arrives stale (its own late callback raised the
-// timeout) runs again at once, and those kept from before a raise are
-// dropped when the next batch comes (which then says the learner must
-// start again) or before the model is declared final.
+// A quiet answered under a shorter timeout than its wait's current one is
+// never an answer: one that arrives stale (its own late callback raised
+// the timeout) runs again at once, and those kept from before a raise in
+// their context are dropped when the next batch comes (which then says
+// the learner must start again) or before the model is declared final.
+// A quiet in a context the raise left alone stays.
 func TestCacheReRunsStaleQuiets(t *testing.T) {
 	in, out := mealy.MustAlphabet("go", "stop", mealy.Wait), mealy.MustAlphabet("ok", mealy.Quiet, mealy.Err, "cb")
 	cal, err := calibrate.New(100*ms, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev := &scripted{showLate: true, latency: map[string]time.Duration{"go": 300 * ms}}
+	// go gives a callback 300ms later, except after stop.
+	latency := map[string]time.Duration{"go": 300 * ms, "stop go": -1}
+	dev := &scripted{showLate: true, latency: latency}
 	cache := oracle.NewCache(run{cal.Wrap(dev, dev), in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
-	cache.Quiescence = cal.Current
+	cache.Quiet = cal.Words(in)
 	ctx := context.Background()
 	ask := func(q string) (string, error) {
 		t.Helper()
@@ -213,23 +286,27 @@ func TestCacheReRunsStaleQuiets(t *testing.T) {
 		return strings.Join(out.Strings(got[0].Outputs), " "), nil
 	}
 
-	// stop wait is quiet for good, under the start.
-	if got, err := ask("stop wait"); err != nil || got != "ok quiet" {
-		t.Fatalf("stop wait = %q, %v", got, err)
+	// stop go wait and stop wait are quiet for good, under the start.
+	for _, q := range []string{"stop go wait", "stop wait"} {
+		if got, err := ask(q); err != nil || !strings.HasSuffix(got, " quiet") {
+			t.Fatalf("%s = %q, %v", q, got, err)
+		}
 	}
 	// go wait answers quiet under 100ms, its callback comes late at
-	// 300ms: the timeout rises to 600ms and it runs again; stop wait's
-	// quiet is dropped as stale, which the learner must hear.
+	// 300ms: go+1 rises to 600ms and it runs again; stop go wait's quiet
+	// (go+1 too) is dropped as stale, which the learner must hear.
 	if _, err := ask("go wait"); !errors.Is(err, oracle.ErrRevised) {
 		t.Fatalf("go wait: %v, want %v", err, oracle.ErrRevised)
 	}
 	if got, err := ask("go wait"); err != nil || got != "ok cb" {
 		t.Fatalf("go wait again = %q, %v", got, err)
 	}
-	if got, err := ask("stop wait"); err != nil || got != "ok quiet" {
-		t.Fatalf("stop wait again = %q, %v", got, err)
+	for _, q := range []string{"stop go wait", "stop wait"} {
+		if got, err := ask(q); err != nil || !strings.HasSuffix(got, " quiet") {
+			t.Fatalf("%s again = %q, %v", q, got, err)
+		}
 	}
-	want := []string{"stop wait @100ms", "go wait @100ms", "go wait @600ms", "stop wait @600ms"}
+	want := []string{"stop go wait @100ms", "stop wait @100ms", "go wait @100ms", "go wait @600ms", "stop go wait @600ms"}
 	if !slices.Equal(dev.ran, want) || cache.Stale() != 2 {
 		t.Errorf("ran %q with %d stale, want %q with 2", dev.ran, cache.Stale(), want)
 	}
@@ -237,12 +314,12 @@ func TestCacheReRunsStaleQuiets(t *testing.T) {
 	// A raise after the last batch (by another lane's query) leaves stale
 	// quiets that DropStale finds before the model is declared final.
 	cal2, _ := calibrate.New(100*ms, time.Second)
-	dev2 := &scripted{showLate: true, latency: map[string]time.Duration{"go": 300 * ms}}
+	dev2 := &scripted{showLate: true, latency: latency}
 	wrapped := cal2.Wrap(dev2, dev2)
 	cache = oracle.NewCache(run{wrapped, in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
-	cache.Quiescence = cal2.Current
-	if got, err := ask("stop wait"); err != nil || got != "ok quiet" {
-		t.Fatalf("stop wait = %q, %v", got, err)
+	cache.Quiet = cal2.Words(in)
+	if got, err := ask("stop go wait"); err != nil || got != "ok ok quiet" {
+		t.Fatalf("stop go wait = %q, %v", got, err)
 	}
 	// Another pipeline's query on the same calibrator raises it.
 	if _, err := wrapped.Execute(ctx, []string{"go", mealy.Wait}); err != nil {
@@ -251,13 +328,13 @@ func TestCacheReRunsStaleQuiets(t *testing.T) {
 	if revised, err := cache.DropStale(ctx, oracle.Observations{}); err != nil || !revised {
 		t.Fatalf("DropStale = %v, %v; want a revision", revised, err)
 	}
-	if got, err := ask("stop wait"); err != nil || got != "ok quiet" {
-		t.Fatalf("stop wait once more = %q, %v", got, err)
+	if got, err := ask("stop go wait"); err != nil || got != "ok ok quiet" {
+		t.Fatalf("stop go wait once more = %q, %v", got, err)
 	}
 	if revised, _ := cache.DropStale(ctx, oracle.Observations{}); revised {
 		t.Error("DropStale revised again with nothing stale left")
 	}
-	want = []string{"stop wait @100ms", "go wait @100ms", "stop wait @600ms"}
+	want = []string{"stop go wait @100ms", "go wait @100ms", "stop go wait @600ms"}
 	if !slices.Equal(dev2.ran, want) || cache.Stale() != 1 {
 		t.Errorf("ran %q with %d stale, want %q with 1", dev2.ran, cache.Stale(), want)
 	}
@@ -285,13 +362,13 @@ func (f *failOnce) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, e
 func TestCacheTellsStaleAnswersAfterAFailedAsk(t *testing.T) {
 	in, out := mealy.MustAlphabet("go", "stop", mealy.Wait), mealy.MustAlphabet("ok", mealy.Quiet, mealy.Err, "cb")
 	cal, _ := calibrate.New(100*ms, time.Second)
-	dev := &scripted{showLate: true, latency: map[string]time.Duration{"go": 300 * ms}}
+	dev := &scripted{showLate: true, latency: map[string]time.Duration{"go": 300 * ms, "stop go": -1}}
 	wrapped := cal.Wrap(dev, dev)
 	next := &failOnce{Oracle: run{wrapped, in, out}}
 	cache := oracle.NewCache(next, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
-	cache.Quiescence = cal.Current
+	cache.Quiet = cal.Words(in)
 	ctx := context.Background()
-	stopWait, goWait := in.MustWord("stop", mealy.Wait), in.MustWord("go", mealy.Wait)
+	stopWait, goWait := in.MustWord("stop", "go", mealy.Wait), in.MustWord("go", mealy.Wait)
 	if _, err := cache.Ask(ctx, []mealy.Word{stopWait}); err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +380,7 @@ func TestCacheTellsStaleAnswersAfterAFailedAsk(t *testing.T) {
 		t.Fatalf("first Ask after the raise: %v, want %v", err, errGone)
 	}
 	if _, err := cache.Ask(ctx, []mealy.Word{goWait}); !errors.Is(err, oracle.ErrRevised) {
-		t.Fatalf("next Ask: %v, want %v (stop wait's quiet was dropped)", err, oracle.ErrRevised)
+		t.Fatalf("next Ask: %v, want %v (stop go wait's quiet was dropped)", err, oracle.ErrRevised)
 	}
 	if got, err := cache.Ask(ctx, []mealy.Word{goWait}); err != nil || strings.Join(out.Strings(got[0].Outputs), " ") != "ok cb" {
 		t.Fatalf("go wait = %v, %v", got, err)
