@@ -30,9 +30,12 @@ type Result struct {
 	// harness restarted and the query ran again).
 	Warnings []string
 	// Quiescence is the quiescence timeout the query's waits ran under,
-	// when the executor knows it (0 otherwise): a quiet answer means only
-	// that no callback came within it.
+	// when the executor knows it and it was one for all (0 otherwise): a
+	// quiet answer means only that no callback came within it.
 	Quiescence time.Duration
+	// Waits is, when each wait had its own timeout (WaitTimeoutSetter),
+	// the timeout of the wait at each place (0 at the other places).
+	Waits []time.Duration
 	// Timing are the timing assumptions the query broke, with the
 	// callbacks by name as Outputs has them (the pipeline maps them to
 	// the purpose's symbols); Stragglers counts callbacks of an earlier
@@ -98,18 +101,20 @@ type QuiescenceSetter interface {
 	SetQuiescence(time.Duration)
 }
 
-// WaitTimeoutSetter is a QuiescenceSetter that can also give each wait of
-// the next query its own timeout (the calibration of --timeout auto sets
-// one per wait context). The simulator is one; a harness is not, as its
-// run request carries one timeout (PROTOCOL.md).
+// WaitTimeoutSetter is a QuiescenceSetter that can also give each wait its
+// own timeout (the calibration of --timeout auto sets one per wait
+// context): the simulator, and the harnesses, whose run request carries
+// them (PROTOCOL.md, run's "waits"). Like Execute, it is never called
+// concurrently with the executor's queries.
 type WaitTimeoutSetter interface {
 	QuiescenceSetter
-	// SetWaitTimeouts gives the next query's waits their timeouts, by
-	// the wait's place in the query; a place past the end of timeouts,
-	// or with 0, waits the quiescence timeout; nil gives every wait that.
-	// A result run so reports Quiescence 0 and each quiet wait's timeout
-	// as its step time.
-	SetWaitTimeouts(timeouts []time.Duration)
+	// SetWaitTimeouts makes the waits of the queries from now on run
+	// under their own timeouts: timeouts(query)[k] is that of the wait at
+	// place k of query, asked as the query (or its run request) starts; 0,
+	// or a place past the end, waits the quiescence timeout. nil gives
+	// every wait that. A result run so reports Quiescence 0 and each
+	// wait's timeout in Waits.
+	SetWaitTimeouts(timeouts func(query []string) []time.Duration)
 }
 
 // Executor runs queries, one at a time, each on a fresh instance of the

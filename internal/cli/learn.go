@@ -117,9 +117,8 @@ state). Each starts at 100ms (auto:START to choose) and rises to twice the
 slowest callback seen in its context, at least doubling, never above the
 purpose's timeout: a wait answered by a callback waited its latency, and a
 callback that came after its wait had answered quiet (a late callback, seen
-while the query settles) came at least that timeout late. The simulator
-times each wait on its own; a harness's run request carries one timeout, so
-on jvm and adb each request runs under the longest its waits need. A wait
+while the query settles) came at least that timeout late. Every backend
+times each wait on its own (the harness's run requests carry them). A wait
 from the initial state and after each input from it runs first under the
 purpose's timeout, and so do each hypothesis's quiet waits, from its
 states and after each input from them, so that a callback too slow to show

@@ -7,8 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/mealy"
 )
 
 // maxLine caps a reply line: a run of a large batch answers in one line.
@@ -147,25 +151,100 @@ func (c *Client) Configure(ctx context.Context, cfg *Configuration) (Configured,
 // time), it returns the results of the queries before that one and a
 // *WedgedError.
 func (c *Client) Run(ctx context.Context, queries [][]string) ([]QueryResult, error) {
-	return c.RunUnder(ctx, queries, PurposeQuiescence)
+	return c.RunUnder(ctx, queries, RunTimeouts{quiescence: PurposeQuiescence})
 }
 
-// PurposeQuiescence as RunUnder's quiescence sends none: the purpose's
+// PurposeQuiescence as Quiet's Quiescence sends none: the purpose's
 // timeouts.quiescence holds.
 const PurposeQuiescence time.Duration = -1
 
-// RunUnder is Run with the run's quiescence timeout (PROTOCOL.md, run's
-// "quiescence"): the waits give up after quiescence, which may not exceed
-// the purpose's timeouts.quiescence. A negative quiescence
-// (PurposeQuiescence) sends none.
-func (c *Client) RunUnder(ctx context.Context, queries [][]string, quiescence time.Duration) ([]QueryResult, error) {
+// Quiet is the quiescence timeouts a run asks for instead of the
+// purpose's (PROTOCOL.md, run's "quiescence" and "waits"), none above it.
+type Quiet struct {
+	// Quiescence is the run's; PurposeQuiescence asks for none.
+	Quiescence time.Duration
+	// Waits, when set, gives each wait its own: Waits(query)[k] is that
+	// of the wait at place k of query; 0, or a place past the end, is
+	// Quiescence.
+	Waits func(query []string) []time.Duration
+}
+
+// RunTimeouts are the timeouts one run request carries, worked out from
+// Quiet for its queries in whole milliseconds (rounded up), as the
+// request says them.
+type RunTimeouts struct {
+	quiescence time.Duration
+	waits      [][]time.Duration // by query and place; nil when none
+}
+
+// For works out the timeouts of a run of queries.
+func (t Quiet) For(queries [][]string) (RunTimeouts, error) {
+	r := RunTimeouts{quiescence: t.Quiescence}
+	if r.quiescence >= 0 {
+		r.quiescence = wholeMillis(r.quiescence)
+	}
+	if t.Waits == nil {
+		return r, nil
+	}
+	r.waits = make([][]time.Duration, len(queries))
+	for i, q := range queries {
+		own := t.Waits(q)
+		r.waits[i] = make([]time.Duration, len(q))
+		for k, sym := range q {
+			if sym != mealy.Wait {
+				continue
+			}
+			d := r.quiescence
+			if k < len(own) && own[k] > 0 {
+				d = wholeMillis(own[k])
+			}
+			if d < 0 {
+				return RunTimeouts{}, fmt.Errorf("the wait at %d of query %q has no timeout of its own and the run none", k, strings.Join(q, " "))
+			}
+			r.waits[i][k] = d
+		}
+	}
+	return r, nil
+}
+
+// wholeMillis is d rounded up to whole milliseconds, as a request says it.
+func wholeMillis(d time.Duration) time.Duration {
+	return (d + time.Millisecond - 1) / time.Millisecond * time.Millisecond
+}
+
+// Mark records in a run's results the timeouts their waits ran under.
+func (r RunTimeouts) Mark(results []backend.Result) {
+	for k := range results {
+		switch {
+		case r.waits != nil && k < len(r.waits):
+			results[k].Quiescence, results[k].Waits = 0, r.waits[k]
+		case r.waits == nil && r.quiescence >= 0:
+			results[k].Quiescence = r.quiescence
+		}
+	}
+}
+
+// RunUnder is Run under the run's own timeouts (see Quiet.For).
+func (c *Client) RunUnder(ctx context.Context, queries [][]string, t RunTimeouts) ([]QueryResult, error) {
 	var r struct {
 		Results []QueryResult `json:"results"`
 		Wedged  string        `json:"wedged"`
 	}
 	req := map[string]any{"queries": queries}
-	if quiescence >= 0 {
-		req["quiescence"] = quiescence.Milliseconds()
+	if t.quiescence >= 0 {
+		req["quiescence"] = t.quiescence.Milliseconds()
+	}
+	if t.waits != nil {
+		waits := make([][]int64, len(queries))
+		for i, q := range queries {
+			waits[i] = []int64{}
+			for k, sym := range q {
+				if sym == mealy.Wait {
+					waits[i] = append(waits[i], t.waits[i][k].Milliseconds())
+				}
+			}
+		}
+		req["waits"] = waits
 	}
 	if err := c.call(ctx, "run", req, &r); err != nil {
 		var re *RemoteError

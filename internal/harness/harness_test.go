@@ -498,3 +498,65 @@ func TestToResultLateViolations(t *testing.T) {
 		t.Errorf("timing %v, warnings %q; want timing %v and no warnings", res.Timing, res.Warnings, want)
 	}
 }
+
+// A run under timeouts of its own carries them in whole milliseconds,
+// rounded up: the run's "quiescence", and with per-wait timeouts a
+// "waits" array per query, a wait without one of its own taking the
+// run's; the results say what each wait ran under.
+func TestRunUnderOwnTimeouts(t *testing.T) {
+	const ms = time.Millisecond
+	ctx := context.Background()
+	ok := reply(`{"id":%d,"ok":true,"results":[{"outputs":["ok","quiet","quiet"],"ms":[0.1,40,0],"device_ms":50,"stragglers":0,"ignored":0,"violations":[]},` +
+		`{"outputs":["quiet"],"ms":[300],"device_ms":310,"stragglers":0,"ignored":0,"violations":[]}]}`)
+	c, f := startFake(t, ok, ok)
+	queries := [][]string{{"schedule", "wait", "wait"}, {"wait"}}
+	own := func(q []string) []time.Duration {
+		if len(q) == 3 {
+			return []time.Duration{0, 39500 * time.Microsecond} // the last wait has none of its own
+		}
+		return []time.Duration{0}
+	}
+	for _, c2 := range []struct {
+		quiet      Quiet
+		request    string
+		quiescence time.Duration
+		waits      [][]time.Duration
+	}{
+		{Quiet{Quiescence: 299500 * time.Microsecond, Waits: own}, "map[queries:[[schedule wait wait] [wait]] quiescence:300 waits:[[40 300] [300]]]",
+			0, [][]time.Duration{{0, 40 * ms, 300 * ms}, {300 * ms}}},
+		{Quiet{Quiescence: 250 * ms}, "map[queries:[[schedule wait wait] [wait]] quiescence:250]", 250 * ms, nil},
+	} {
+		rt, err := c2.quiet.For(queries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := c.RunUnder(ctx, queries, rt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := f.requests[len(f.requests)-1]
+		delete(req, "id")
+		delete(req, "op")
+		if got := fmt.Sprint(req); got != c2.request {
+			t.Errorf("request %s, want %s", got, c2.request)
+		}
+		out, err := ToResults(queries, rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt.Mark(out)
+		for k, r := range out {
+			var want []time.Duration
+			if c2.waits != nil {
+				want = c2.waits[k]
+			}
+			if r.Quiescence != c2.quiescence || !slices.Equal(r.Waits, want) {
+				t.Errorf("result %d ran under %v, waits %v; want %v, %v", k, r.Quiescence, r.Waits, c2.quiescence, want)
+			}
+		}
+	}
+	if _, err := (Quiet{Quiescence: PurposeQuiescence, Waits: own}).For(queries); err == nil ||
+		err.Error() != `the wait at 2 of query "schedule wait wait" has no timeout of its own and the run none` {
+		t.Errorf("a wait with no timeout at all: %v", err)
+	}
+}

@@ -34,17 +34,6 @@ func ToResults(queries [][]string, rs []QueryResult) ([]backend.Result, error) {
 	return out, nil
 }
 
-// RanUnder records in results the quiescence timeout their run asked for
-// (RunUnder's), when it asked for one.
-func RanUnder(results []backend.Result, quiescence time.Duration) {
-	if quiescence < 0 {
-		return
-	}
-	for k := range results {
-		results[k].Quiescence = quiescence
-	}
-}
-
 // ToResult turns the harness's answer to query into the pipeline's form.
 // An error or environment callback is handed on as its name, for the
 // pipeline to map to err (or a failed query) like any other backend's;

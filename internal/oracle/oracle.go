@@ -40,8 +40,11 @@ type Answer struct {
 	// (not by the closure's rules) took the quiescence timeout it ran under.
 	Steps []time.Duration
 	// Quiescence is the quiescence timeout the query ran under, when the
-	// executor says (0 otherwise).
+	// executor says and it was one for all its waits (0 otherwise).
 	Quiescence time.Duration
+	// Waits is the timeout of the wait at each place, when each had its
+	// own (backend.Result's Waits; nil otherwise).
+	Waits []time.Duration
 }
 
 // Oracle answers membership queries in batches. Answers are in query order.

@@ -30,10 +30,12 @@ type QuietTimeouts interface {
 }
 
 // quietUnder is how long the k-th wait of a's query waited before it
-// answered quiet: the timeout the query ran under, else (an answer from
-// the query store, or one whose waits each had their own timeout) its
-// step time; 0 when unknown.
+// answered quiet: its own timeout, else the timeout the query ran under,
+// else (an answer from the query store) its step time; 0 when unknown.
 func quietUnder(a Answer, k int) time.Duration {
+	if k < len(a.Waits) && a.Waits[k] > 0 {
+		return a.Waits[k]
+	}
 	if a.Quiescence > 0 {
 		return a.Quiescence
 	}

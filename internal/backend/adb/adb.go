@@ -86,16 +86,22 @@ type Executor struct {
 	runID    string
 	budget   budget
 	restarts int
-	// quiescence is the runs' quiescence timeout (SetQuiescence), or
-	// harness.PurposeQuiescence. The request deadlines stay the
-	// purpose's, which are longer.
-	quiescence time.Duration
+	// timeouts are the runs' own quiescence timeouts (SetQuiescence,
+	// SetWaitTimeouts), or harness.PurposeQuiescence. The request
+	// deadlines stay the purpose's, which are longer.
+	timeouts harness.Quiet
 }
 
 // SetQuiescence implements backend.QuiescenceSetter: the runs from now on
 // ask the harness for waits of d (at most the purpose's quiescence, which
 // the harness enforces).
-func (e *Executor) SetQuiescence(d time.Duration) { e.quiescence = d }
+func (e *Executor) SetQuiescence(d time.Duration) { e.timeouts.Quiescence = d }
+
+// SetWaitTimeouts implements backend.WaitTimeoutSetter: the runs from now
+// on give each wait its own timeout (run's "waits").
+func (e *Executor) SetWaitTimeouts(timeouts func(query []string) []time.Duration) {
+	e.timeouts.Waits = timeouts
+}
 
 // Start prepares one device for a purpose and connects to its harness. A
 // purpose the harness cannot resolve fails here, as a purpose error at the
@@ -121,7 +127,7 @@ func open(ctx context.Context, dev *adbclient.Device, o Options, perms []string,
 	if err != nil {
 		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
 	}
-	e := &Executor{dev: dev, info: Describe(serial, props), opts: o, config: config, budget: b, quiescence: harness.PurposeQuiescence}
+	e := &Executor{dev: dev, info: Describe(serial, props), opts: o, config: config, budget: b, timeouts: harness.Quiet{Quiescence: harness.PurposeQuiescence}}
 	// pm grant goes to user 0 and am instrument to the current user unless
 	// told otherwise: both are told, so that they agree.
 	if e.user, err = CurrentUser(ctx, dev, e.info.SDK); err != nil {

@@ -171,9 +171,13 @@ func (e *Executor) run(ctx context.Context, queries [][]string) ([]backend.Resul
 	d := e.budget.of(queries)
 	rctx, cancel := context.WithTimeoutCause(ctx, d, errDeadline)
 	defer cancel()
-	rs, err := e.client.RunUnder(rctx, queries, e.quiescence)
+	timeouts, err := e.timeouts.For(queries)
+	if err != nil {
+		return nil, fmt.Errorf("device %s: %w", e.dev.Serial(), err)
+	}
+	rs, err := e.client.RunUnder(rctx, queries, timeouts)
 	out, cerr := harness.ToResults(queries, rs)
-	harness.RanUnder(out, e.quiescence)
+	timeouts.Mark(out)
 	if cerr != nil {
 		return out, cerr
 	}

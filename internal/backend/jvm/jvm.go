@@ -57,15 +57,21 @@ type Executor struct {
 	// relaunch starts a fresh harness JVM like this one, for a harness
 	// whose main thread did not return (see ExecuteBatch).
 	relaunch func(ctx context.Context) (*Executor, error)
-	// quiescence is the runs' quiescence timeout (SetQuiescence), or
-	// harness.PurposeQuiescence.
-	quiescence time.Duration
+	// timeouts are the runs' own quiescence timeouts (SetQuiescence,
+	// SetWaitTimeouts), or harness.PurposeQuiescence.
+	timeouts harness.Quiet
 }
 
 // SetQuiescence implements backend.QuiescenceSetter: the runs from now on
 // ask the harness for waits of d (at most the purpose's quiescence, which
 // the harness enforces).
-func (e *Executor) SetQuiescence(d time.Duration) { e.quiescence = d }
+func (e *Executor) SetQuiescence(d time.Duration) { e.timeouts.Quiescence = d }
+
+// SetWaitTimeouts implements backend.WaitTimeoutSetter: the runs from now
+// on give each wait its own timeout (run's "waits").
+func (e *Executor) SetWaitTimeouts(timeouts func(query []string) []time.Duration) {
+	e.timeouts.Waits = timeouts
+}
 
 // FindJava resolves the java command: java itself when given, else
 // javaHome's bin/java, else java on PATH.
@@ -142,7 +148,7 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 	}
 	cmd.Stdin, cmd.Stdout = childIn, childOut
 	e := &Executor{name: name, cmd: cmd, dir: dir, stderr: &tail{max: 40}, done: make(chan struct{}), exited: &exitStatus{},
-		quiescence: harness.PurposeQuiescence}
+		timeouts: harness.Quiet{Quiescence: harness.PurposeQuiescence}}
 	cmd.Stderr = e.stderr
 	err = cmd.Start()
 	// The JVM has its own copies of these ends; ours would keep EOF and
@@ -243,17 +249,21 @@ func (e *Executor) restart(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	relaunch, quiescence := e.relaunch, e.quiescence
+	relaunch, timeouts := e.relaunch, e.timeouts
 	*e = *fresh
-	e.relaunch, e.quiescence = relaunch, quiescence
+	e.relaunch, e.timeouts = relaunch, timeouts
 	return nil
 }
 
 // runBatch is one run request.
 func (e *Executor) runBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
-	rs, err := e.client.RunUnder(ctx, queries, e.quiescence)
+	timeouts, err := e.timeouts.For(queries)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := e.client.RunUnder(ctx, queries, timeouts)
 	out, cerr := harness.ToResults(queries, rs)
-	harness.RanUnder(out, e.quiescence)
+	timeouts.Mark(out)
 	if cerr != nil {
 		return out, cerr
 	}

@@ -55,11 +55,12 @@ type Executor struct {
 	// quiescence is the timeout the next query's waits run under:
 	// timing.Quiescence unless SetQuiescence changed it.
 	quiescence time.Duration
-	// waits, when set, are the next query's per-wait timeouts
-	// (SetWaitTimeouts).
-	waits  []time.Duration
-	serial string
-	closed bool
+	// waits, when set, gives each query's waits their own timeouts
+	// (SetWaitTimeouts); timeouts are the running query's.
+	waits    func(query []string) []time.Duration
+	timeouts []time.Duration
+	serial   string
+	closed   bool
 
 	sem   mealy.Semantics
 	flaky *flake
@@ -131,7 +132,7 @@ func NewExecutor(m *Model, timing Timing, serial string) *Executor {
 func (e *Executor) SetQuiescence(d time.Duration) { e.quiescence = d }
 
 // SetWaitTimeouts implements backend.WaitTimeoutSetter.
-func (e *Executor) SetWaitTimeouts(timeouts []time.Duration) { e.waits = timeouts }
+func (e *Executor) SetWaitTimeouts(timeouts func(query []string) []time.Duration) { e.waits = timeouts }
 
 // Execute implements backend.Executor.
 func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
@@ -164,8 +165,11 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	}
 	m := e.model.Machine
 	res := backend.Result{Outputs: e.outs.take(len(inputs)), Device: e.timing.Reset, Quiescence: e.quiescence}
+	e.timeouts = nil
 	if e.waits != nil {
-		res.Quiescence = 0 // each quiet's timeout is its step time
+		e.timeouts = e.waits(inputs)
+		res.Quiescence = 0
+		res.Waits = make([]time.Duration, len(inputs))
 	}
 	costs := e.costs.take(len(inputs))
 	var ruled []bool // outputs the closure's rules gave, kept only for flip
@@ -195,6 +199,9 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 		var cost time.Duration
 		if in == e.sem.Wait {
 			out, cost = d.wait(k)
+			if res.Waits != nil {
+				res.Waits[k] = d.timeout(k)
+			}
 		} else {
 			out = d.callin(in)
 		}
@@ -315,10 +322,7 @@ type lateCallback struct {
 // wait answers the oldest callback come and not yet delivered, or waits
 // up to the quiescence timeout for the one due.
 func (d *device) wait(k int) (out int, cost time.Duration) {
-	quiescence := d.e.quiescence
-	if k < len(d.e.waits) && d.e.waits[k] > 0 {
-		quiescence = d.e.waits[k]
-	}
+	quiescence := d.timeout(k)
 	d.advance(d.now)
 	if d.head == len(d.buffer) && d.pending >= 0 && d.due-d.now <= quiescence {
 		cost = d.due - d.now
@@ -340,6 +344,14 @@ func (d *device) wait(k int) (out int, cost time.Duration) {
 	out = d.buffer[d.head]
 	d.head++
 	return out, cost
+}
+
+// timeout is the wait at place k's quiescence timeout.
+func (d *device) timeout(k int) time.Duration {
+	if k < len(d.e.timeouts) && d.e.timeouts[k] > 0 {
+		return d.e.timeouts[k]
+	}
+	return d.e.quiescence
 }
 
 // latency is a callback's latency: fixed, or drawn from its range.

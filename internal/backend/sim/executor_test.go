@@ -212,8 +212,9 @@ func TestExecutorSetQuiescence(t *testing.T) {
 
 // Each wait can have its own timeout (backend.WaitTimeoutSetter): a short
 // one answers quiet where a longer one would have seen the callback, the
-// result reports no single timeout and each quiet's timeout as its step
-// time, and nil goes back to the quiescence timeout for every wait.
+// result reports no single timeout and each wait's own (none for a wait
+// the rules answer), and nil goes back to the quiescence timeout for
+// every wait.
 func TestExecutorSetWaitTimeouts(t *testing.T) {
 	m, err := ParseModel("recognizer.dot", []byte(recognizer), "")
 	if err != nil {
@@ -230,22 +231,34 @@ func TestExecutorSetWaitTimeouts(t *testing.T) {
 		want       string
 		steps      []time.Duration
 		quiescence time.Duration
+		ran        []time.Duration
 	}{
-		{[]time.Duration{0, 400 * ms, 10 * ms}, "ok starting quiet", []time.Duration{0, 300 * ms, 10 * ms}, 0},
-		{[]time.Duration{0, 400 * ms}, "ok starting finished", []time.Duration{0, 300 * ms, 50 * ms}, 0},
-		{[]time.Duration{0, 100 * ms, 400 * ms}, "ok quiet quiet", []time.Duration{0, 100 * ms, 0}, 0},
-		{nil, "ok quiet quiet", []time.Duration{0, 200 * ms, 0}, 200 * ms},
+		{[]time.Duration{0, 400 * ms, 10 * ms}, "ok starting quiet", []time.Duration{0, 300 * ms, 10 * ms}, 0,
+			[]time.Duration{0, 400 * ms, 10 * ms}},
+		{[]time.Duration{0, 400 * ms}, "ok starting finished", []time.Duration{0, 300 * ms, 50 * ms}, 0,
+			[]time.Duration{0, 400 * ms, 200 * ms}},
+		{[]time.Duration{0, 100 * ms, 400 * ms}, "ok quiet quiet", []time.Duration{0, 100 * ms, 0}, 0,
+			[]time.Duration{0, 100 * ms, 0}},
+		{nil, "ok quiet quiet", []time.Duration{0, 200 * ms, 0}, 200 * ms, nil},
 	}
 	for _, c := range cases {
-		e.SetWaitTimeouts(c.waits)
+		e.SetWaitTimeouts(nil)
+		if c.waits != nil {
+			e.SetWaitTimeouts(func(q []string) []time.Duration {
+				if strings.Join(q, " ") != "start wait wait" {
+					t.Errorf("asked the timeouts of %q", q)
+				}
+				return c.waits
+			})
+		}
 		res, err := e.Execute(context.Background(), strings.Fields("start wait wait"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := strings.Join(res.Outputs, " ")
-		if got != c.want || !slices.Equal(res.Steps, c.steps) || res.Quiescence != c.quiescence {
-			t.Errorf("waits %v: %q, steps %v, under %v; want %q, steps %v, under %v",
-				c.waits, got, res.Steps, res.Quiescence, c.want, c.steps, c.quiescence)
+		if got != c.want || !slices.Equal(res.Steps, c.steps) || res.Quiescence != c.quiescence || !slices.Equal(res.Waits, c.ran) {
+			t.Errorf("waits %v: %q, steps %v, under %v, waits %v; want %q, steps %v, under %v, waits %v",
+				c.waits, got, res.Steps, res.Quiescence, res.Waits, c.want, c.steps, c.quiescence, c.ran)
 		}
 	}
 }

@@ -118,9 +118,17 @@ func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 		return nil, perr
 	}
 	s.quiescence, s.quiescenceGiven = quiescence, given
+	waits, perr := s.runWaits(req, queries)
+	if perr != nil {
+		return nil, perr
+	}
 	reply := runReply{Results: make([]queryResult, 0, len(queries))}
 	// One after another, as a device runs one instance at a time.
-	for _, q := range queries {
+	for i, q := range queries {
+		s.waits = nil
+		if waits != nil {
+			s.waits = waits[i]
+		}
 		r, err := s.query(ctx, q)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -154,6 +162,62 @@ func (s *server) runQuiescence(req *object) (d time.Duration, given bool, perr *
 		return 0, false, badRequest("", `"quiescence" (%d ms) may not exceed the purpose's timeouts.quiescence (%d ms)`, ms, s.config.quiescence.Milliseconds())
 	}
 	return time.Duration(ms) * time.Millisecond, true, nil
+}
+
+// runWaits is Server.runWaits: the run's "waits" when given, one array per
+// query with one timeout per wait of that query, each at most the
+// configured quiescence; returned by query and place (0 where no wait
+// is), nil when the request has none.
+func (s *server) runWaits(req *object, queries [][]string) ([][]time.Duration, *protoError) {
+	v := req.get("waits")
+	if v == nil {
+		return nil, nil
+	}
+	arrays, ok := v.([]any)
+	if !ok {
+		return nil, badRequest("", `"waits" must be an array with an array of milliseconds per query, not %s`, typeName(v))
+	}
+	if len(arrays) != len(queries) {
+		return nil, badRequest("", `"waits" has %s for %s`, count(len(arrays), "array", "arrays"), count(len(queries), "query", "queries"))
+	}
+	out := make([][]time.Duration, len(queries))
+	for i, raw := range arrays {
+		timeouts, ok := raw.([]any)
+		if !ok {
+			return nil, badRequest("", "waits[%d] must be an array of milliseconds, not %s", i, typeName(raw))
+		}
+		var places []int
+		for k, sym := range queries[i] {
+			if sym == mealy.Wait {
+				places = append(places, k)
+			}
+		}
+		if len(timeouts) != len(places) {
+			return nil, badRequest("", "waits[%d] has %s for the %s of queries[%d]", i,
+				count(len(timeouts), "timeout", "timeouts"), count(len(places), "wait", "waits"), i)
+		}
+		out[i] = make([]time.Duration, len(queries[i]))
+		for k, t := range timeouts {
+			ms, ok := t.(int64)
+			if !ok || ms < 0 {
+				return nil, badRequest("", "waits[%d][%d] must be a non-negative integer of milliseconds, not %s", i, k, describe(t))
+			}
+			d := time.Duration(ms) * time.Millisecond
+			if d > s.config.quiescence {
+				return nil, badRequest("", "waits[%d][%d] (%d ms) may not exceed the purpose's timeouts.quiescence (%d ms)", i, k, ms, s.config.quiescence.Milliseconds())
+			}
+			out[i][places[k]] = d
+		}
+	}
+	return out, nil
+}
+
+// count is "1 wait" or "2 waits", as the Java harness writes them.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // hang runs a query that begins with a Wedge or Freeze word up to the
@@ -227,7 +291,7 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	}
 	virtual := timing
 	virtual.Realtime = false
-	res, costs, err := sim.NewExecutor(s.opts.Model, virtual, serial).Run(ctx, q)
+	res, costs, err := s.executor(virtual).Run(ctx, q)
 	if err != nil {
 		return queryResult{}, fmt.Errorf("simulate %s: %w", strings.Join(q, " "), err)
 	}
@@ -243,7 +307,7 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 		if cut >= 0 {
 			q = q[:cut+1]
 		}
-		if res, costs, err = sim.NewExecutor(s.opts.Model, timing, serial).Run(ctx, q); err != nil {
+		if res, costs, err = s.executor(timing).Run(ctx, q); err != nil {
 			return queryResult{}, fmt.Errorf("simulate %s: %w", strings.Join(q, " "), err)
 		}
 	}
@@ -273,6 +337,16 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 		}
 	}
 	return r, nil
+}
+
+// executor is a simulator for one query under timing, its waits under the
+// run's "waits" when it gave them.
+func (s *server) executor(timing sim.Timing) *sim.Executor {
+	e := sim.NewExecutor(s.opts.Model, timing, serial)
+	if waits := s.waits; waits != nil {
+		e.SetWaitTimeouts(func([]string) []time.Duration { return waits })
+	}
+	return e
 }
 
 // reported is the name the harness reports for a model output.

@@ -194,6 +194,9 @@ type server struct {
 	// gave one (run's "quiescence": quiescenceGiven).
 	quiescence      time.Duration
 	quiescenceGiven bool
+	// waits are the running query's own wait timeouts by place (run's
+	// "waits"), nil when the request gave none.
+	waits []time.Duration
 }
 
 // protoError is an error reply; where is a path into the configure

@@ -24,10 +24,10 @@
 // callback too slow for its context's timeout and its settle window.
 //
 // An executor that can time each wait on its own (backend.WaitTimeoutSetter:
-// the simulator) gets each wait's timeout; one that takes a timeout per
-// run (a harness: its run request carries one) runs each query, or batch,
-// under the longest its waits need, which keeps every answer sound and
-// saves less.
+// the simulator, and the harnesses through their run requests' "waits")
+// gets each wait's timeout; one that takes only a timeout per query or
+// batch runs it under the longest its waits need, which keeps every answer
+// sound and saves less.
 //
 // That guarantee rests on the margin over the observed tail, not on a
 // proof: a callback slower than everything observed in its context can
@@ -247,8 +247,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
 // (e's own, or the executor it wraps) applies, and observe its result: a
 // backend.WaitTimeoutSetter gets each wait's, another the longest the
 // query's waits need. A backend.BatchExecutor stays one, so that a
-// harness still gets a batch per run request: the batch runs under the
-// longest timeout its queries' waits need when it starts.
+// harness still gets a batch per run request.
 func (c *Calibrator) Wrap(e backend.Executor, set backend.QuiescenceSetter) backend.Executor {
 	w := &executor{Executor: e, set: set, c: c}
 	if b, ok := e.(backend.BatchExecutor); ok {
@@ -263,30 +262,16 @@ type batchExecutor struct {
 	next backend.BatchExecutor
 }
 
-// ExecuteBatch implements backend.BatchExecutor: the batch runs whole
-// under one timeout, and every result that came back is observed, those
-// before a failure too.
+// ExecuteBatch implements backend.BatchExecutor: each query runs under
+// the timeouts current when the batch starts, and every result that came
+// back is observed, those before a failure too.
 func (b *batchExecutor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
-	longest := b.c.start
-	for _, q := range queries {
-		_, l := b.c.Timeouts(q)
-		longest = max(longest, l)
-	}
-	b.set.SetQuiescence(b.atCeiling(ctx, longest))
+	b.apply(ctx, queries)
 	results, err := b.next.ExecuteBatch(ctx, queries)
 	for k, res := range results {
 		b.c.Observe(queries[k], res)
 	}
 	return results, err
-}
-
-// atCeiling is the ceiling for a query asked with ctx that confirms
-// quiets, else d.
-func (e *executor) atCeiling(ctx context.Context, d time.Duration) time.Duration {
-	if atCeiling, _ := ctx.Value(ceilingKey{}).(bool); atCeiling {
-		return e.c.ceiling
-	}
-	return d
 }
 
 type executor struct {
@@ -296,17 +281,38 @@ type executor struct {
 }
 
 func (e *executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
-	waits, longest := e.c.Timeouts(inputs)
-	e.set.SetQuiescence(e.atCeiling(ctx, longest))
-	if ws, ok := e.set.(backend.WaitTimeoutSetter); ok {
-		if e.atCeiling(ctx, 0) > 0 {
-			waits = nil
-		}
-		ws.SetWaitTimeouts(waits)
-	}
+	e.apply(ctx, [][]string{inputs})
 	res, err := e.Executor.Execute(ctx, inputs)
 	if err == nil {
 		e.c.Observe(inputs, res)
 	}
 	return res, err
+}
+
+// apply sets the timeouts the queries of the next call run under: under
+// the ceiling when ctx says they confirm quiets (AtCeiling); else each
+// wait its own on an executor that takes them (current as each query or
+// request starts), and the longest the waits need now as the quiescence
+// timeout (on another executor, for every wait).
+func (e *executor) apply(ctx context.Context, queries [][]string) {
+	ws, perWait := e.set.(backend.WaitTimeoutSetter)
+	if atCeiling, _ := ctx.Value(ceilingKey{}).(bool); atCeiling {
+		e.set.SetQuiescence(e.c.ceiling)
+		if perWait {
+			ws.SetWaitTimeouts(nil)
+		}
+		return
+	}
+	longest := e.c.start
+	for _, q := range queries {
+		_, l := e.c.Timeouts(q)
+		longest = max(longest, l)
+	}
+	e.set.SetQuiescence(longest)
+	if perWait {
+		ws.SetWaitTimeouts(func(q []string) []time.Duration {
+			waits, _ := e.c.Timeouts(q)
+			return waits
+		})
+	}
 }

@@ -27,15 +27,15 @@ const ms = time.Millisecond
 type scripted struct {
 	latency    map[string]time.Duration
 	quiescence time.Duration
-	waits      []time.Duration // per wait, when set (perWait)
-	showLate   bool            // the backend says when a late callback came
+	timeouts   func([]string) []time.Duration // per wait, when set (perWait)
+	showLate   bool                           // the backend says when a late callback came
 	ran        []string
 }
 
 // perWait is scripted timing each wait on its own, as the simulator does.
 type perWait struct{ *scripted }
 
-func (p perWait) SetWaitTimeouts(ts []time.Duration) { p.waits = ts }
+func (p perWait) SetWaitTimeouts(ts func([]string) []time.Duration) { p.timeouts = ts }
 
 func (s *scripted) SetQuiescence(d time.Duration) { s.quiescence = d }
 func (s *scripted) Describe() model.DeviceInfo    { return model.DeviceInfo{Serial: "scripted"} }
@@ -44,9 +44,12 @@ func (s *scripted) Close() error                  { return nil }
 func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, error) {
 	res := backend.Result{Quiescence: s.quiescence}
 	ran := strings.Join(inputs, " ") + " @" + s.quiescence.String()
-	if s.waits != nil {
+	var waits []time.Duration
+	if s.timeouts != nil {
+		waits = s.timeouts(inputs)
 		res.Quiescence = 0
-		ran = fmt.Sprint(strings.Join(inputs, " "), " @", s.waits)
+		res.Waits = make([]time.Duration, len(inputs))
+		ran = fmt.Sprint(strings.Join(inputs, " "), " @", waits)
 	}
 	s.ran = append(s.ran, ran)
 	due := time.Duration(-1)
@@ -63,8 +66,11 @@ func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, 
 			continue
 		}
 		timeout := s.quiescence
-		if k < len(s.waits) && s.waits[k] > 0 {
-			timeout = s.waits[k]
+		if k < len(waits) && waits[k] > 0 {
+			timeout = waits[k]
+		}
+		if res.Waits != nil {
+			res.Waits[k] = timeout
 		}
 		switch {
 		case due >= 0 && due <= timeout:

@@ -643,7 +643,7 @@ func (s *Scheduler) record(ctx context.Context, serial string, q mealy.Word, res
 	if err != nil {
 		return oracle.Answer{}, fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(q), err)
 	}
-	a.Device, a.Quiescence = serial, res.Quiescence
+	a.Device, a.Quiescence, a.Waits = serial, res.Quiescence, res.Waits
 	if len(res.Steps) <= len(q) {
 		a.Steps = res.Steps
 		s.costs.learn(s.Sem, q, a.Outputs, res.Steps, res.Device)

@@ -53,6 +53,21 @@ public class RunnerTest extends ServerTestBase {
     }
 
     @Test
+    public void eachWaitGivesUpAfterItsOwnTimeout() throws Exception {
+        configure(basePurpose(20000, 0, 0));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rs = (List<Map<String, Object>>) reply(
+                "{'id':9,'op':'run','queries':[['wait','fireA','wait','wait']],'waits':[[40,0,200]],'quiescence':20000}")
+                .get("results");
+        Map<String, Object> r = rs.get(0);
+        assertEquals(q("['quiet','ok','onEvent/a','quiet']"), outputs(r));
+        List<?> ms = (List<?>) r.get("ms");
+        double first = ((Number) ms.get(0)).doubleValue(), last = ((Number) ms.get(3)).doubleValue();
+        assertTrue("the first wait waited its own 40 ms, not the run's 20 s: " + first, first >= 39 && first < 20000);
+        assertTrue("the last wait waited its own 200 ms: " + last, last >= 199 && last < 20000);
+    }
+
+    @Test
     public void aWaitWithNoCallbackIsQuietAndAQuietChainDoesNotWaitAgain() throws Exception {
         configure(basePurpose(60, 0, 0));
         Map<String, Object> r = run1("['wait','wait','wait','fireA','wait','wait']");

@@ -53,6 +53,15 @@ public final class QueryRunner {
 
     /** Runs one query (its symbols already checked) and returns its result object. */
     public Map<String, Object> run(List<String> query) throws InterruptedException {
+        return run(query, null);
+    }
+
+    /**
+     * Runs one query whose waits each give up after their own timeout:
+     * waits[j] milliseconds for its j-th wait (the run's quiescence when
+     * waits is null). The server checked that there is one per wait.
+     */
+    public Map<String, Object> run(List<String> query, long[] waits) throws InterruptedException {
         long start = System.nanoTime();
         List<String> outputs = new ArrayList<String>();
         List<Object> ms = new ArrayList<Object>();
@@ -87,7 +96,7 @@ public final class QueryRunner {
                 if (config.postResetMs > 0) {
                     Thread.sleep(config.postResetMs);
                 }
-                err = symbols(query, q, outputs, ms);
+                err = symbols(query, waits, q, outputs, ms);
             }
             if (err != null) {
                 // after an err nothing is late: the host answers the rest err
@@ -126,20 +135,23 @@ public final class QueryRunner {
     }
 
     /** Runs the symbols; returns the err object, or null when no symbol answered err. */
-    private Map<String, Object> symbols(List<String> query, final Instances q, List<String> outputs, List<Object> ms)
-            throws InterruptedException {
+    private Map<String, Object> symbols(List<String> query, long[] waits, final Instances q, List<String> outputs,
+            List<Object> ms) throws InterruptedException {
         boolean quiet = false;
+        int wait = 0; // the waits so far, this one's index in waits
         for (int i = 0; i < query.size(); i++) {
             String sym = query.get(i);
             long t0 = System.nanoTime();
             if (sym.equals(WAIT)) {
+                long timeout = waits == null ? quiescenceMs : waits[wait];
+                wait++;
                 if (quiet) {
                     // a quiet chain: answered at once, no waiting
                     outputs.add("quiet");
                     ms.add(Json.millis(0));
                     continue;
                 }
-                CallbackBuffer.Entry e = buffer.take(quiescenceMs);
+                CallbackBuffer.Entry e = buffer.take(timeout);
                 ms.add(Json.millis(elapsedMs(t0)));
                 if (e == null) {
                     quiet = true;

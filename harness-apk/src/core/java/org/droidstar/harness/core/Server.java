@@ -260,6 +260,64 @@ public final class Server {
         return ms;
     }
 
+    /**
+     * The run's per-wait timeouts: the request's "waits" when given (a host
+     * calibrating one timeout per wait context), one array per query with
+     * one timeout per wait of that query, each at most the purpose's
+     * timeouts.quiescence; null when the request has none.
+     */
+    private List<long[]> runWaits(Map<?, ?> m, List<List<String>> queries) throws ProtocolError {
+        Object w = m.get("waits");
+        if (w == null) {
+            return null;
+        }
+        if (!(w instanceof List)) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, null,
+                    "\"waits\" must be an array with an array of milliseconds per query, not " + Json.typeName(w));
+        }
+        List<?> wl = (List<?>) w;
+        if (wl.size() != queries.size()) {
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, null, "\"waits\" has " + wl.size()
+                    + (wl.size() == 1 ? " array" : " arrays") + " for " + queries.size()
+                    + (queries.size() == 1 ? " query" : " queries"));
+        }
+        List<long[]> out = new ArrayList<long[]>();
+        for (int i = 0; i < wl.size(); i++) {
+            if (!(wl.get(i) instanceof List)) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, null,
+                        "waits[" + i + "] must be an array of milliseconds, not " + Json.typeName(wl.get(i)));
+            }
+            List<?> ts = (List<?>) wl.get(i);
+            int n = 0;
+            for (String sym : queries.get(i)) {
+                if (sym.equals(QueryRunner.WAIT)) {
+                    n++;
+                }
+            }
+            if (ts.size() != n) {
+                throw new ProtocolError(ProtocolError.BAD_REQUEST, null, "waits[" + i + "] has " + ts.size()
+                        + (ts.size() == 1 ? " timeout" : " timeouts") + " for the " + n + (n == 1 ? " wait" : " waits")
+                        + " of queries[" + i + "]");
+            }
+            long[] timeouts = new long[n];
+            for (int k = 0; k < n; k++) {
+                Object t = ts.get(k);
+                if (!(t instanceof Long) || ((Long) t).longValue() < 0) {
+                    throw new ProtocolError(ProtocolError.BAD_REQUEST, null, "waits[" + i + "][" + k
+                            + "] must be a non-negative integer of milliseconds, not " + Json.describe(t));
+                }
+                timeouts[k] = ((Long) t).longValue();
+                if (timeouts[k] > config.quiescenceMs) {
+                    throw new ProtocolError(ProtocolError.BAD_REQUEST, null, "waits[" + i + "][" + k + "] ("
+                            + timeouts[k] + " ms) may not exceed the purpose's timeouts.quiescence ("
+                            + config.quiescenceMs + " ms)");
+                }
+            }
+            out.add(timeouts);
+        }
+        return out;
+    }
+
     private void run(Map<?, ?> m, Map<String, Object> reply) throws ProtocolError, InterruptedException {
         if (config == null) {
             throw new ProtocolError(ProtocolError.NOT_CONFIGURED, null, "run before a successful configure");
@@ -293,9 +351,10 @@ public final class Server {
             queries.add(query);
         }
         QueryRunner runner = new QueryRunner(platform, config, buffer, runQuiescence(m));
+        List<long[]> waits = runWaits(m, queries);
         List<Object> results = new ArrayList<Object>();
-        for (List<String> query : queries) {
-            results.add(runner.run(query));
+        for (int i = 0; i < queries.size(); i++) {
+            results.add(runner.run(queries.get(i), waits == null ? null : waits.get(i)));
             if (runner.wedged() != null) {
                 // nothing more can run on the main thread
                 wedged = runner.wedged();
