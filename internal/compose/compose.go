@@ -215,13 +215,14 @@ func (p *Plan) Pad(size pad.Sizes) {
 		Inputs: p.Job.Target.Inputs.Size(), Recorder: p.Job.Recorder}
 }
 
-// AutoTimeout makes the run calibrate its quiescence timeout (--timeout
-// auto, see internal/oracle/calibrate): it starts at start and never goes
-// above the purpose's timeout. Call it before UseStore: a calibrated run
-// keeps its answers apart from fixed-timeout runs', under its own store
-// key, since its quiet answers may have waited less. Only executors whose
-// timeout can change per query can be calibrated: the simulator's, and
-// the harnesses' (jvm, adb), whose run requests carry it.
+// AutoTimeout makes the run calibrate its quiescence timeouts, one per
+// wait context (--timeout auto, see internal/oracle/calibrate): each
+// starts at start and never goes above the purpose's timeout. Call it
+// before UseStore: a calibrated run keeps its answers apart from
+// fixed-timeout runs', under its own store key, since its quiet answers
+// may have waited less. Only executors whose timeout can change per query
+// can be calibrated: the simulator's, and the harnesses' (jvm, adb), whose
+// run requests carry it, and each wait's.
 func (p *Plan) AutoTimeout(start time.Duration) error {
 	setters := make([]backend.QuiescenceSetter, len(p.Executors))
 	for k, e := range p.Executors {
