@@ -173,18 +173,27 @@ func TestExecutorLateCallbacks(t *testing.T) {
 	}
 }
 
-// The quiescence timeout can change from one query to the next (the
-// calibration of --timeout auto), and each result says what it ran under.
-func TestExecutorSetQuiescence(t *testing.T) {
+// slowStarter is the recognizer whose starting comes 300ms after start,
+// its other callbacks 50ms after the one before, under a quiescence
+// timeout of 200ms.
+func slowStarter(t *testing.T) *Executor {
+	t.Helper()
 	m, err := ParseModel("recognizer.dot", []byte(recognizer), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const ms = time.Millisecond
-	e := NewExecutor(m, Timing{
+	return NewExecutor(m, Timing{
 		Quiescence: 200 * ms, Reset: 250 * ms, Settle: 200 * ms,
 		Latency: map[string]time.Duration{"starting": 300 * ms}, DefaultLatency: 50 * ms,
 	}, "sim-0")
+}
+
+// The quiescence timeout can change from one query to the next (the
+// calibration of --timeout auto), and each result says what it ran under.
+func TestExecutorSetQuiescence(t *testing.T) {
+	const ms = time.Millisecond
+	e := slowStarter(t)
 	cases := []struct {
 		quiescence time.Duration
 		want       string
@@ -216,15 +225,8 @@ func TestExecutorSetQuiescence(t *testing.T) {
 // the rules answer), and nil goes back to the quiescence timeout for
 // every wait.
 func TestExecutorSetWaitTimeouts(t *testing.T) {
-	m, err := ParseModel("recognizer.dot", []byte(recognizer), "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	const ms = time.Millisecond
-	e := NewExecutor(m, Timing{
-		Quiescence: 200 * ms, Reset: 250 * ms, Settle: 200 * ms,
-		Latency: map[string]time.Duration{"starting": 300 * ms}, DefaultLatency: 50 * ms,
-	}, "sim-0")
+	e := slowStarter(t)
 	var _ backend.WaitTimeoutSetter = e
 	cases := []struct {
 		waits      []time.Duration
