@@ -56,11 +56,10 @@ type Executor struct {
 	// timing.Quiescence unless SetQuiescence changed it.
 	quiescence time.Duration
 	// waits, when set, gives each query's waits their own timeouts
-	// (SetWaitTimeouts); timeouts are the running query's.
-	waits    func(query []string) []time.Duration
-	timeouts []time.Duration
-	serial   string
-	closed   bool
+	// (SetWaitTimeouts).
+	waits  func(query []string) []time.Duration
+	serial string
+	closed bool
 
 	sem   mealy.Semantics
 	flaky *flake
@@ -165,9 +164,9 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	}
 	m := e.model.Machine
 	res := backend.Result{Outputs: e.outs.take(len(inputs)), Device: e.timing.Reset, Quiescence: e.quiescence}
-	e.timeouts = nil
+	var timeouts []time.Duration
 	if e.waits != nil {
-		e.timeouts = e.waits(inputs)
+		timeouts = e.waits(inputs)
 		res.Quiescence = 0
 		res.Waits = make([]time.Duration, len(inputs))
 	}
@@ -176,7 +175,7 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	if e.flaky != nil {
 		ruled = make([]bool, 0, len(inputs))
 	}
-	d := device{e: e, q: m.Initial, lateAt: -1, buffer: e.buffer[:0], limit: len(inputs)}
+	d := device{e: e, q: m.Initial, lateAt: -1, buffer: e.buffer[:0], limit: len(inputs), timeouts: timeouts}
 	defer func() { e.buffer = d.buffer[:0] }()
 	d.schedule(0)
 	prev := -1
@@ -257,6 +256,9 @@ type device struct {
 	// with the seed, they make each draw.
 	hash  uint64
 	draws uint64
+	// timeouts are the query's own wait timeouts by place, when it has
+	// them (SetWaitTimeouts).
+	timeouts []time.Duration
 }
 
 // schedule sets q's callback, if any, due its latency after at.
@@ -348,8 +350,8 @@ func (d *device) wait(k int) (out int, cost time.Duration) {
 
 // timeout is the wait at place k's quiescence timeout.
 func (d *device) timeout(k int) time.Duration {
-	if k < len(d.e.timeouts) && d.e.timeouts[k] > 0 {
-		return d.e.timeouts[k]
+	if k < len(d.timeouts) && d.timeouts[k] > 0 {
+		return d.timeouts[k]
 	}
 	return d.e.quiescence
 }

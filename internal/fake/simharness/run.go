@@ -11,6 +11,7 @@ import (
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/nouns"
 )
 
 // serial names the executors in the simulator's own messages.
@@ -178,7 +179,7 @@ func (s *server) runWaits(req *object, queries [][]string) ([][]time.Duration, *
 		return nil, badRequest("", `"waits" must be an array with an array of milliseconds per query, not %s`, typeName(v))
 	}
 	if len(arrays) != len(queries) {
-		return nil, badRequest("", `"waits" has %s for %s`, count(len(arrays), "array", "arrays"), count(len(queries), "query", "queries"))
+		return nil, badRequest("", `"waits" has %s for %s`, nouns.Count(len(arrays), "array"), nouns.Count(len(queries), "query"))
 	}
 	out := make([][]time.Duration, len(queries))
 	for i, raw := range arrays {
@@ -194,7 +195,7 @@ func (s *server) runWaits(req *object, queries [][]string) ([][]time.Duration, *
 		}
 		if len(timeouts) != len(places) {
 			return nil, badRequest("", "waits[%d] has %s for the %s of queries[%d]", i,
-				count(len(timeouts), "timeout", "timeouts"), count(len(places), "wait", "waits"), i)
+				nouns.Count(len(timeouts), "timeout"), nouns.Count(len(places), "wait"), i)
 		}
 		out[i] = make([]time.Duration, len(queries[i]))
 		for k, t := range timeouts {
@@ -210,14 +211,6 @@ func (s *server) runWaits(req *object, queries [][]string) ([][]time.Duration, *
 		}
 	}
 	return out, nil
-}
-
-// count is "1 wait" or "2 waits", as the Java harness writes them.
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // hang runs a query that begins with a Wedge or Freeze word up to the
