@@ -204,7 +204,10 @@ func (c *Calibrator) Observe(inputs []string, res backend.Result) {
 		// A backend that cannot say when it came says it came after the
 		// timeout its wait ran under.
 		waited := res.Quiescence
-		if waited == 0 && l.At < len(res.Steps) {
+		switch {
+		case l.At < len(res.Waits) && res.Waits[l.At] > 0:
+			waited = res.Waits[l.At]
+		case waited == 0 && l.At < len(res.Steps):
 			waited = res.Steps[l.At]
 		}
 		seen(l.At, max(l.After, waited+time.Millisecond))

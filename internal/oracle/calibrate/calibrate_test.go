@@ -29,6 +29,7 @@ type scripted struct {
 	quiescence time.Duration
 	timeouts   func([]string) []time.Duration // per wait, when set (perWait)
 	showLate   bool                           // the backend says when a late callback came
+	overhead   time.Duration                  // a quiet wait's measured time beyond its timeout
 	ran        []string
 }
 
@@ -78,7 +79,7 @@ func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, 
 			res.Steps = append(res.Steps, due)
 		case due >= 0:
 			res.Outputs = append(res.Outputs, mealy.Quiet)
-			res.Steps = append(res.Steps, timeout)
+			res.Steps = append(res.Steps, timeout+s.overhead)
 			late := backend.Timing{Kind: "late", At: k, Callback: "cb"}
 			if s.showLate {
 				late.After = due
@@ -86,7 +87,7 @@ func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, 
 			res.Timing = append(res.Timing, late)
 		default:
 			res.Outputs = append(res.Outputs, mealy.Quiet)
-			res.Steps = append(res.Steps, timeout)
+			res.Steps = append(res.Steps, timeout+s.overhead)
 		}
 		due = -1
 	}
@@ -225,6 +226,25 @@ func TestWaitsRunUnderTheirContextsTimeouts(t *testing.T) {
 	}
 	if want := []string{"slow wait fast wait wait @600ms"}; !slices.Equal(one.ran, want) {
 		t.Errorf("one timeout per query ran %q, want %q", one.ran, want)
+	}
+}
+
+// A late callback of unknown time came after the timeout its own wait ran
+// under (the result's Waits), not after the wait's measured time, which a
+// harness measures a little longer.
+func TestALateCallbackComesAfterItsOwnWaitsTimeout(t *testing.T) {
+	cal, err := calibrate.New(100*ms, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := &scripted{latency: map[string]time.Duration{"slow": 300 * ms}, overhead: 3 * ms}
+	if _, err := cal.Wrap(perWait{dev}, perWait{dev}).Execute(context.Background(), []string{"slow", "wait"}); err != nil {
+		t.Fatal(err)
+	}
+	want := model.AutoTimeout{StartMs: 100, SettledMs: 202, CeilingMs: 1000, SlowestMs: 101, Raises: 1, Late: 1,
+		Contexts: []model.ContextTimeout{{Context: "slow+1", TimeoutMs: 202, SlowestMs: 101}}}
+	if got := cal.Settled(0); !reflect.DeepEqual(*got, want) {
+		t.Errorf("settled %+v, want %+v", *got, want)
 	}
 }
 
