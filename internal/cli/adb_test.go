@@ -293,12 +293,14 @@ func TestLearnThroughRealADB(t *testing.T) {
 		t.Errorf("the devices ran %d queries, the run executed %d", sum, executed)
 	}
 
-	// The run requests carry a calibrated timeout to the devices'
-	// harnesses: the same typestate (learn checks it), the timeout started
-	// at 100 ms and raised past the task's 200 ms.
+	// The run requests carry each wait's calibrated timeout to the
+	// devices' harnesses: the same typestate (learn checks it), every
+	// context started at 100 ms, and only the wait after schedule, where
+	// the task's callback comes 200 ms later, raised past it.
 	doc = learn(t, "--devices", "all", "--timeout", "auto")
-	if to := doc.Stats.Timeout; to == nil || to.StartMs != 100 || to.SettledMs < 400 {
-		t.Errorf("--timeout auto on the devices: stats.timeout %+v, want a start of 100 ms and a settled timeout of 400 ms or more", to)
+	if to := doc.Stats.Timeout; to == nil || to.StartMs != 100 || to.SettledMs < 400 ||
+		len(to.Contexts) != 1 || to.Contexts[0].Context != "schedule+1" || to.Contexts[0].TimeoutMs < 400 {
+		t.Errorf("--timeout auto on the devices: stats.timeout %+v, want a start of 100 ms and only schedule+1 raised, to 400 ms or more", to)
 	}
 }
 

@@ -124,5 +124,10 @@ func TestTimeoutAutoOnTheJVM(t *testing.T) {
 	if to.StartMs != 100 || to.SettledMs < 400 || to.SettledMs > 600 {
 		t.Errorf("stats.timeout %+v: want a start of 100 ms and a settled timeout within 400..600 ms", to)
 	}
+	// Only the wait after schedule ever sees the task: the other waits
+	// keep the start, each on its own (the run requests' "waits").
+	if len(to.Contexts) != 1 || to.Contexts[0].Context != "schedule+1" {
+		t.Errorf("stats.timeout.contexts %+v: want schedule+1 alone raised", to.Contexts)
+	}
 	t.Logf("device time %.1f s calibrated (settled at %.0f ms), %.1f s fixed", auto.Stats.DeviceSecs, to.SettledMs, fixed.Stats.DeviceSecs)
 }
