@@ -155,14 +155,22 @@ func (s *server) runQuiescence(req *object) (d time.Duration, given bool, perr *
 	if v == nil {
 		return 0, false, nil
 	}
+	d, perr = s.timeout(v, `"quiescence"`)
+	return d, perr == nil, perr
+}
+
+// timeout is Server.timeoutMs: a timeout of the request, named what in
+// the messages, a non-negative integer of milliseconds at most the
+// configured quiescence.
+func (s *server) timeout(v any, what string) (time.Duration, *protoError) {
 	ms, ok := v.(int64)
 	if !ok || ms < 0 {
-		return 0, false, badRequest("", `"quiescence" must be a non-negative integer of milliseconds, not %s`, describe(v))
+		return 0, badRequest("", `%s must be a non-negative integer of milliseconds, not %s`, what, describe(v))
 	}
 	if d := time.Duration(ms) * time.Millisecond; d > s.config.quiescence {
-		return 0, false, badRequest("", `"quiescence" (%d ms) may not exceed the purpose's timeouts.quiescence (%d ms)`, ms, s.config.quiescence.Milliseconds())
+		return 0, badRequest("", `%s (%d ms) may not exceed the purpose's timeouts.quiescence (%d ms)`, what, ms, s.config.quiescence.Milliseconds())
 	}
-	return time.Duration(ms) * time.Millisecond, true, nil
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 // runWaits is Server.runWaits: the run's "waits" when given, one array per
@@ -199,13 +207,9 @@ func (s *server) runWaits(req *object, queries [][]string) ([][]time.Duration, *
 		}
 		out[i] = make([]time.Duration, len(queries[i]))
 		for k, t := range timeouts {
-			ms, ok := t.(int64)
-			if !ok || ms < 0 {
-				return nil, badRequest("", "waits[%d][%d] must be a non-negative integer of milliseconds, not %s", i, k, describe(t))
-			}
-			d := time.Duration(ms) * time.Millisecond
-			if d > s.config.quiescence {
-				return nil, badRequest("", "waits[%d][%d] (%d ms) may not exceed the purpose's timeouts.quiescence (%d ms)", i, k, ms, s.config.quiescence.Milliseconds())
+			d, perr := s.timeout(t, fmt.Sprintf("waits[%d][%d]", i, k))
+			if perr != nil {
+				return nil, perr
 			}
 			out[i][places[k]] = d
 		}

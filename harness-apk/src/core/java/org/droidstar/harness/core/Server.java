@@ -248,13 +248,21 @@ public final class Server {
         if (q == null) {
             return config.quiescenceMs;
         }
-        if (!(q instanceof Long) || ((Long) q).longValue() < 0) {
+        return timeoutMs(q, "\"quiescence\"");
+    }
+
+    /**
+     * A timeout of the request, named what in the messages: a non-negative
+     * integer of milliseconds, at most the purpose's timeouts.quiescence.
+     */
+    private long timeoutMs(Object v, String what) throws ProtocolError {
+        if (!(v instanceof Long) || ((Long) v).longValue() < 0) {
             throw new ProtocolError(ProtocolError.BAD_REQUEST, null,
-                    "\"quiescence\" must be a non-negative integer of milliseconds, not " + Json.describe(q));
+                    what + " must be a non-negative integer of milliseconds, not " + Json.describe(v));
         }
-        long ms = ((Long) q).longValue();
+        long ms = ((Long) v).longValue();
         if (ms > config.quiescenceMs) {
-            throw new ProtocolError(ProtocolError.BAD_REQUEST, null, "\"quiescence\" (" + ms
+            throw new ProtocolError(ProtocolError.BAD_REQUEST, null, what + " (" + ms
                     + " ms) may not exceed the purpose's timeouts.quiescence (" + config.quiescenceMs + " ms)");
         }
         return ms;
@@ -301,17 +309,7 @@ public final class Server {
             }
             long[] timeouts = new long[n];
             for (int k = 0; k < n; k++) {
-                Object t = ts.get(k);
-                if (!(t instanceof Long) || ((Long) t).longValue() < 0) {
-                    throw new ProtocolError(ProtocolError.BAD_REQUEST, null, "waits[" + i + "][" + k
-                            + "] must be a non-negative integer of milliseconds, not " + Json.describe(t));
-                }
-                timeouts[k] = ((Long) t).longValue();
-                if (timeouts[k] > config.quiescenceMs) {
-                    throw new ProtocolError(ProtocolError.BAD_REQUEST, null, "waits[" + i + "][" + k + "] ("
-                            + timeouts[k] + " ms) may not exceed the purpose's timeouts.quiescence ("
-                            + config.quiescenceMs + " ms)");
-                }
+                timeouts[k] = timeoutMs(ts.get(k), "waits[" + i + "][" + k + "]");
             }
             out.add(timeouts);
         }
