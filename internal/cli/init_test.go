@@ -359,7 +359,7 @@ callbacks:
   - symbol: onChange                    # ChangeListener: void onChange(int)
 timeouts:
   quiescence: 500ms                     # how long a wait waits for a callback
-  settle: 100ms                         # before an instance is disposed of
+  settle: 100ms                         # after a query ending in a quiet answer, for late callbacks
   post_reset: 50ms                      # after a fresh instance is made
 bound: 2                                # distinguisher bound in free symbols
 backend:

@@ -199,7 +199,7 @@ func Render(d *Description, jars []string) []byte {
 	}
 	b.line("timeouts:")
 	b.commented("  quiescence: 500ms", "how long a wait waits for a callback")
-	b.commented("  settle: 100ms", "before an instance is disposed of")
+	b.commented("  settle: 100ms", "after a query ending in a quiet answer, for late callbacks")
 	b.commented("  post_reset: 50ms", "after a fresh instance is made")
 	b.commented("bound: 2", "distinguisher bound in free symbols")
 	b.line("backend:")

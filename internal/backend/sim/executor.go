@@ -24,9 +24,12 @@ type Timing struct {
 	// Reset is charged once per query: creating a fresh instance and
 	// disposing of it (the purpose's settle and post-reset timeouts).
 	Reset time.Duration
-	// Settle is the part of Reset spent after the last symbol: a callback
-	// that comes that late after a quiet answer is still seen, as a late
-	// violation, before the instance is disposed of.
+	// Settle is the part of Reset spent after the last symbol, by a query
+	// that ended waiting quiet (a wait answered quiet since the last
+	// callin, and no err): a callback that comes that late is still seen,
+	// as a late violation, before the instance is disposed of. Any other
+	// query skips it, as the harness does: with no late window open, no
+	// callback that comes can change the answer or warn.
 	Settle time.Duration
 	// Latency is how long a callback takes to come once it is due (its
 	// callin returned, or the callback before it came), by output name;
@@ -217,7 +220,11 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 			break
 		}
 	}
-	d.advance(d.now + e.timing.Settle)
+	if d.lateAt >= 0 {
+		d.advance(d.now + e.timing.Settle)
+	} else {
+		res.Device -= e.timing.Settle
+	}
 	for _, v := range d.late {
 		res.Timing = append(res.Timing, backend.Timing{Kind: v.Kind, At: v.At, Callback: v.Callback, After: v.after})
 	}

@@ -111,6 +111,9 @@ func TestExecutorLateCallbacks(t *testing.T) {
 		steps              []time.Duration
 		warnings           []string
 		late               []backend.Timing
+		// reset is the reset's charge: 250ms with the settle time, 50ms
+		// without it, for a query that does not end waiting quiet
+		reset time.Duration
 	}{
 		// The real answer is ok starting finished: starting comes at 300 ms,
 		// in the settle window after the quiet chain, finished 50 ms later;
@@ -118,26 +121,27 @@ func TestExecutorLateCallbacks(t *testing.T) {
 		{"late in the settle window", recognizer, "start wait wait", map[string]time.Duration{"starting": 300 * ms},
 			"ok quiet quiet", []time.Duration{0, 200 * ms, 0},
 			[]string{fmt.Sprintf(lateWarning, "starting"), fmt.Sprintf(lateWarning, "finished")},
-			[]backend.Timing{{Kind: "late", At: 1, Callback: "starting", After: 300 * ms}, {Kind: "late", At: 1, Callback: "finished", After: 350 * ms}}},
+			[]backend.Timing{{Kind: "late", At: 1, Callback: "starting", After: 300 * ms}, {Kind: "late", At: 1, Callback: "finished", After: 350 * ms}}, 250 * ms},
 		// Due after the settle time: lost with the instance, unseen.
 		{"later than the settle time", recognizer, "start wait", map[string]time.Duration{"starting": 400 * ms},
-			"ok quiet", []time.Duration{0, 200 * ms}, nil, nil},
+			"ok quiet", []time.Duration{0, 200 * ms}, nil, nil, 250 * ms},
 		// A callin that leaves the state pre-empts the callback: a wrong
 		// answer (the model says start wait cancel is ok starting err) that
 		// nothing flags.
 		{"pre-empted by a callin", recognizer, "start wait cancel wait", map[string]time.Duration{"starting": 300 * ms},
-			"ok quiet ok quiet", []time.Duration{0, 200 * ms, 0, 200 * ms}, nil, nil},
+			"ok quiet ok quiet", []time.Duration{0, 200 * ms, 0, 200 * ms}, nil, nil, 250 * ms},
 		// A callin that keeps it due: the callback answers the next wait
 		// after the callin, 100 ms into it (exec wait ping wait is
 		// ok post ok quiet in the model).
 		{"answers a later wait", task, "exec wait ping wait wait", map[string]time.Duration{"post": 300 * ms},
-			"ok quiet ok post quiet", []time.Duration{0, 200 * ms, 0, 100 * ms, 200 * ms}, nil, nil},
-		// Exactly the timeout is in time, as the harness's wait includes it.
+			"ok quiet ok post quiet", []time.Duration{0, 200 * ms, 0, 100 * ms, 200 * ms}, nil, nil, 250 * ms},
+		// Exactly the timeout is in time, as the harness's wait includes it;
+		// ending on a callback, the query skips the settle time.
 		{"at the timeout", task, "exec wait", map[string]time.Duration{"post": 200 * ms},
-			"ok post", []time.Duration{0, 200 * ms}, nil, nil},
-		// After an err nothing is late.
+			"ok post", []time.Duration{0, 200 * ms}, nil, nil, 50 * ms},
+		// After an err nothing is late, and the settle time is skipped.
 		{"err stops the window", recognizer, "start wait start", map[string]time.Duration{"starting": 300 * ms},
-			"ok quiet err", []time.Duration{0, 200 * ms, 0}, nil, nil},
+			"ok quiet err", []time.Duration{0, 200 * ms, 0}, nil, nil, 50 * ms},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -160,8 +164,8 @@ func TestExecutorLateCallbacks(t *testing.T) {
 			if got := strings.Join(res.Outputs, " "); got != c.want {
 				t.Errorf("answers %q, want %q", got, c.want)
 			}
-			if !slices.Equal(steps, c.steps) || res.Device != 250*ms+device {
-				t.Errorf("steps %v in %v, want %v in %v", steps, res.Device, c.steps, 250*ms+device)
+			if !slices.Equal(steps, c.steps) || res.Device != c.reset+device {
+				t.Errorf("steps %v in %v, want %v in %v", steps, res.Device, c.steps, c.reset+device)
 			}
 			if got := res.TimingWarnings(strings.Fields(c.query), ""); !slices.Equal(got, c.warnings) || len(res.Warnings) != 0 {
 				t.Errorf("timing warnings %q (other warnings %q), want %q", got, res.Warnings, c.warnings)
@@ -200,10 +204,11 @@ func TestExecutorSetQuiescence(t *testing.T) {
 		device     time.Duration
 		late       []backend.Timing
 	}{
-		{400 * ms, "ok starting finished", 250*ms + 300*ms + 50*ms, nil},
+		// ending on a callback, the query skips the settle time (200ms)
+		{400 * ms, "ok starting finished", 50*ms + 300*ms + 50*ms, nil},
 		{200 * ms, "ok quiet quiet", 250*ms + 200*ms,
 			[]backend.Timing{{Kind: "late", At: 1, Callback: "starting", After: 300 * ms}, {Kind: "late", At: 1, Callback: "finished", After: 350 * ms}}},
-		{300 * ms, "ok starting finished", 250*ms + 300*ms + 50*ms, nil},
+		{300 * ms, "ok starting finished", 50*ms + 300*ms + 50*ms, nil},
 	}
 	for _, c := range cases {
 		e.SetQuiescence(c.quiescence)
@@ -342,7 +347,8 @@ func TestExecutorZeroLatencies(t *testing.T) {
 	}{
 		// stop throws in b: tb, due at once after ta, has not come yet
 		{cycle, "go wait stop", "ok ta err", 0},
-		{cycle, "go wait wait stop wait", "ok ta tb ok quiet", 200 * time.Millisecond},
+		// only a query that ends waiting quiet spends the settle time
+		{cycle, "go wait wait stop wait", "ok ta tb ok quiet", time.Second + 200*time.Millisecond},
 		{ticks, "go wait wait wait", "ok tick tick tick", 0},
 		{ticks, "go", "ok", 0},
 	}
@@ -351,7 +357,7 @@ func TestExecutorZeroLatencies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := NewExecutor(m, Timing{Quiescence: 200 * time.Millisecond, Settle: time.Second}, "sim-0")
+		e := NewExecutor(m, Timing{Quiescence: 200 * time.Millisecond, Reset: time.Second, Settle: time.Second}, "sim-0")
 		res, err := e.Execute(context.Background(), strings.Fields(c.query))
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package org.droidstar.harness.core;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
@@ -44,7 +45,7 @@ public class CallbackBufferTest {
         long g1 = b.begin(declared());
         b.record(g1, "onOther", null);
         assertEquals(1, b.ignored());
-        b.end();
+        b.end(true);
         b.record(g1, "onEvent", null); // between queries: dropped, counted nowhere
         long g2 = b.begin(declared());
         assertTrue(g2 > g1);
@@ -56,6 +57,20 @@ public class CallbackBufferTest {
         assertNull(b.take(0));
         b.record(g2 + 1, "onEvent", null);
         assertEquals(3, b.stragglers());
+    }
+
+    @Test
+    public void callbacksOfAGenerationThatSkippedItsSettleAreNoStragglers() throws Exception {
+        CallbackBuffer b = new CallbackBuffer();
+        long g1 = b.begin(declared());
+        b.end(false);
+        long g2 = b.begin(declared());
+        b.end(true);
+        b.begin(declared());
+        b.record(g1, "onEvent", null);
+        assertEquals(0, b.stragglers());
+        b.record(g2, "onEvent", null);
+        assertEquals(1, b.stragglers());
     }
 
     @Test
@@ -103,17 +118,21 @@ public class CallbackBufferTest {
         b.callinStarting();
         b.callinReturned(-1); // callin 1 is followed by a wait
         b.record(g, "onEvent", null); // fine
+        assertFalse(b.lateWindowOpen());
         b.quietAnswered(3);
         b.record(g, "onError", null); // late
         b.record(g, "onOther", null); // ignored: no violation
         b.callinStarting();
+        assertFalse(b.lateWindowOpen());
         b.record(g, "onEvent", null); // fine again
         b.quietAnswered(6);
+        assertTrue(b.lateWindowOpen());
         b.stopped();
+        assertFalse(b.lateWindowOpen());
         b.record(g, "onEvent", null); // after an err: fine
         assertEquals(ServerTestBase.q("[{'kind':'between-callins','at':1,'callback':'onEvent/MODIFY'},"
                 + "{'kind':'late','at':3,'callback':'onError'}]"), Json.write(b.violations()));
-        b.end();
+        b.end(false);
         assertEquals(-1, b.currentGeneration());
     }
 }

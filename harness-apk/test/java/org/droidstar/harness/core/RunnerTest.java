@@ -129,12 +129,23 @@ public class RunnerTest extends ServerTestBase {
     @Test
     public void callbacksOfAnEarlierQueryAreStragglersOfTheQueryTheyArriveIn() throws Exception {
         configure(basePurpose(30, 0, 0));
-        List<Map<String, Object>> rs = run("[['arm'],['release','wait'],['wait']]");
-        assertEquals(q("['ok']"), outputs(rs.get(0)));
+        List<Map<String, Object>> rs = run("[['arm','wait'],['release','wait'],['wait']]");
+        assertEquals(q("['ok','quiet']"), outputs(rs.get(0)));
         assertEquals(0L, rs.get(0).get("stragglers"));
         assertEquals(q("['ok','quiet']"), outputs(rs.get(1)));
         assertEquals(1L, rs.get(1).get("stragglers"));
         assertEquals(0L, rs.get(2).get("stragglers"));
+        assertEquals("[]", Json.write(rs.get(1).get("violations")));
+    }
+
+    @Test
+    public void callbacksOfAQueryThatSkippedItsSettleTimeAreNoStragglers() throws Exception {
+        configure(basePurpose(30, 0, 0));
+        // ['arm'] ends on a callin: no late window is open, so it disposes
+        // at once, and its instance's callback is no straggler of the next.
+        List<Map<String, Object>> rs = run("[['arm'],['release','wait']]");
+        assertEquals(q("['ok','quiet']"), outputs(rs.get(1)));
+        assertEquals(0L, rs.get(1).get("stragglers"));
         assertEquals("[]", Json.write(rs.get(1).get("violations")));
     }
 
@@ -194,8 +205,22 @@ public class RunnerTest extends ServerTestBase {
     @Test
     public void resetAndSettleTimesCountInDeviceMs() throws Exception {
         configure(basePurpose(30, 40, 30));
-        Map<String, Object> r = run1("['noop']");
-        assertTrue(((Number) r.get("device_ms")).doubleValue() >= 70);
+        Map<String, Object> r = run1("['noop','wait']");
+        assertEquals(q("['ok','quiet']"), outputs(r));
+        assertTrue(((Number) r.get("device_ms")).doubleValue() >= 30 + 30 + 40);
+    }
+
+    @Test
+    public void onlyAQueryEndingInAQuietChainSpendsItsSettleTime() throws Exception {
+        // a minute's settle: a query that spent it could not end sooner
+        configure(basePurpose(30, 60000, 0));
+        List<Map<String, Object>> rs = run("[['noop'],['fireA','wait'],['noop','fail','wait']]");
+        assertEquals(q("['ok']"), outputs(rs.get(0)));
+        assertEquals(q("['ok','onEvent/a']"), outputs(rs.get(1)));
+        assertEquals(q("['ok','err']"), outputs(rs.get(2)));
+        for (Map<String, Object> r : rs) {
+            assertTrue(Json.write(r), ((Number) r.get("device_ms")).doubleValue() < 60000);
+        }
     }
 
     @Test

@@ -40,6 +40,20 @@ public final class CallbackBuffer implements CallbackSink {
     private final List<Map<String, Object>> violations = new ArrayList<Map<String, Object>>();
     private int lateAt = -1;
     private int betweenAt = -1;
+    /*
+     * The recent generations whose query skipped its settle time, each at
+     * its place modulo the length (-1: it settled). Their instances'
+     * callbacks may well come during a later query: dropped, but not
+     * counted as stragglers, which would tell the user to settle longer.
+     * An older generation's count as stragglers.
+     */
+    private final long[] unsettled = newUnsettled(64);
+
+    private static long[] newUnsettled(int n) {
+        long[] a = new long[n];
+        java.util.Arrays.fill(a, -1L);
+        return a;
+    }
 
     /** A test seam: told (on the runner thread) when a window of violations opens. */
     interface Hook {
@@ -68,9 +82,16 @@ public final class CallbackBuffer implements CallbackSink {
         }
     }
 
-    /** Ends the current generation: from now on every callback is dropped. */
-    public void end() {
+    /**
+     * Ends the current generation: from now on every callback is dropped.
+     * settled says whether the query ran its settle time; the callbacks of
+     * one that did not (nothing waited for them) are not stragglers.
+     */
+    public void end(boolean settled) {
         synchronized (lock) {
+            if (current >= 0) {
+                unsettled[(int) (current % unsettled.length)] = settled ? -1 : current;
+            }
             current = -1;
             callbacks = null;
             queue.clear();
@@ -93,7 +114,9 @@ public final class CallbackBuffer implements CallbackSink {
                 return;
             }
             if (generation != current) {
-                stragglers++;
+                if (unsettled[(int) (generation % unsettled.length)] != generation) {
+                    stragglers++;
+                }
                 return;
             }
             declared = callbacks;
@@ -179,6 +202,16 @@ public final class CallbackBuffer implements CallbackSink {
         Hook h = hook;
         if (h != null) {
             h.opened("late", at);
+        }
+    }
+
+    /**
+     * Whether a callback arriving now would be late: a wait answered quiet
+     * and no callin has started since (the query ends in a quiet chain).
+     */
+    public boolean lateWindowOpen() {
+        synchronized (lock) {
+            return lateAt >= 0;
         }
     }
 

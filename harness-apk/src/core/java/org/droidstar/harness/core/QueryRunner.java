@@ -69,6 +69,7 @@ public final class QueryRunner {
         long generation = buffer.begin(config.callbacks);
         Instances q = new Instances(platform.filesDir(), platform.context());
         boolean made = false;
+        boolean settled = false;
         int stragglers;
         int ignored;
         List<Map<String, Object>> violations;
@@ -102,8 +103,11 @@ public final class QueryRunner {
                 // after an err nothing is late: the host answers the rest err
                 buffer.stopped();
             }
-            // callbacks that arrive while the query settles after a quiet are late
-            if (config.settleMs > 0) {
+            // Callbacks that arrive while the query settles after a quiet
+            // are late. With no late window open, none that arrives could
+            // be a violation or change an answer: dispose at once.
+            settled = buffer.lateWindowOpen();
+            if (settled && config.settleMs > 0) {
                 Thread.sleep(config.settleMs);
             }
         } finally {
@@ -114,7 +118,7 @@ public final class QueryRunner {
             stragglers = buffer.stragglers();
             ignored = buffer.ignored();
             violations = buffer.violations();
-            buffer.end();
+            buffer.end(settled);
         }
 
         Map<String, Object> r = new LinkedHashMap<String, Object>();
