@@ -166,7 +166,7 @@ func droidStarPlanWith(shared string, c DroidStarCase, r DroidStarRun) (*compose
 		return nil, err
 	}
 	o := compose.ModelOptions{
-		Format: "droidstar-dot", Bound: c.Bound, Quiescence: c.Quiescence, Reset: Reset,
+		Format: "droidstar-dot", Bound: c.Bound, Quiescence: c.Quiescence, Reset: Reset, Settle: purpose.DefaultSettle,
 		Latency: purpose.DefaultLatency, Callins: c.Callins, Restrictions: c.Restrictions, Sim: compose.BackendOptions{Lanes: r.Lanes},
 	}
 	if r.Latencies {

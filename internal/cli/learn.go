@@ -42,6 +42,7 @@ type learnFlags struct {
 	oracle      string
 	quiescence  time.Duration
 	reset       time.Duration
+	settle      time.Duration
 	latency     time.Duration
 	callins     []string
 	lanes       int
@@ -198,6 +199,7 @@ the one running at a stop finishes in time.`,
 	fl.StringVar(&f.oracle, "oracle", oracleBound, "equivalence oracle: bound (the distinguisher-bound oracle) or perfect (compare hypotheses with the target's model; backend sim only)")
 	fl.DurationVar(&f.quiescence, "quiescence", purpose.DefaultQuiescence, "quiescence timeout for --model")
 	fl.DurationVar(&f.reset, "reset", purpose.DefaultSettle+purpose.DefaultPostReset, "device time per query for --model (settle + post-reset)")
+	fl.DurationVar(&f.settle, "settle", purpose.DefaultSettle, "for --model: the part of --reset after the last symbol, where a callback that comes after a quiet answer shows as late; only a query that ends waiting quiet spends it (default: 100ms, or --reset when that is shorter)")
 	fl.DurationVar(&f.latency, "latency", purpose.DefaultLatency, "callback latency for --model")
 	fl.StringSliceVar(&f.callins, "callins", nil, "for --model: the callins in order, adding ones the model never shows")
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists; an --example uses sim)")
@@ -252,6 +254,9 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 	}
 	if c.Flags().Changed("max-queries") && f.maxQueries < 1 {
 		return usageError("--max-queries must be at least 1, got %d", f.maxQueries)
+	}
+	if !c.Flags().Changed("settle") {
+		f.settle = min(f.settle, f.reset)
 	}
 	if err := f.checkNumbers(); err != nil {
 		return err
@@ -308,7 +313,7 @@ func runLearn(c *cobra.Command, e *env, f *learnFlags, args []string) error {
 		}
 		plan, err = compose.FromModel(f.modelFile, data, compose.ModelOptions{
 			Format: f.format, Bound: max(bound.Fixed, purpose.DefaultBound), Quiescence: f.quiescence, Reset: f.reset,
-			Latency: f.latency, Callins: f.callins, Sim: simOpts,
+			Settle: f.settle, Latency: f.latency, Callins: f.callins, Sim: simOpts,
 		})
 		var le *sim.LoadError
 		if errors.As(err, &le) && le.UnknownFormat {
@@ -592,6 +597,10 @@ func (f *learnFlags) checkNumbers() error {
 		return usageError("--quiescence must be positive, got %s", f.quiescence)
 	case f.reset < 0:
 		return usageError("--reset must not be negative, got %s", f.reset)
+	case f.settle < 0:
+		return usageError("--settle must not be negative, got %s", f.settle)
+	case f.settle > f.reset:
+		return usageError("--settle %s is more than --reset %s: the settle time is part of the reset", f.settle, f.reset)
 	case f.latency < 0:
 		return usageError("--latency must not be negative, got %s", f.latency)
 	case f.adb.harnessTimeout <= 0:

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,6 +119,49 @@ func TestExportRefusesInvalidModels(t *testing.T) {
 		code, stdout, stderr := run(t, "export", file, "--format", format)
 		if code != ExitFail || stdout != "" || stderr != first {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q, want %q", format, code, stdout, stderr, first)
+		}
+	}
+}
+
+// TestModelSettleIsPartOfTheReset: --settle is the part of --reset a query
+// ending waiting quiet spends; it defaults to 100ms or the whole reset
+// when that is shorter, and the JSON model's backend says what it was.
+func TestModelSettleIsPartOfTheReset(t *testing.T) {
+	model := repoPath("examples", "asynctask", "model.dot")
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+		settle string
+	}{
+		{[]string{"--settle", "200ms"}, ExitUsage, "droidstar: --settle 200ms is more than --reset 150ms: the settle time is part of the reset\n", ""},
+		{[]string{"--settle", "-1ms"}, ExitUsage, "droidstar: --settle must not be negative, got -1ms\n", ""},
+		{nil, ExitOK, "", "100ms"},
+		{[]string{"--reset", "40ms"}, ExitOK, "", "40ms"},
+		{[]string{"--reset", "1s", "--settle", "0s"}, ExitOK, "", "0s"},
+	} {
+		dir := t.TempDir()
+		args := append([]string{"learn", "--model", model, "-q", "-o", dir}, tc.args...)
+		code, stdout, stderr := run(t, args...)
+		if code != tc.code || stdout != "" || stderr != tc.stderr {
+			t.Errorf("%v: exit %d, stdout %q\nstderr %q\nwant   %q", tc.args, code, stdout, stderr, tc.stderr)
+			continue
+		}
+		if tc.code != ExitOK {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "model.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Backend struct{ Options map[string]string } `json:"backend"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := doc.Backend.Options["settle"]; got != tc.settle {
+			t.Errorf("%v: backend settle %q, want %q", tc.args, got, tc.settle)
 		}
 	}
 }

@@ -877,7 +877,11 @@ type ModelOptions struct {
 	Bound      int
 	Quiescence time.Duration
 	Reset      time.Duration
-	Latency    time.Duration
+	// Settle is the part of Reset after the last symbol, which only a
+	// query that ended waiting quiet spends (sim.Timing.Settle); at most
+	// Reset.
+	Settle  time.Duration
+	Latency time.Duration
 	// Callins, when set, fixes the callins and their order; a callin the
 	// model never shows throws everywhere (DroidStar's diagrams omit such
 	// inputs, e.g. SQLiteOpenHelper's openHV).
@@ -895,6 +899,9 @@ type ModelOptions struct {
 // FromModel prepares learning a model file the way AALpy and LearnLib users
 // learn a DOT file: the alphabet comes from the model itself.
 func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
+	if o.Settle > o.Reset {
+		return nil, fmt.Errorf("the settle time %s is more than the reset %s it is part of", o.Settle, o.Reset)
+	}
 	m, err := sim.ParseModel(file, data, o.Format)
 	if err != nil {
 		return nil, err
@@ -909,7 +916,7 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 		Name: name, Inputs: m.Machine.Inputs, Outputs: m.Machine.Outputs,
 		Semantics: m.Semantics, Bound: o.Bound,
 		Backend: model.BackendInfo{Kind: purpose.BackendSim, Model: file, Options: map[string]string{
-			"quiescence": o.Quiescence.String(), "reset": o.Reset.String(),
+			"quiescence": o.Quiescence.String(), "reset": o.Reset.String(), "settle": o.Settle.String(),
 		}},
 	}
 	if m.Semantics == model.SemanticsClosure {
@@ -924,7 +931,7 @@ func FromModel(file string, data []byte, o ModelOptions) (*Plan, error) {
 			}
 		}
 	}
-	timing := sim.Timing{Quiescence: o.Quiescence, Reset: o.Reset, DefaultLatency: o.Latency, Realtime: o.Sim.Realtime}
+	timing := sim.Timing{Quiescence: o.Quiescence, Reset: o.Reset, Settle: o.Settle, DefaultLatency: o.Latency, Realtime: o.Sim.Realtime}
 	if l := o.Latencies; l != nil {
 		timing.Latency, timing.DefaultLatency, timing.LatencyMax, timing.DefaultLatencyMax = l.Latency, l.DefaultLatency, l.LatencyMax, l.DefaultLatencyMax
 		timing.Seed = o.Sim.LatencySeed
