@@ -65,6 +65,25 @@ func (s Semantics) Forced(prev, in int) (out int, ok bool) {
 	return 0, false
 }
 
+// EndsQuiet reports whether an answer ends in a quiet chain: a wait
+// answered quiet after the last callin, and no err. Only after such an
+// answer does the harness spend its settle time (a callback arriving then
+// is late); after any other it disposes of the instance at once.
+func (s Semantics) EndsQuiet(inputs, outputs Word) bool {
+	open := false
+	for k := range min(len(inputs), len(outputs)) {
+		switch {
+		case outputs[k] == s.Err:
+			return false
+		case inputs[k] != s.Wait:
+			open = false
+		case outputs[k] == s.Quiet:
+			open = true
+		}
+	}
+	return s.Closure && open
+}
+
 // ErrFrom sets every output from index k on to err (the rest of a query
 // after its first err).
 func (s Semantics) ErrFrom(outputs Word, k int) {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -185,6 +186,39 @@ func TestAlphabetErrors(t *testing.T) {
 	}
 	if _, _, err := ClosureAlphabets([]string{"wait"}, nil); err == nil || err.Error() != `inputs: duplicate symbol "wait"` {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// Only an answer that ends in a quiet chain (a wait answered quiet after
+// the last callin, and no err) makes the harness spend its settle time.
+func TestSemanticsEndsQuiet(t *testing.T) {
+	in, out, err := ClosureAlphabets([]string{"start"}, []string{"fired"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sem := ClosureSemantics(in, out)
+	cases := []struct {
+		inputs, outputs string
+		want            bool
+	}{
+		{"", "", false},
+		{"start", "ok", false},
+		{"wait", "quiet", true},
+		{"start wait", "ok fired", false},
+		{"start wait wait", "ok fired quiet", true},
+		{"start wait wait", "ok quiet quiet", true},
+		{"start wait start", "ok quiet ok", false},
+		{"start wait start", "ok quiet err", false},
+		{"wait start wait", "quiet err err", false},
+	}
+	for _, c := range cases {
+		i, o := in.MustWord(strings.Fields(c.inputs)...), out.MustWord(strings.Fields(c.outputs)...)
+		if got := sem.EndsQuiet(i, o); got != c.want {
+			t.Errorf("EndsQuiet(%s / %s) = %v, want %v", c.inputs, c.outputs, got, c.want)
+		}
+	}
+	if PlainSemantics().EndsQuiet(in.MustWord(Wait), out.MustWord(Quiet)) {
+		t.Error("a plain machine ended quiet")
 	}
 }
 

@@ -12,14 +12,31 @@ import (
 // input and its output (a wait that stays quiet costs the quiescence
 // timeout, but nothing right after a quiet, where the harness answers at
 // once; a wait that delivers a callback costs its latency), plus the mean
-// time a query took beyond its steps (the reset). It learns from every
+// time a query took beyond its steps (the reset), apart for the answers
+// that end in a quiet chain, the only ones the harness spends its settle
+// time after (mealy.Semantics.EndsQuiet). It learns from every
 // answer whose executor measured its steps; until then it predicts
 // nothing, and the batch keeps its order.
 type costModel struct {
 	mu     sync.Mutex
 	step   map[stepKey]*mean
 	coarse map[stepKey]*mean // prev left out, for a step not seen in that context
-	reset  mean
+	// reset[1] is of the answers that end in a quiet chain, reset[0] of
+	// the rest.
+	reset [2]mean
+}
+
+// resetOf is the mean reset of answers that end as outs does, or of the
+// others when none did yet.
+func (c *costModel) resetOf(sem mealy.Semantics, q, outs mealy.Word) (float64, bool) {
+	k := 0
+	if sem.EndsQuiet(q, outs) {
+		k = 1
+	}
+	if v, ok := c.reset[k].value(); ok {
+		return v, true
+	}
+	return c.reset[1-k].value()
 }
 
 // stepKey packs a step's previous output, input and output in one word:
@@ -73,14 +90,24 @@ func (c *costModel) learn(sem mealy.Semantics, q, outs mealy.Word, steps []time.
 			break
 		}
 	}
-	c.reset.add(max(rest, 0).Seconds())
+	k := 0
+	if sem.EndsQuiet(q, outs) {
+		k = 1
+	}
+	c.reset[k].add(max(rest, 0).Seconds())
 }
 
 // predict is q's predicted device time in seconds when it answers outs.
 func (c *costModel) predict(sem mealy.Semantics, q, outs mealy.Word) float64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	total, _ := c.reset.value()
+	reset, _ := c.resetOf(sem, q, outs)
+	return reset + c.steps(sem, q, outs)
+}
+
+// steps is what q's steps take, in seconds, when it answers outs.
+func (c *costModel) steps(sem mealy.Semantics, q, outs mealy.Word) float64 {
+	total := 0.0
 	prev := -1
 	for k := range min(len(q), len(outs)) {
 		if v, ok := c.step[keyOf(prev, q[k], outs[k])].value(); ok {
@@ -101,9 +128,10 @@ func (c *costModel) predict(sem mealy.Semantics, q, outs mealy.Word) float64 {
 func (c *costModel) measured() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, ok := c.reset.value()
-	return ok
+	return c.measuredLocked()
 }
+
+func (c *costModel) measuredLocked() bool { return c.reset[0].n+c.reset[1].n > 0 }
 
 // predictBlind is q's predicted device time in seconds with its outputs
 // unknown: the longest it can take over the outputs each input answered
@@ -116,12 +144,15 @@ func (c *costModel) measured() bool {
 // measured.
 func (c *costModel) predictBlind(sem mealy.Semantics, q, known mealy.Word) (secs float64, ok bool) {
 	known = known[:min(len(known), len(q))]
-	start := c.predict(sem, q[:len(known)], known)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.reset.value(); !ok {
+	if !c.measuredLocked() {
 		return 0, false
 	}
+	// the longer reset: how the query ends is not known
+	r0, _ := c.resetOf(sem, nil, nil)
+	r1, _ := c.resetOf(sem, mealy.Word{sem.Wait}, mealy.Word{sem.Quiet})
+	start := max(r0, r1) + c.steps(sem, q[:len(known)], known)
 	// worst[out] is the longest the steps so far take when the last one
 	// answers out (-1: no step yet).
 	last := -1
