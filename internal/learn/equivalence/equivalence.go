@@ -150,6 +150,46 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 			b.OnProgress(start+len(chunk), len(todo))
 		}
 	}
+	return b.excludedAfterForced(ctx, h, sink)
+}
+
+// excludedAfterForced checks what no suffix of free length reaches: right
+// after a forcing callin that did not answer err, the restrictions allow
+// only its wait, so any other input answers err there (excluded by the
+// filter, not run). A hypothesis could merge such a must-wait state with
+// one where the input is allowed: they differ only on excluded words, so
+// the round passes it, though the learner's own answers contradict it.
+// Each such word the hypothesis answers otherwise is asked; it runs
+// nothing new, since the round ran its callin's words already, and the
+// first that disagrees is the counterexample.
+func (b *Bound) excludedAfterForced(ctx context.Context, h *learn.Hypothesis, sink int) (*learn.Counterexample, error) {
+	m := h.Machine
+	var words []mealy.Word
+	for q := range m.NumStates() {
+		for c := range m.Inputs.Size() {
+			if q == sink || !b.Forcing.Forced(c) || m.Out[q][c] == b.Sem.Err {
+				continue
+			}
+			to := m.Next[q][c]
+			for x := range m.Inputs.Size() {
+				if x != b.Forcing.Wait && m.Out[to][x] != b.Sem.Err {
+					words = append(words, h.Access[q].Concat(c, x))
+				}
+			}
+		}
+	}
+	if len(words) == 0 {
+		return nil, nil
+	}
+	answers, err := b.MQ.Ask(expect(ctx, h, false, nil), words)
+	if err != nil {
+		return nil, err
+	}
+	for k, w := range words {
+		if predicted, _ := m.Run(w); !predicted.Equal(answers[k].Outputs) {
+			return &learn.Counterexample{Word: w}, nil
+		}
+	}
 	return nil, nil
 }
 

@@ -227,3 +227,66 @@ func TestPlainBoundMissesWhatForcedWaitsHide(t *testing.T) {
 		t.Fatalf("got %+v, %v; plain bound 2 cannot see past wait accept", cex, err)
 	}
 }
+
+// A hypothesis that takes the state right after bind, where only the
+// forced wait is allowed, for the one after its wait differs from the
+// target only on words the restrictions exclude (bind accept answers err):
+// no suffix of free length reaches them, so the rounds pass it, and the
+// check of the excluded inputs after each forcing callin finds it. The
+// target itself has no such word to ask.
+func TestBoundChecksTheInputsAForcedWaitExcludes(t *testing.T) {
+	target, forcing := mealytest.ServerSocket()
+	const bind, wait = 0, 3
+	// The target without its state 1: bind leads to 3, whose access word
+	// stays bind wait.
+	renum := func(q int) int {
+		switch {
+		case q == 1:
+			return 2
+		case q > 1:
+			return q - 1
+		}
+		return q
+	}
+	merged := mealy.NewMachine(target.Inputs, target.Outputs, target.NumStates()-1)
+	tree := target.AccessTree()
+	access := make([]mealy.Word, target.NumStates()-1)
+	for q := range target.NumStates() {
+		if q == 1 {
+			continue
+		}
+		access[renum(q)] = tree.Word(q)
+		for i := range target.Inputs.Size() {
+			merged.SetTransition(renum(q), i, target.Out[q][i], renum(target.Next[q][i]))
+		}
+	}
+	sem := mealy.ClosureSemantics(target.Inputs, target.Outputs)
+	in := target.Inputs
+	for _, tc := range []struct {
+		name string
+		h    *learn.Hypothesis
+		want string
+	}{
+		{"merged", &learn.Hypothesis{Machine: merged, Access: access}, "bind accept"},
+		{"target", exact(target), ""},
+	} {
+		mq := &counting{m: target}
+		b := &Bound{MQ: mq, Bound: 1, Sem: sem, Forcing: forcing}
+		cex, err := b.FindCounterexample(context.Background(), tc.h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if cex != nil {
+			got = in.Format(cex.Word)
+		}
+		if got != tc.want {
+			t.Errorf("%s: counterexample %q, want %q", tc.name, got, tc.want)
+		}
+		for _, q := range mq.asked {
+			if len(q) >= 2 && q[len(q)-2] == bind && q[len(q)-1] != wait && tc.want == "" {
+				t.Errorf("%s: asked %q", tc.name, in.Format(q))
+			}
+		}
+	}
+}
