@@ -31,10 +31,13 @@ func Configure(p *purpose.Purpose) *Configuration {
 	r := Request{
 		Name: p.Name, Class: p.Class, Target: p.Target, Setup: p.Setup,
 		Callins: make([]purpose.Callin, len(p.Callins)), Callbacks: p.Callbacks, Details: p.Details,
+		// Rounded up, as a run's own timeouts are (Quiet.For): a wait
+		// calibrated up to the purpose's timeout must not exceed what
+		// configure said, which the harness checks.
 		Timeouts: Timeouts{
-			Quiescence: p.Timeouts.Quiescence.Milliseconds(),
-			Settle:     p.Timeouts.Settle.Milliseconds(),
-			PostReset:  p.Timeouts.PostReset.Milliseconds(),
+			Quiescence: wholeMillis(p.Timeouts.Quiescence).Milliseconds(),
+			Settle:     wholeMillis(p.Timeouts.Settle).Milliseconds(),
+			PostReset:  wholeMillis(p.Timeouts.PostReset).Milliseconds(),
 		},
 		Adapters: p.Adapters,
 	}

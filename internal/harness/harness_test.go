@@ -62,6 +62,29 @@ func TestConfigure(t *testing.T) {
 	}
 }
 
+// A purpose's timeouts are rounded up to whole milliseconds in configure,
+// as a run's own are: a wait calibrated up to the purpose's timeout then
+// asks for no more than configure allowed (the harness refuses more).
+func TestConfigureRoundsTimeoutsUp(t *testing.T) {
+	p := loadTimer(t)
+	p.Timeouts.Quiescence = 299500 * time.Microsecond
+	p.Timeouts.Settle = 100*time.Millisecond + 1
+	p.Timeouts.PostReset = 0
+	got := Configure(p).Request.Timeouts
+	if want := (Timeouts{Quiescence: 300, Settle: 101, PostReset: 0}); got != want {
+		t.Errorf("timeouts %+v, want %+v", got, want)
+	}
+	rt, err := Quiet{Quiescence: -1, Waits: func([]string) []time.Duration {
+		return []time.Duration{p.Timeouts.Quiescence}
+	}}.For([][]string{{"wait"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := rt.waits[0][0]; w.Milliseconds() != got.Quiescence {
+		t.Errorf("the ceiling's wait asks %v, configure said %d ms", w, got.Quiescence)
+	}
+}
+
 // TestPurposeError checks that a complaint about a field of the configure
 // request lands on the purpose line that wrote the field, under the same
 // path: the request's paths are the purpose's.
