@@ -199,7 +199,7 @@ the one running at a stop finishes in time.`,
 	fl.StringVar(&f.oracle, "oracle", oracleBound, "equivalence oracle: bound (the distinguisher-bound oracle) or perfect (compare hypotheses with the target's model; backend sim only)")
 	fl.DurationVar(&f.quiescence, "quiescence", purpose.DefaultQuiescence, "quiescence timeout for --model")
 	fl.DurationVar(&f.reset, "reset", purpose.DefaultSettle+purpose.DefaultPostReset, "device time per query for --model (settle + post-reset)")
-	fl.DurationVar(&f.settle, "settle", purpose.DefaultSettle, "for --model: the part of --reset after the last symbol, where a callback that comes after a quiet answer shows as late; only a query that ends waiting quiet spends it (default: 100ms, or --reset when that is shorter)")
+	fl.DurationVar(&f.settle, "settle", purpose.DefaultSettle, "for --model: the part of --reset after the last symbol, where a callback that comes after a quiet answer shows as late; only a query that ends waiting quiet spends it; at most --reset, which it defaults to when shorter")
 	fl.DurationVar(&f.latency, "latency", purpose.DefaultLatency, "callback latency for --model")
 	fl.StringSliceVar(&f.callins, "callins", nil, "for --model: the callins in order, adding ones the model never shows")
 	fl.StringVar(&f.backend, "backend", "", "which of the purpose's backends to use (default: the first it lists; an --example uses sim)")
