@@ -26,13 +26,17 @@ type costModel struct {
 	reset [2]mean
 }
 
-// resetOf is the mean reset of answers that end as outs does, or of the
-// others when none did yet.
-func (c *costModel) resetOf(sem mealy.Semantics, q, outs mealy.Word) (float64, bool) {
-	k := 0
+// ending is the index in reset of the answers that end as outs does.
+func ending(sem mealy.Semantics, q, outs mealy.Word) int {
 	if sem.EndsQuiet(q, outs) {
-		k = 1
+		return 1
 	}
+	return 0
+}
+
+// resetOf is the mean reset of the answers of one ending, or of the other
+// while none of it came yet.
+func (c *costModel) resetOf(k int) (float64, bool) {
 	if v, ok := c.reset[k].value(); ok {
 		return v, true
 	}
@@ -90,18 +94,14 @@ func (c *costModel) learn(sem mealy.Semantics, q, outs mealy.Word, steps []time.
 			break
 		}
 	}
-	k := 0
-	if sem.EndsQuiet(q, outs) {
-		k = 1
-	}
-	c.reset[k].add(max(rest, 0).Seconds())
+	c.reset[ending(sem, q, outs)].add(max(rest, 0).Seconds())
 }
 
 // predict is q's predicted device time in seconds when it answers outs.
 func (c *costModel) predict(sem mealy.Semantics, q, outs mealy.Word) float64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	reset, _ := c.resetOf(sem, q, outs)
+	reset, _ := c.resetOf(ending(sem, q, outs))
 	return reset + c.steps(sem, q, outs)
 }
 
@@ -150,8 +150,8 @@ func (c *costModel) predictBlind(sem mealy.Semantics, q, known mealy.Word) (secs
 		return 0, false
 	}
 	// the longer reset: how the query ends is not known
-	r0, _ := c.resetOf(sem, nil, nil)
-	r1, _ := c.resetOf(sem, mealy.Word{sem.Wait}, mealy.Word{sem.Quiet})
+	r0, _ := c.resetOf(0)
+	r1, _ := c.resetOf(1)
 	start := max(r0, r1) + c.steps(sem, q[:len(known)], known)
 	// worst[out] is the longest the steps so far take when the last one
 	// answers out (-1: no step yet).
