@@ -159,8 +159,9 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 // filter, not run). A hypothesis could merge such a must-wait state with
 // one where the input is allowed: they differ only on excluded words, so
 // the round passes it, though the learner's own answers contradict it.
-// Each such word the hypothesis answers otherwise is asked; it runs
-// nothing new, since the round ran its callin's words already, and the
+// Each such word the hypothesis answers otherwise is asked; the filter
+// answers past the callin, and the cache the callin's word, which the
+// round or the learner ran (unless the cache dropped it), and the
 // first that disagrees is the counterexample.
 func (b *Bound) excludedAfterForced(ctx context.Context, h *learn.Hypothesis, sink int) (*learn.Counterexample, error) {
 	m := h.Machine
