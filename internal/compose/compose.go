@@ -331,15 +331,17 @@ func (p *Plan) confirmQuiets(ctx context.Context, access []mealy.Word) (bool, er
 		return false, err
 	}
 	var words []mealy.Word
+	asked := map[string]bool{}
 	confirm := func(q mealy.Word) {
 		a, ok := p.Cache.Lookup(q) // only what the restrictions allow is there
 		n := len(q) - 1
-		if !ok || a.Outputs[n] != sem.Quiet || p.Cache.QuietFor(q) >= ceiling {
+		if !ok || a.Outputs[n] != sem.Quiet || p.Cache.QuietFor(q) >= ceiling || asked[q.Key()] {
 			return
 		}
 		if n > 0 && (a.Outputs[n-1] == sem.Quiet || a.Outputs[n-1] == sem.Err) {
 			return // the closure's rules answer it: nothing waits
 		}
+		asked[q.Key()] = true
 		words = append(words, q)
 	}
 	for _, w := range access {
