@@ -295,12 +295,12 @@ func TestLearnThroughRealADB(t *testing.T) {
 
 	// The run requests carry each wait's calibrated timeout to the
 	// devices' harnesses: the same typestate (learn checks it), every
-	// context started at 100 ms, and only the wait after schedule, where
+	// context started at 50 ms, and only the wait after schedule, where
 	// the task's callback comes 200 ms later, raised past it.
 	doc = learn(t, "--devices", "all", "--timeout", "auto")
-	if to := doc.Stats.Timeout; to == nil || to.StartMs != 100 || to.SettledMs < 400 ||
+	if to := doc.Stats.Timeout; to == nil || to.StartMs != 50 || to.SettledMs < 400 ||
 		len(to.Contexts) != 1 || to.Contexts[0].Context != "schedule+1" || to.Contexts[0].TimeoutMs < 400 {
-		t.Errorf("--timeout auto on the devices: stats.timeout %+v, want a start of 100 ms and only schedule+1 raised, to 400 ms or more", to)
+		t.Errorf("--timeout auto on the devices: stats.timeout %+v, want a start of 50 ms and only schedule+1 raised, to 400 ms or more", to)
 	}
 }
 
