@@ -114,7 +114,7 @@ summary, no list of the files written.
 purpose's timeouts.quiescence on every quiet answer. It keeps one timeout
 per wait context: the callin before the wait and how many waits came since
 (start+2 is the second wait after start, +1 the first from the initial
-state). Each starts at 100ms (auto:START to choose) and rises to twice the
+state). Each starts at 50ms (auto:START to choose) and rises to twice the
 slowest callback seen in its context, at least doubling, never above the
 purpose's timeout: a wait answered by a callback waited its latency, and a
 callback that came after its wait had answered quiet (a late callback, seen
