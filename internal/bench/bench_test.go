@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/learn"
+	autotimeout "github.com/droidstar/droidstar/internal/oracle/calibrate"
 	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/refdata"
 )
@@ -120,6 +122,33 @@ func TestDroidStarModelsWithLanes(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// --timeout auto never gives DroidStar's six another model: under the
+// bundled examples' latencies, on one lane and on four, each learns the
+// same transitions as with DroidStar's fixed timeout, and the diagram.
+func TestDroidStarModelsWithTimeoutAuto(t *testing.T) {
+	shared := sharedOrSkip(t)
+	for _, c := range DroidStarCases {
+		t.Run(c.Class, func(t *testing.T) {
+			fixed, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: pad.Defaults(), Latencies: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !fixed.Equal {
+				t.Fatal("the fixed timeout learned another model than the diagram")
+			}
+			for _, lanes := range []int{1, 4} {
+				auto, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: lanes, Pad: pad.Defaults(), Latencies: true, AutoTimeout: autotimeout.DefaultStart})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !auto.Equal || !reflect.DeepEqual(auto.Transitions, fixed.Transitions) {
+					t.Errorf("--timeout auto on %d lanes: equal to the diagram %v, the same transitions as the fixed timeout %v", lanes, auto.Equal, reflect.DeepEqual(auto.Transitions, fixed.Transitions))
+				}
+			}
+		})
 	}
 }
 
