@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -26,7 +27,8 @@ func newBenchCmd(e *env) *cobra.Command {
              with the distinguisher-bound oracle, checking each learned model
              equals the target, beside DroidStar's executed queries and wall time:
              device-seconds on one lane, and the estimated wall time on 1 and
-             --lanes lanes, with geometric means over the six;
+             --lanes lanes, with geometric means over the six; what padding
+             does to them, and each learner's (--learner's choices);
   mealy      the public Mealy benchmarks with a perfect teacher, learned by
              each learner (--learner's choices), beside AALpy's L*, KV and L#:
              executed queries, symbols and equivalence queries;
@@ -87,6 +89,10 @@ in a checkout (see the README).`,
 				}
 				n, err := benchDroidStarPad(c, e.stdout, dir, 1)
 				if err != nil {
+					return err
+				}
+				bad += n
+				if n, err = benchDroidStarLearners(c, e.stdout, dir, lanes); err != nil {
 					return err
 				}
 				bad += n
@@ -204,6 +210,80 @@ func benchDroidStar(c *cobra.Command, out io.Writer, shared string, lanes int, e
 	}
 	fmt.Fprintf(w, "total\t\t\t\t%d\t%d\t%.2f\t%d\t%.2f\t\t\t\t\t\t%d\t\t\n", sumFloor, sumOurs, bench.Ratio(sumOurs, sumFloor), sumTheirs, bench.Ratio(sumOurs, sumTheirs), sumDefault)
 	fmt.Fprintf(w, "geo mean\t\t\t\t\t\t\t\t%.2f\t\t%.3f\t\t%.3f\t\t\t\t\n", bench.GeoMean(qRatios), bench.GeoMean(devRatios), bench.GeoMean(wallRatios))
+	if err := w.Flush(); err != nil {
+		return bad, err
+	}
+	fmt.Fprintln(out)
+	return bad, nil
+}
+
+// benchDroidStarLearners shows what each learner does to the DroidStar
+// suite, class by class: executed queries, device-seconds on one lane and
+// the estimated wall time on lanes lanes, with the default padding and
+// DroidStar's counting of the bound.
+func benchDroidStarLearners(c *cobra.Command, out io.Writer, shared string, lanes int) (int, error) {
+	theirs, err := bench.LoadDroidStarStats(shared)
+	if err != nil {
+		return 0, err
+	}
+	names := learn.Names()
+	fmt.Fprintf(out, "Learners (--learner; counting every symbol, %s, the bound oracle alone): executed queries,\n", defaultPadFlags())
+	fmt.Fprintf(out, "device-seconds on 1 lane and the estimated wall time on %d lanes; geo means over DroidStar's.\n", lanes)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(w, "class\tequal\t")
+	for _, part := range []string{"executed", "device-s", fmt.Sprintf("wall %d lanes", lanes)} {
+		for _, n := range names {
+			fmt.Fprintf(w, "%s %s\t", n, part)
+		}
+	}
+	fmt.Fprintln(w)
+	bad := 0
+	ratios := make([][3][]float64, len(names))
+	sums := make([]int, len(names))
+	for _, cs := range bench.DroidStarCases {
+		t := theirs[cs.Class]
+		theirSecs := float64(t.TimeMillis) / 1000
+		cells := make([][3]string, len(names))
+		equal := true
+		for k, n := range names {
+			one, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Learner: n, Lanes: 1, Pad: pad.Defaults(), BoundCountsEvery: true})
+			if err != nil {
+				return bad, err
+			}
+			many, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Learner: n, Lanes: lanes, Pad: pad.Defaults(), BoundCountsEvery: true})
+			if err != nil {
+				return bad, err
+			}
+			equal = equal && one.Equal && many.Equal
+			cells[k] = [3]string{fmt.Sprint(one.Executed), fmt.Sprintf("%.1f", one.DeviceSecs), fmt.Sprintf("%.1f", many.EstimatedWallSecs)}
+			sums[k] += one.Executed
+			ratios[k][0] = append(ratios[k][0], bench.Ratio(one.Executed, t.Executed))
+			ratios[k][1] = append(ratios[k][1], one.DeviceSecs/theirSecs)
+			ratios[k][2] = append(ratios[k][2], many.EstimatedWallSecs/theirSecs)
+		}
+		if !equal {
+			bad++
+		}
+		fmt.Fprintf(w, "%s\t%s\t", cs.Class, yesNo(equal))
+		for part := range 3 {
+			for k := range names {
+				fmt.Fprintf(w, "%s\t", cells[k][part])
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprint(w, "total\t\t")
+	for _, sum := range sums {
+		fmt.Fprintf(w, "%d\t", sum)
+	}
+	fmt.Fprintln(w, strings.Repeat("\t", 2*len(names)))
+	fmt.Fprint(w, "geo mean\t\t")
+	for part := range 3 {
+		for k := range names {
+			fmt.Fprintf(w, "%.3f\t", bench.GeoMean(ratios[k][part]))
+		}
+	}
+	fmt.Fprintln(w)
 	if err := w.Flush(); err != nil {
 		return bad, err
 	}
