@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"testing"
 
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
@@ -157,7 +157,7 @@ func TestSignalADB(t *testing.T) {
 			args := []string{"learn", purposeFile, "-P", strconv.Itoa(s.Port()), "-o", out, "--verify-final=off"}
 			// Nothing of the machine's adb setup: only the private server.
 			env := append(os.Environ(), "DROIDSTAR_STORE="+db, "ANDROID_SERIAL=", "ADB_SERVER_SOCKET=")
-			runDirs := filepath.Join(dev.Root(), adbbackend.DefaultDir)
+			runDirs := filepath.Join(dev.Root(), adb.DefaultDir)
 
 			cmd, notice, eof, output := startWatched(t, bin, env, args...)
 			select {
@@ -167,8 +167,8 @@ func TestSignalADB(t *testing.T) {
 				t.Fatalf("droidstar ended before the third batch; stderr:\n%s", output())
 			}
 			dirs, _ := os.ReadDir(runDirs)
-			if len(dirs) != 1 || !dev.Running(adbbackend.HarnessPackage) {
-				t.Errorf("while a batch runs: run folders %v, harness running %v; want one folder and the harness", dirs, dev.Running(adbbackend.HarnessPackage))
+			if len(dirs) != 1 || !dev.Running(adb.HarnessPackage) {
+				t.Errorf("while a batch runs: run folders %v, harness running %v; want one folder and the harness", dirs, dev.Running(adb.HarnessPackage))
 			}
 			if err := syscall.Kill(-cmd.Process.Pid, sig); err != nil {
 				t.Fatal(err)
@@ -196,7 +196,7 @@ func TestSignalADB(t *testing.T) {
 			if dirs, err := os.ReadDir(runDirs); err != nil || len(dirs) != 0 {
 				t.Errorf("the run's folder on the device is left: %v (%v)", dirs, err)
 			}
-			if dev.Running(adbbackend.HarnessPackage) {
+			if dev.Running(adb.HarnessPackage) {
 				t.Error("the harness app still runs on the device")
 			}
 

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
 )
@@ -64,9 +64,9 @@ func TestSignalMatrixADB(t *testing.T) {
 				}
 			}
 			for i, dev := range devs {
-				dirs, _ := os.ReadDir(filepath.Join(dev.Root(), adbbackend.DefaultDir))
-				if len(dirs) != 1 || !dev.Running(adbbackend.HarnessPackage) {
-					t.Errorf("%s, while a batch runs: run folders %v, harness running %v; want one folder and the harness", names[i], dirs, dev.Running(adbbackend.HarnessPackage))
+				dirs, _ := os.ReadDir(filepath.Join(dev.Root(), adb.DefaultDir))
+				if len(dirs) != 1 || !dev.Running(adb.HarnessPackage) {
+					t.Errorf("%s, while a batch runs: run folders %v, harness running %v; want one folder and the harness", names[i], dirs, dev.Running(adb.HarnessPackage))
 				}
 			}
 			if err := syscall.Kill(-cmd.Process.Pid, sig); err != nil {
@@ -131,10 +131,10 @@ func TestSignalMatrixADB(t *testing.T) {
 				t.Errorf("wrote %s", got)
 			}
 			for i, dev := range devs {
-				if dirs, err := os.ReadDir(filepath.Join(dev.Root(), adbbackend.DefaultDir)); err != nil || len(dirs) != 0 {
+				if dirs, err := os.ReadDir(filepath.Join(dev.Root(), adb.DefaultDir)); err != nil || len(dirs) != 0 {
 					t.Errorf("%s: the run's folder on the device is left: %v (%v)", names[i], dirs, err)
 				}
-				if dev.Running(adbbackend.HarnessPackage) {
+				if dev.Running(adb.HarnessPackage) {
 					t.Errorf("%s: the harness app still runs on the device", names[i])
 				}
 			}

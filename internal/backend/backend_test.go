@@ -7,20 +7,21 @@ import (
 	"testing"
 
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // batchOf answers every batch with fixed results and error, and records
 // the batches it was given.
 type batchOf struct {
-	results []Result
+	results []query.Result
 	err     error
 	got     [][][]string
 }
 
-func (b *batchOf) Execute(ctx context.Context, inputs []string) (Result, error) {
+func (b *batchOf) Execute(ctx context.Context, inputs []string) (query.Result, error) {
 	return ExecuteOne(ctx, b, inputs)
 }
-func (b *batchOf) ExecuteBatch(_ context.Context, qs [][]string) ([]Result, error) {
+func (b *batchOf) ExecuteBatch(_ context.Context, qs [][]string) ([]query.Result, error) {
 	b.got = append(b.got, qs)
 	return b.results, b.err
 }
@@ -30,18 +31,18 @@ func (b *batchOf) Close() error               { return nil }
 func TestExecuteOne(t *testing.T) {
 	wedged := errors.New("harness wedged")
 	gone := errors.New("device gone")
-	ok := Result{Outputs: []string{"ok", "onPrepared"}}
+	ok := query.Result{Outputs: []string{"ok", "onPrepared"}}
 	for _, tt := range []struct {
 		name    string
 		b       batchOf
-		want    Result
+		want    query.Result
 		wantErr string
 	}{
-		{name: "answer", b: batchOf{results: []Result{ok}}, want: ok},
-		{name: "query error unwrapped", b: batchOf{err: &QueryError{Index: 0, Err: wedged}}, wantErr: "harness wedged"},
+		{name: "answer", b: batchOf{results: []query.Result{ok}}, want: ok},
+		{name: "query error unwrapped", b: batchOf{err: &query.Error{Index: 0, Err: wedged}}, wantErr: "harness wedged"},
 		{name: "batch error as is", b: batchOf{err: gone}, wantErr: "device gone"},
 		{name: "no result", b: batchOf{}, wantErr: "a batch of one query came back with 0 results"},
-		{name: "two results", b: batchOf{results: []Result{ok, ok}}, wantErr: "a batch of one query came back with 2 results"},
+		{name: "two results", b: batchOf{results: []query.Result{ok, ok}}, wantErr: "a batch of one query came back with 2 results"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := tt.b.Execute(context.Background(), []string{"prepareAsync", "wait"})

@@ -15,7 +15,7 @@ import (
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
 	"github.com/droidstar/droidstar/internal/adbclient"
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 )
 
 // adbFlags are the flags of every command that reaches devices.
@@ -37,8 +37,8 @@ func (a *adbFlags) addServer(fl *pflag.FlagSet) {
 
 // addHarness adds the flags of how the harness runs on a device.
 func (a *adbFlags) addHarness(fl *pflag.FlagSet) {
-	fl.DurationVar(&a.harnessTimeout, "harness-timeout", adbbackend.DefaultSocketTimeout, "backend adb: how long to wait for the harness app to open its socket")
-	fl.StringVar(&a.deviceDir, "device-dir", adbbackend.DefaultDir, "backend adb: the device folder where the adb shell stages the purpose's files; the harness app only reads it, copying the files into its own folder")
+	fl.DurationVar(&a.harnessTimeout, "harness-timeout", adb.DefaultSocketTimeout, "backend adb: how long to wait for the harness app to open its socket")
+	fl.StringVar(&a.deviceDir, "device-dir", adb.DefaultDir, "backend adb: the device folder where the adb shell stages the purpose's files; the harness app only reads it, copying the files into its own folder")
 }
 
 // addKeepAwake adds --keep-awake, for the commands that run long enough
@@ -49,17 +49,17 @@ func (a *adbFlags) addKeepAwake(fl *pflag.FlagSet) {
 
 // awake is what keeps the devices of one command awake, or nil when the
 // user leaves their setting alone.
-func (a *adbFlags) awake(e *env) *adbbackend.Awake {
+func (a *adbFlags) awake(e *env) *adb.Awake {
 	if !a.keepAwake {
 		return nil
 	}
-	return adbbackend.NewAwake(e.stderr)
+	return adb.NewAwake(e.stderr)
 }
 
 // checkDeviceDir rejects a --device-dir the device could not resolve.
 func (a *adbFlags) checkDeviceDir() error {
 	if !strings.HasPrefix(a.deviceDir, "/") {
-		return usageError("--device-dir: want an absolute path on the device, such as %s, got %q", adbbackend.DefaultDir, a.deviceDir)
+		return usageError("--device-dir: want an absolute path on the device, such as %s, got %q", adb.DefaultDir, a.deviceDir)
 	}
 	return nil
 }
@@ -80,19 +80,19 @@ func (a *adbFlags) client(e *env) (*adbclient.Client, error) {
 
 // selection is what the flags ask for; ANDROID_SERIAL stands in for
 // --device, as it does for adb.
-func (a *adbFlags) selection(e *env) (adbbackend.Selection, error) {
+func (a *adbFlags) selection(e *env) (adb.Selection, error) {
 	if a.device != "" && len(a.devices) > 0 {
-		return adbbackend.Selection{}, usageError("--device and --devices are exclusive: --device picks one, --devices shares the queries among several")
+		return adb.Selection{}, usageError("--device and --devices are exclusive: --device picks one, --devices shares the queries among several")
 	}
 	for _, d := range a.devices {
 		if d == "all" && len(a.devices) > 1 {
-			return adbbackend.Selection{}, usageError("--devices: all cannot be combined with serials")
+			return adb.Selection{}, usageError("--devices: all cannot be combined with serials")
 		}
 		if strings.TrimSpace(d) == "" {
-			return adbbackend.Selection{}, usageError("--devices: empty serial")
+			return adb.Selection{}, usageError("--devices: empty serial")
 		}
 	}
-	s := adbbackend.Selection{Device: a.device, Devices: a.devices}
+	s := adb.Selection{Device: a.device, Devices: a.devices}
 	if s.Device == "" && len(s.Devices) == 0 {
 		s.Device = e.getenv("ANDROID_SERIAL")
 	}
@@ -198,7 +198,7 @@ func listDevices(ctx context.Context, client *adbclient.Client) ([]deviceRow, er
 	var wg sync.WaitGroup
 	for i, d := range list {
 		rows[i] = deviceRow{Serial: d.Serial, State: d.State, Model: d.Model}
-		if err := adbbackend.Ready(d); err != nil {
+		if err := adb.Ready(d); err != nil {
 			rows[i].Problem = err.Error()
 			continue
 		}
@@ -211,9 +211,9 @@ func listDevices(ctx context.Context, client *adbclient.Client) ([]deviceRow, er
 				rows[i].Problem = fmt.Sprintf("device %s: %v", d.Serial, err)
 				return
 			}
-			info := adbbackend.Describe(d.Serial, props)
+			info := adb.Describe(d.Serial, props)
 			rows[i].Model, rows[i].Release, rows[i].SDK = info.Model, info.Release, info.SDK
-			st, err := adbbackend.HarnessStatus(ctx, dev, harnessapk.APK)
+			st, err := adb.HarnessStatus(ctx, dev, harnessapk.APK)
 			if err != nil {
 				rows[i].Problem = err.Error()
 				return
@@ -240,7 +240,7 @@ every ready device.`,
 	}
 	c.AddCommand(harnessAction(e, "status", "Say whether each device has this droidstar's harness app",
 		func(ctx context.Context, dev *adbclient.Device) (string, error) {
-			st, err := adbbackend.HarnessStatus(ctx, dev, harnessapk.APK)
+			st, err := adb.HarnessStatus(ctx, dev, harnessapk.APK)
 			if err != nil {
 				return "", err
 			}
@@ -248,7 +248,7 @@ every ready device.`,
 		}))
 	c.AddCommand(harnessAction(e, "install", "Install the harness app where it is missing or different",
 		func(ctx context.Context, dev *adbclient.Device) (string, error) {
-			did, err := adbbackend.EnsureHarness(ctx, dev, harnessapk.APK, nil)
+			did, err := adb.EnsureHarness(ctx, dev, harnessapk.APK, nil)
 			if err != nil {
 				return "", err
 			}
@@ -259,7 +259,7 @@ every ready device.`,
 		}))
 	c.AddCommand(harnessAction(e, "uninstall", "Remove the harness app",
 		func(ctx context.Context, dev *adbclient.Device) (string, error) {
-			did, err := adbbackend.UninstallHarness(ctx, dev)
+			did, err := adb.UninstallHarness(ctx, dev)
 			if err != nil {
 				return "", err
 			}
@@ -297,7 +297,7 @@ func harnessAction(e *env, name, short string, act func(context.Context, *adbcli
 			if err := client.Ensure(ctx); err != nil {
 				return err
 			}
-			devices, err := adbbackend.Select(ctx, client, sel)
+			devices, err := adb.Select(ctx, client, sel)
 			if err != nil {
 				return err
 			}

@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
@@ -379,7 +379,7 @@ func TestADBErrors(t *testing.T) {
 	if !strings.HasPrefix(stderr, "droidstar: "+undeclared+":8:5: permissions[1]: the harness app does not request android.permission.CAMERA") || code != ExitFail {
 		t.Errorf("undeclared permission: exit %d\n%s", code, stderr)
 	}
-	if fresh.Installed(adbbackend.HarnessPackage) {
+	if fresh.Installed(adb.HarnessPackage) {
 		t.Error("the harness was installed for a purpose that cannot run")
 	}
 	// --device-dir moves the folder where the shell stages the run's files

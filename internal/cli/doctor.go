@@ -10,7 +10,7 @@ import (
 
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/adbclient"
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/doctor"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
@@ -149,9 +149,9 @@ func doctorPurposes(files []string, maxSize int64) ([]*purpose.Purpose, error) {
 // doctorDevices resolves the selection as learn does, except that --devices
 // all takes every device adb lists, ready or not: doctor says why one is
 // not.
-func doctorDevices(ctx context.Context, client *adbclient.Client, sel adbbackend.Selection) ([]adbclient.DeviceInfo, error) {
+func doctorDevices(ctx context.Context, client *adbclient.Client, sel adb.Selection) ([]adbclient.DeviceInfo, error) {
 	if !sel.All() {
-		return adbbackend.Select(ctx, client, sel)
+		return adb.Select(ctx, client, sel)
 	}
 	list, err := client.Devices(ctx)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/droidstar/droidstar/internal/atomicfile"
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
@@ -315,14 +315,14 @@ func deviceTargets(ctx context.Context, e *env, a *adbFlags, req *matrix.DeviceR
 	if err != nil {
 		return nil, err
 	}
-	sel := adbbackend.Selection{Devices: req.Serials}
+	sel := adb.Selection{Devices: req.Serials}
 	if len(req.Serials) == 0 {
-		sel = adbbackend.Selection{Device: e.getenv("ANDROID_SERIAL")}
+		sel = adb.Selection{Device: e.getenv("ANDROID_SERIAL")}
 	}
 	if err := client.Ensure(ctx); err != nil {
 		return nil, err
 	}
-	found, err := adbbackend.Select(ctx, client, sel)
+	found, err := adb.Select(ctx, client, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -332,7 +332,7 @@ func deviceTargets(ctx context.Context, e *env, a *adbFlags, req *matrix.DeviceR
 		if err != nil {
 			return nil, fmt.Errorf("device %s: %w", d.Serial, err)
 		}
-		devices[i] = matrix.Device{Serial: d.Serial, SDK: adbbackend.Describe(d.Serial, props).SDK}
+		devices[i] = matrix.Device{Serial: d.Serial, SDK: adb.Describe(d.Serial, props).SDK}
 	}
 	targets, err := req.Targets(devices)
 	return targets, matrixUsage(err)
@@ -397,7 +397,7 @@ func matrixLearn(e *env, f *matrixFlags, st *store.Store, log io.Writer, flaky *
 			if err != nil {
 				return nil, err
 			}
-			o.ADB.Client, o.ADB.Selection = client, adbbackend.Selection{Device: t.Device}
+			o.ADB.Client, o.ADB.Selection = client, adb.Selection{Device: t.Device}
 			o.ADB.SocketTimeout, o.ADB.Dir = f.adb.harnessTimeout, f.adb.deviceDir
 			o.ADB.Awake = awake
 		}

@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/inputfile"
@@ -248,7 +248,7 @@ func (e *env) backendOptions(lanes int, realtime bool) compose.BackendOptions {
 	return compose.BackendOptions{
 		Getenv: e.getenv, Lanes: lanes, Realtime: realtime,
 		JVM: jvm.Options{Jar: harnessapk.JVMJar, Host: "droidstar " + toolVersion()},
-		ADB: compose.ADBOptions{Options: adbbackend.Options{APK: harnessapk.APK, Host: "droidstar " + toolVersion()}},
+		ADB: compose.ADBOptions{Options: adb.Options{APK: harnessapk.APK, Host: "droidstar " + toolVersion()}},
 	}
 }
 

@@ -24,7 +24,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/adbclient"
 	"github.com/droidstar/droidstar/internal/backend"
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/engine"
@@ -35,6 +35,7 @@ import (
 	"github.com/droidstar/droidstar/internal/nouns"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
+	"github.com/droidstar/droidstar/internal/oracle/cache"
 	"github.com/droidstar/droidstar/internal/oracle/calibrate"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
 	"github.com/droidstar/droidstar/internal/oracle/mapper"
@@ -87,8 +88,8 @@ func (o BackendOptions) getenv(key string) string {
 type ADBOptions struct {
 	// Client reaches the adb server; nil means the default one.
 	Client    *adbclient.Client
-	Selection adbbackend.Selection
-	adbbackend.Options
+	Selection adb.Selection
+	adb.Options
 }
 
 // Plan is a learning job ready to run, and what it was made from.
@@ -112,7 +113,7 @@ type Plan struct {
 	sched    *dispatch.Scheduler
 	// Cache is the pipeline's cache, whose vote settings (Repeat, Verify)
 	// a command may change before the run.
-	Cache *oracle.Cache
+	Cache *cache.Cache
 	// filter is the pipeline's top stage, above which Pad goes.
 	filter *restrict.Filter
 	// keyParts are the store key's parts known before the devices are
@@ -385,7 +386,7 @@ func (p *Plan) Target() engine.Target { return p.Job.Target }
 
 // NewPlan assembles the membership pipeline over the executors:
 //
-//	restrict.Filter → oracle.Cache → dispatch.Scheduler → mapper → executors
+//	restrict.Filter → cache.Cache → dispatch.Scheduler → mapper → executors
 //
 // (UseStore puts a query store's stage under the cache, Pad the padding
 // stage above it.) The filter sits above the cache so that an excluded query's allowed
@@ -411,21 +412,21 @@ func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backe
 	rec := &oracle.Recorder{}
 	stop := make(chan struct{})
 	sched := &dispatch.Scheduler{Executors: mapped, Inputs: t.Inputs, Outputs: t.Outputs, Sem: sem, Recorder: rec, Stop: stop}
-	cache := oracle.NewCache(sched, t.Inputs, t.Outputs, sem, rec)
-	cache.Repeat = DefaultRepeat
-	cache.MaxNodes = oracle.DefaultMaxNodes
-	cache.Parallel = len(execs)
-	filter := &restrict.Filter{Next: cache, Rules: automaton, Sem: sem, Recorder: rec}
+	answers := cache.New(sched, t.Inputs, t.Outputs, sem, rec)
+	answers.Repeat = DefaultRepeat
+	answers.MaxNodes = cache.DefaultMaxNodes
+	answers.Parallel = len(execs)
+	filter := &restrict.Filter{Next: answers, Rules: automaton, Sem: sem, Recorder: rec}
 	devices := make([]model.DeviceInfo, len(execs))
 	for k, ex := range execs {
 		devices[k] = ex.Describe()
 	}
 	if len(devices) > 0 {
-		cache.Lanes = lanesOf(devices[0].Platform)
+		answers.Lanes = lanesOf(devices[0].Platform)
 	}
 	return &Plan{
 		Job:       engine.Job{Target: t, MQ: filter, Recorder: rec, Devices: devices},
-		Executors: execs, Rules: automaton, Map: m, stop: stop, Cache: cache, sched: sched, filter: filter,
+		Executors: execs, Rules: automaton, Map: m, stop: stop, Cache: answers, sched: sched, filter: filter,
 	}, nil
 }
 
@@ -545,7 +546,7 @@ func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOpti
 			return nil, err
 		}
 		if kind == purpose.BackendADB {
-			if err := adbbackend.CheckPermissions(p); err != nil {
+			if err := adb.CheckPermissions(p); err != nil {
 				return nil, err
 			}
 			part, err := resolveOnHost(ctx, p, o, resolveIt)
@@ -685,10 +686,14 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 }
 
 // startJVMs starts one harness JVM per lane, in parallel (each takes a
-// JVM start-up).
+// JVM start-up), once what they share is ready.
 func startJVMs(ctx context.Context, p *purpose.Purpose, o jvm.Options, lanes int) ([]backend.Executor, error) {
+	launcher, err := jvm.Prepare(o)
+	if err != nil {
+		return nil, err
+	}
 	return startAll(max(lanes, 1), func(i int) (backend.Executor, error) {
-		e, err := jvm.Start(ctx, p, fmt.Sprintf("jvm-%d", i+1), o)
+		e, err := launcher.Start(ctx, p, fmt.Sprintf("jvm-%d", i+1))
 		if err != nil {
 			return nil, err // not a typed nil inside the interface
 		}
@@ -710,7 +715,7 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions, getenv 
 	if err := client.Ensure(ctx); err != nil {
 		return nil, &NoDeviceError{Err: err}
 	}
-	devices, err := adbbackend.Select(ctx, client, o.Selection)
+	devices, err := adb.Select(ctx, client, o.Selection)
 	if err != nil {
 		return nil, &NoDeviceError{Err: err}
 	}
@@ -719,7 +724,7 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions, getenv 
 		o.Log = &lockedWriter{w: o.Log}
 	}
 	return startAll(len(devices), func(i int) (backend.Executor, error) {
-		e, err := adbbackend.Start(ctx, p, client.Device(devices[i].Serial), o.Options)
+		e, err := adb.Start(ctx, p, client.Device(devices[i].Serial), o.Options)
 		if err != nil {
 			return nil, err
 		}
@@ -762,7 +767,10 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 // startAll starts n executors in parallel and closes them all if one
 // fails. The error is a purpose error when there is one (every executor
-// reports the same), else every distinct failure.
+// reports the same), else every failure, each once: what the executors
+// share (the adb server, the java command, the harness jar) is prepared
+// before they start, so a failure of a shared part comes back as one
+// error value from every executor, told once.
 func startAll(n int, start func(i int) (backend.Executor, error)) ([]backend.Executor, error) {
 	execs := make([]backend.Executor, n)
 	errs := make([]error, n)
@@ -785,7 +793,7 @@ func startAll(n int, start func(i int) (backend.Executor, error)) ([]backend.Exe
 			distinct = []error{err}
 			break
 		}
-		if !slices.ContainsFunc(distinct, func(e error) bool { return e.Error() == err.Error() }) {
+		if !slices.Contains(distinct, err) {
 			distinct = append(distinct, err)
 		}
 	}

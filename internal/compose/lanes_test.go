@@ -14,6 +14,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // constExec answers every input with one output, as a lane of a platform.
@@ -24,16 +25,16 @@ type constExec struct {
 	both                *sync.WaitGroup
 }
 
-func (e *constExec) Execute(ctx context.Context, in []string) (backend.Result, error) {
+func (e *constExec) Execute(ctx context.Context, in []string) (query.Result, error) {
 	e.both.Done()
 	done := make(chan struct{})
 	go func() { e.both.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-ctx.Done():
-		return backend.Result{}, ctx.Err()
+		return query.Result{}, ctx.Err()
 	}
-	var r backend.Result
+	var r query.Result
 	for range in {
 		r.Outputs = append(r.Outputs, e.out)
 	}

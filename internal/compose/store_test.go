@@ -14,6 +14,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/engine"
+	"github.com/droidstar/droidstar/internal/query"
 	"github.com/droidstar/droidstar/internal/store"
 )
 
@@ -28,11 +29,11 @@ type countingExecutor struct {
 
 var errVanished = errors.New("the device is gone")
 
-func (c *countingExecutor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+func (c *countingExecutor) Execute(ctx context.Context, inputs []string) (query.Result, error) {
 	c.mu.Lock()
 	if c.limit > 0 && len(c.ran) >= c.limit {
 		c.mu.Unlock()
-		return backend.Result{}, errVanished
+		return query.Result{}, errVanished
 	}
 	c.ran = append(c.ran, strings.Join(inputs, " "))
 	c.mu.Unlock()

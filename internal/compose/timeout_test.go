@@ -14,6 +14,7 @@ import (
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // timedLog runs queries on the simulator and logs each with the timeout
@@ -24,7 +25,7 @@ type timedLog struct {
 	ran []string
 }
 
-func (l *timedLog) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+func (l *timedLog) Execute(ctx context.Context, inputs []string) (query.Result, error) {
 	res, err := l.Executor.Execute(ctx, inputs)
 	timeout := res.Quiescence
 	if n := len(inputs) - 1; n < len(res.Waits) && res.Waits[n] > 0 {

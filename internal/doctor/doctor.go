@@ -18,7 +18,7 @@ import (
 	"sync"
 
 	"github.com/droidstar/droidstar/internal/adbclient"
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
@@ -27,7 +27,7 @@ import (
 type Options struct {
 	// Harness starts the harness on each device (APK, Host, Dir,
 	// SocketTimeout, Log).
-	Harness adbbackend.Options
+	Harness adb.Options
 	// Samples is how many callbacks of each source the probe times
 	// (default 20); AudioMs how long it records (default 500, negative
 	// for none).
@@ -156,7 +156,7 @@ func Check(ctx context.Context, client *adbclient.Client, devices []adbclient.De
 
 func checkDevice(ctx context.Context, client *adbclient.Client, info adbclient.DeviceInfo, purposes []*purpose.Purpose, o Options) *Device {
 	d := &Device{Serial: info.Serial, State: info.State}
-	if err := adbbackend.Ready(info); err != nil {
+	if err := adb.Ready(info); err != nil {
 		d.Problem = err.Error()
 		d.Purposes = judgeAll(d, purposes)
 		return d
@@ -168,7 +168,7 @@ func checkDevice(ctx context.Context, client *adbclient.Client, info adbclient.D
 		d.Purposes = judgeAll(d, purposes)
 		return d
 	}
-	di := adbbackend.Describe(info.Serial, props)
+	di := adb.Describe(info.Serial, props)
 	d.Model, d.Release, d.SDK = di.Model, di.Release, di.SDK
 	d.Host = hostChecks(ctx, dev, d.SDK)
 	d.probe(ctx, dev, purposes, o)
@@ -252,7 +252,7 @@ func (d *Device) probe(ctx context.Context, dev *adbclient.Device, purposes []*p
 	}
 	// Granted as learn grants them, so that the harness's answer about
 	// them is what a learning run would meet.
-	e, err := adbbackend.StartHarness(ctx, dev, o.Harness, perms, files)
+	e, err := adb.StartHarness(ctx, dev, o.Harness, perms, files)
 	if err != nil {
 		d.HarnessError = err.Error()
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // flaky wraps an executor: it fails after `limit` queries (a device that
@@ -23,10 +24,10 @@ type flaky struct {
 	n, limit, flipFrom int
 }
 
-func (f *flaky) Execute(ctx context.Context, in []string) (backend.Result, error) {
+func (f *flaky) Execute(ctx context.Context, in []string) (query.Result, error) {
 	f.n++
 	if f.limit > 0 && f.n > f.limit {
-		return backend.Result{}, errors.New("device sim-0 vanished (adb: device offline)")
+		return query.Result{}, errors.New("device sim-0 vanished (adb: device offline)")
 	}
 	res, err := f.Executor.Execute(ctx, in)
 	if f.flipFrom > 0 && f.n >= f.flipFrom {

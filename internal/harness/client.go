@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // maxLine caps a reply line: a run of a large batch answers in one line.
@@ -213,7 +213,7 @@ func wholeMillis(d time.Duration) time.Duration {
 }
 
 // Mark records in a run's results the timeouts their waits ran under.
-func (r RunTimeouts) Mark(results []backend.Result) {
+func (r RunTimeouts) Mark(results []query.Result) {
 	for k := range results {
 		switch {
 		case r.waits != nil && k < len(r.waits):

@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 func loadTimer(t *testing.T) *purpose.Purpose {
@@ -272,7 +272,7 @@ func TestClientConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTiming := []backend.Timing{{Kind: "between-callins", At: 1, Callback: "run"}}
+	wantTiming := []query.Timing{{Kind: "between-callins", At: 1, Callback: "run"}}
 	if strings.Join(r1.Outputs, " ") != "ok err" || r1.Err == nil || r1.Err.Kind != "thrown" ||
 		r1.Err.Detail != "java.lang.IllegalStateException: Task already scheduled or cancelled" ||
 		!reflect.DeepEqual(r1.Timing, wantTiming) || r1.Stragglers != 1 || len(r1.Warnings) != 0 {
@@ -516,7 +516,7 @@ func TestToResultLateViolations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []backend.Timing{{Kind: "between-callins", At: 1, Callback: "run"}, {Kind: "late", At: 1, Callback: "run"}}
+	want := []query.Timing{{Kind: "between-callins", At: 1, Callback: "run"}, {Kind: "late", At: 1, Callback: "run"}}
 	if !slices.Equal(res.Timing, want) || len(res.Warnings) != 0 {
 		t.Errorf("timing %v, warnings %q; want timing %v and no warnings", res.Timing, res.Warnings, want)
 	}

@@ -5,8 +5,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // ResetError is a query whose reset failed: the instance could not be made
@@ -21,25 +21,25 @@ func (e *ResetError) Error() string {
 
 // ToResults converts a run's results (a prefix of queries when the run
 // failed part way) with ToResult. It returns those before the first that
-// does not convert, and a *backend.QueryError for that one.
-func ToResults(queries [][]string, rs []QueryResult) ([]backend.Result, error) {
-	out := make([]backend.Result, 0, len(rs))
+// does not convert, and a *query.Error for that one.
+func ToResults(queries [][]string, rs []QueryResult) ([]query.Result, error) {
+	out := make([]query.Result, 0, len(rs))
 	for i, r := range rs {
 		res, err := ToResult(queries[i], r)
 		if err != nil {
-			return out, &backend.QueryError{Index: i, Err: err}
+			return out, &query.Error{Index: i, Err: err}
 		}
 		out = append(out, res)
 	}
 	return out, nil
 }
 
-// ToResult turns the harness's answer to query into the pipeline's form.
+// ToResult turns the harness's answer to q into the pipeline's form.
 // An error or environment callback is handed on as its name, for the
 // pipeline to map to err (or a failed query) like any other backend's;
 // broken assumptions become warnings.
-func ToResult(query []string, r QueryResult) (backend.Result, error) {
-	res := backend.Result{
+func ToResult(q []string, r QueryResult) (query.Result, error) {
+	res := query.Result{
 		Outputs: append([]string(nil), r.Outputs...),
 		// Rounded: a float product like 1.001*1e6 lands a nanosecond short.
 		Device: time.Duration(math.Round(r.DeviceMs*1e3)) * time.Microsecond,
@@ -68,7 +68,7 @@ func ToResult(query []string, r QueryResult) (backend.Result, error) {
 		}
 	}
 	for _, v := range r.Violations {
-		res.Timing = append(res.Timing, backend.Timing{Kind: v.Kind, At: v.At, Callback: v.Callback})
+		res.Timing = append(res.Timing, query.Timing{Kind: v.Kind, At: v.At, Callback: v.Callback})
 	}
 	res.Stragglers = r.Stragglers
 	return res, nil

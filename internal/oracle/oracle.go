@@ -1,15 +1,19 @@
 // Package oracle is the floor every learner stands on: the membership
-// oracle interface and its answers, the statistics recorder the pipeline's
-// stages write to, the Counter at the top of the pipeline, and the Cache.
-// It imports only mealy and model, so a learner that links it can link no
-// purpose, backend or file format (a go list -deps test keeps it so).
+// oracle interface and its answers, the errors the pipeline's stages
+// report through it (a contradiction, an unsettled vote, a revised
+// answer), the statistics recorder they write to, and the Counter at the
+// top of the pipeline. The stages themselves live in their own packages
+// below it (internal/oracle/cache and the rest). It imports only mealy and
+// model, so a learner that links it can link no purpose, backend, stage or
+// file format (a go list -deps test keeps it so).
 //
 // The membership pipeline is a chain of decorators, each an Oracle that
 // owns one job and its own counts and passes the rest on:
 //
-//	learner → Counter → restrict.Filter → Cache → [store.Stage] → [budget.Stage] → dispatch.Scheduler → mapper → executors
+//	learner → Counter → restrict.Filter → [pad.Stage] → cache.Cache → [store.Stage] → [budget.Stage] → dispatch.Scheduler → mapper → executors
 //
-// (the query store's stage, internal/store, when the run has a store; the
+// (the padding stage, internal/oracle/pad, unless padding is off; the
+// query store's stage, internal/store, when the run has a store; the
 // budget, internal/oracle/budget, when the run has --max-queries)
 // internal/compose assembles it; internal/engine puts one Counter for the
 // learner and one for the equivalence oracle on top.
@@ -43,7 +47,7 @@ type Answer struct {
 	// executor says and it was one for all its waits (0 otherwise).
 	Quiescence time.Duration
 	// Waits is the timeout of the wait at each place, when each had its
-	// own (backend.Result's Waits; nil otherwise).
+	// own (query.Result's Waits; nil otherwise).
 	Waits []time.Duration
 }
 

@@ -14,9 +14,11 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/cache"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
 	"github.com/droidstar/droidstar/internal/oracle/mapper"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // timerExec is a tiny hand-written device: "start" arms a timer whose
@@ -31,13 +33,13 @@ type timerExec struct {
 	runs    int
 }
 
-func (e *timerExec) Execute(_ context.Context, in []string) (backend.Result, error) {
+func (e *timerExec) Execute(_ context.Context, in []string) (query.Result, error) {
 	e.mu.Lock()
 	e.ran = append(e.ran, strings.Join(in, " "))
 	e.runs++
 	n := e.runs
 	e.mu.Unlock()
-	var res backend.Result
+	var res query.Result
 	started, pending, afterQuiet := false, false, false
 	for _, s := range in {
 		switch s {
@@ -83,7 +85,7 @@ type pipeline struct {
 	in, out *mealy.Alphabet
 	exec    *timerExec
 	rec     *oracle.Recorder
-	cache   *oracle.Cache
+	cache   *cache.Cache
 	top     oracle.Oracle
 }
 
@@ -103,7 +105,7 @@ func newPipeline(t *testing.T, rules ...restrict.Rule) *pipeline {
 	}
 	sched := &dispatch.Scheduler{Executors: []backend.Executor{&mapper.Executor{Next: p.exec, Map: mapping}},
 		Inputs: in, Outputs: out, Sem: sem, Recorder: p.rec}
-	p.cache = oracle.NewCache(sched, in, out, sem, p.rec)
+	p.cache = cache.New(sched, in, out, sem, p.rec)
 	automaton, err := restrict.Compile(in, sem, rules)
 	if err != nil {
 		t.Fatal(err)
@@ -406,7 +408,7 @@ func TestCacheReportsDevicesThatDisagree(t *testing.T) {
 	rec := &oracle.Recorder{}
 	good := &timerExec{serial: "emulator-5554"}
 	odd := &timerExec{serial: "emulator-5556", flipped: true, runs: 1}
-	cache := oracle.NewCache(nil, in, out, sem, rec)
+	cache := cache.New(nil, in, out, sem, rec)
 	cache.Next = &dispatch.Scheduler{Executors: []backend.Executor{good}, Inputs: in, Outputs: out, Sem: sem, Recorder: rec}
 	if _, err := cache.Ask(context.Background(), []mealy.Word{in.MustWord("start", "wait")}); err != nil {
 		t.Fatal(err)
@@ -541,7 +543,7 @@ func (f failing) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error
 // the cache, so nothing a device ran is lost.
 func TestCacheKeepsPartialAnswers(t *testing.T) {
 	in, out, _ := mealy.ClosureAlphabets([]string{"start", "cancel"}, []string{"fired"})
-	c := oracle.NewCache(failing{in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	c := cache.New(failing{in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
 	_, err := c.Ask(context.Background(), []mealy.Word{in.MustWord("start", "cancel"), in.MustWord("cancel")})
 	if err == nil || err.Error() != "gone" {
 		t.Fatalf("error %v, want gone", err)
@@ -561,7 +563,7 @@ type wrongOnce struct {
 	wrongAt int
 }
 
-func (e *wrongOnce) Execute(ctx context.Context, in []string) (backend.Result, error) {
+func (e *wrongOnce) Execute(ctx context.Context, in []string) (query.Result, error) {
 	res, err := e.timerExec.Execute(ctx, in)
 	e.mu.Lock()
 	n := e.runs
@@ -581,8 +583,8 @@ func (e *wrongOnce) Execute(ctx context.Context, in []string) (backend.Result, e
 // always go to the good device.
 type batched struct{ backend.Executor }
 
-func (b batched) ExecuteBatch(ctx context.Context, qs [][]string) ([]backend.Result, error) {
-	var out []backend.Result
+func (b batched) ExecuteBatch(ctx context.Context, qs [][]string) ([]query.Result, error) {
+	var out []query.Result
 	for _, q := range qs {
 		r, err := b.Execute(ctx, q)
 		if err != nil {
@@ -612,7 +614,7 @@ func TestVoteToldFlakyDeviceFromDisagreeingDevices(t *testing.T) {
 			rec := &oracle.Recorder{}
 			good := &timerExec{serial: "emulator-5554"}
 			sched := &dispatch.Scheduler{Executors: []backend.Executor{batched{good}, batched{tc.odd}}, Inputs: in, Outputs: out, Sem: sem, Recorder: rec}
-			cache := oracle.NewCache(sched, in, out, sem, rec)
+			cache := cache.New(sched, in, out, sem, rec)
 			cache.Repeat = 3
 			ctx := context.Background()
 			// A batch of one goes to the first device, of two one each
@@ -658,7 +660,7 @@ func (f cutting) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error
 // contradiction, not a cut-off (with no re-runs allowed, an error).
 func TestCacheKeepsCutOffAnswers(t *testing.T) {
 	in, out, _ := mealy.ClosureAlphabets([]string{"start", "cancel"}, []string{"fired"})
-	c := oracle.NewCache(cutting{out, "ok"}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	c := cache.New(cutting{out, "ok"}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
 	_, err := c.Ask(context.Background(), []mealy.Word{in.MustWord("start", "cancel"), in.MustWord("cancel")})
 	if !errors.Is(err, oracle.ErrCutOff) {
 		t.Fatalf("error %v, want the cut-off", err)

@@ -8,6 +8,7 @@ import (
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/cache"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
 	"github.com/droidstar/droidstar/internal/oracle/mapper"
 )
@@ -62,7 +63,7 @@ func TestCachePassesOnSparesAndKeepsTheirAnswers(t *testing.T) {
 	sched := &dispatch.Scheduler{Executors: []backend.Executor{&mapper.Executor{Next: exec, Map: mapping}},
 		Inputs: in, Outputs: out, Sem: sem, Recorder: rec}
 	taker := &spareTaker{next: sched, in: in, out: out}
-	cache := oracle.NewCache(taker, in, out, sem, rec)
+	cache := cache.New(taker, in, out, sem, rec)
 	word := func(s string) mealy.Word { return in.MustWord(strings.Fields(s)...) }
 
 	if _, err := cache.Ask(context.Background(), []mealy.Word{word("start wait")}); err != nil {

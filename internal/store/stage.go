@@ -10,11 +10,12 @@ import (
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/cache"
 )
 
 // Stage is the pipeline stage between the cache and the scheduler:
 //
-//	… → oracle.Cache → store.Stage → dispatch.Scheduler → …
+//	… → cache.Cache → store.Stage → dispatch.Scheduler → …
 //
 // A query the cache misses is answered from what earlier runs stored when
 // they ran it (or a longer query it is a prefix of); the rest go on, and
@@ -34,7 +35,7 @@ type Stage struct {
 	// prior indexes the earlier runs' answers; it is never asked to run
 	// anything, and never answers a re-run (oracle.AsRerun): a vote or a
 	// final check on a resumed run must hear the device again.
-	prior *oracle.Cache
+	prior *cache.Cache
 	// disputed are the words on which stored answers disagree.
 	disputed []mealy.Word
 }
@@ -66,7 +67,7 @@ func (s *Stage) Calibrate(current oracle.QuietTimeouts) error {
 // index builds the prior cache from the bucket's records.
 func (s *Stage) index(sem mealy.Semantics) error {
 	b := s.Bucket
-	s.prior = oracle.NewCache(nil, s.Inputs, s.Outputs, sem, nil)
+	s.prior = cache.New(nil, s.Inputs, s.Outputs, sem, nil)
 	s.prior.Quiet = s.Quiet
 	s.disputed = nil
 	for k, r := range b.Prior() {

@@ -4,7 +4,7 @@
 // the harness started with am instrument, and the wire protocol spoken over
 // an ADB stream to the harness's abstract socket. Each executor is one
 // device.
-package adbclient
+package adb
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package adbclient
+package adb
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package adbclient
+package adb
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // Deadline says how long a device may take to answer a run request before
@@ -105,7 +106,7 @@ type hang struct {
 func (h *hang) Error() string { return h.what }
 
 // Execute implements backend.Executor: a batch of one.
-func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+func (e *Executor) Execute(ctx context.Context, inputs []string) (query.Result, error) {
 	return backend.ExecuteOne(ctx, e, inputs)
 }
 
@@ -115,8 +116,8 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 // starts again as at Start), after which the batch's remaining queries run
 // one per request, so that the one that hangs is found; a query that hangs
 // a second time fails the batch, with nothing received before it lost.
-func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
-	results := make([]backend.Result, 0, len(queries))
+func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]query.Result, error) {
+	results := make([]query.Result, 0, len(queries))
 	hangs := make([]*hang, len(queries)) // the first hang each query was blamed for
 	alone := false
 	var warning string
@@ -137,19 +138,19 @@ func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]back
 		}
 		var h *hang
 		if !errors.As(err, &h) {
-			var qe *backend.QueryError
+			var qe *query.Error
 			if errors.As(err, &qe) {
 				qe.Index += first
 				return results, qe
 			}
 			if len(run) == 1 {
-				return results, &backend.QueryError{Index: first, Err: err}
+				return results, &query.Error{Index: first, Err: err}
 			}
 			return results, err
 		}
 		for _, k := range h.blamed {
 			if before := hangs[first+k]; before != nil {
-				return results, &backend.QueryError{Index: first + k, Err: e.giveUp(ctx, h, before)}
+				return results, &query.Error{Index: first + k, Err: e.giveUp(ctx, h, before)}
 			}
 			hangs[first+k] = h
 		}
@@ -164,7 +165,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]back
 
 // run sends one run request under its deadline and converts its results.
 // It returns the results received, and a *hang when the harness hung.
-func (e *Executor) run(ctx context.Context, queries [][]string) ([]backend.Result, error) {
+func (e *Executor) run(ctx context.Context, queries [][]string) ([]query.Result, error) {
 	if e.client == nil {
 		return nil, fmt.Errorf("device %s: the harness was stopped after it hung", e.dev.Serial())
 	}

@@ -1,4 +1,4 @@
-package adbclient_test
+package adb_test
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
 	"github.com/droidstar/droidstar/internal/adbclient"
 	"github.com/droidstar/droidstar/internal/backend"
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
@@ -24,6 +24,7 @@ import (
 	"github.com/droidstar/droidstar/internal/fake/simharness"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/cache"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
 	"github.com/droidstar/droidstar/internal/oracle/mapper"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
@@ -174,11 +175,11 @@ func setup(t *testing.T, fakes ...*fake) (*compose.Plan, []*adbd.Device, *locked
 	}
 	plan, err := compose.FromPurpose(context.Background(), p, os.ReadFile, compose.BackendOptions{ADB: compose.ADBOptions{
 		Client:    adbclient.New(adbclient.Config{Host: "127.0.0.1", Port: s.Port()}),
-		Selection: adbbackend.Selection{Devices: serials},
-		Options: adbbackend.Options{APK: harnessapk.APK, Host: "droidstar test", Log: log,
+		Selection: adb.Selection{Devices: serials},
+		Options: adb.Options{APK: harnessapk.APK, Host: "droidstar test", Log: log,
 			// Far beyond what a healthy run of a few queries takes on a
 			// virtual clock, even on a loaded machine, and still short.
-			Deadline: adbbackend.Deadline{PerQuery: 20 * time.Millisecond, Margin: time.Second}},
+			Deadline: adb.Deadline{PerQuery: 20 * time.Millisecond, Margin: time.Second}},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +231,7 @@ func learnWith(t *testing.T, plan *compose.Plan, o engine.Options) (*engine.Resu
 	}
 	sched := &dispatch.Scheduler{Executors: mapped, Inputs: job.Target.Inputs, Outputs: job.Target.Outputs, Sem: sem, Recorder: rec}
 	batches := &batchLog{next: sched, in: job.Target.Inputs}
-	cache := oracle.NewCache(batches, job.Target.Inputs, job.Target.Outputs, sem, rec)
+	cache := cache.New(batches, job.Target.Inputs, job.Target.Outputs, sem, rec)
 	job.MQ = &restrict.Filter{Next: cache, Rules: plan.Rules, Sem: sem, Recorder: rec}
 	job.Recorder = rec
 	res, err := engine.Run(context.Background(), job, o)

@@ -20,6 +20,7 @@ import (
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // MainClass is the harness's JVM entry point.
@@ -96,11 +97,17 @@ func FindJava(java, javaHome string) (string, error) {
 	return p, nil
 }
 
-// Start launches one harness JVM for a purpose and configures it. A
-// purpose the harness cannot resolve (unknown class, method, listener,
-// argument type) fails here, as a purpose error at the offending line,
-// before any query runs.
-func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *Executor, err error) {
+// Launcher starts harness JVMs, one per lane, with what every lane
+// shares: the java command and the unpacked harness jar. Preparing those
+// once makes a missing java or an unwritable cache one failure, not one
+// per lane.
+type Launcher struct {
+	java, jar string
+	o         Options
+}
+
+// Prepare finds the java command and unpacks the harness jar.
+func Prepare(o Options) (*Launcher, error) {
 	java, err := FindJava(o.Java, o.JavaHome)
 	if err != nil {
 		return nil, err
@@ -109,6 +116,25 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 	if err != nil {
 		return nil, err
 	}
+	return &Launcher{java: java, jar: jar, o: o}, nil
+}
+
+// Start launches one harness JVM for a purpose and configures it: Prepare
+// and Launcher.Start in one, for a single lane.
+func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (*Executor, error) {
+	l, err := Prepare(o)
+	if err != nil {
+		return nil, err
+	}
+	return l.Start(ctx, p, name)
+}
+
+// Start launches one harness JVM, the lane called name, and configures
+// it. A purpose the harness cannot resolve (unknown class, method,
+// listener, argument type) fails here, as a purpose error at the
+// offending line, before any query runs.
+func (l *Launcher) Start(ctx context.Context, p *purpose.Purpose, name string) (_ *Executor, err error) {
+	java, jar, o := l.java, l.jar, l.o
 	dir, err := os.MkdirTemp("", "droidstar-jvm-")
 	if err != nil {
 		return nil, fmt.Errorf("backend jvm: files directory: %w", err)
@@ -180,14 +206,14 @@ func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (_ *
 		}
 		return nil, e.explain(err)
 	}
-	e.relaunch = func(ctx context.Context) (*Executor, error) { return Start(ctx, p, name, o) }
+	e.relaunch = func(ctx context.Context) (*Executor, error) { return l.Start(ctx, p, name) }
 	return e, nil
 }
 
 var _ backend.BatchExecutor = (*Executor)(nil)
 
 // Execute runs one query on a fresh instance.
-func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+func (e *Executor) Execute(ctx context.Context, inputs []string) (query.Result, error) {
 	return backend.ExecuteOne(ctx, e, inputs)
 }
 
@@ -197,7 +223,7 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 // the app: the query that wedged it runs once more alone, then the rest.
 // A query that wedges a fresh harness too fails the batch after the
 // results before it, with both events.
-func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
+func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]query.Result, error) {
 	out, err := e.runBatch(ctx, queries)
 	var w *harness.WedgedError
 	if err == nil || !errors.As(err, &w) || e.relaunch == nil || ctx.Err() != nil {
@@ -214,7 +240,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]back
 		if err2 != nil {
 			var w2 *harness.WedgedError
 			if errors.As(err2, &w2) {
-				return out, &backend.QueryError{Index: len(out), Err: fmt.Errorf("%v, and again in a fresh harness JVM: %w", w, w2)}
+				return out, &query.Error{Index: len(out), Err: fmt.Errorf("%v, and again in a fresh harness JVM: %w", w, w2)}
 			}
 			return out, shift(err2, len(out))
 		}
@@ -234,9 +260,9 @@ type exitStatus struct{ err error }
 // shift places a batch error of a later part of the batch: a query's index
 // moves by n.
 func shift(err error, n int) error {
-	var qe *backend.QueryError
+	var qe *query.Error
 	if err != nil && errors.As(err, &qe) {
-		return &backend.QueryError{Index: qe.Index + n, Err: qe.Err}
+		return &query.Error{Index: qe.Index + n, Err: qe.Err}
 	}
 	return err
 }
@@ -256,7 +282,7 @@ func (e *Executor) restart(ctx context.Context) error {
 }
 
 // runBatch is one run request.
-func (e *Executor) runBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
+func (e *Executor) runBatch(ctx context.Context, queries [][]string) ([]query.Result, error) {
 	timeouts, err := e.timeouts.For(queries)
 	if err != nil {
 		return nil, err
@@ -272,10 +298,10 @@ func (e *Executor) runBatch(ctx context.Context, queries [][]string) ([]backend.
 	}
 	var w *harness.WedgedError
 	if errors.As(err, &w) && w.Timeout != nil {
-		return out, &backend.QueryError{Index: w.Query, Err: err}
+		return out, &query.Error{Index: w.Query, Err: err}
 	}
 	if len(queries)-len(out) == 1 {
-		return out, &backend.QueryError{Index: len(out), Err: e.explain(err)}
+		return out, &query.Error{Index: len(out), Err: e.explain(err)}
 	}
 	return out, e.explain(err)
 }

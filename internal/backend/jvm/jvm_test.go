@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
-	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 func needJava(t *testing.T) {
@@ -144,7 +144,7 @@ func TestExecuteBatch(t *testing.T) {
 		t.Errorf("outputs %q", got)
 	}
 	rs, err = e.ExecuteBatch(ctx, [][]string{{"gc"}, {"gc", "halt", "gc"}, {"gc"}})
-	var qe *backend.QueryError
+	var qe *query.Error
 	want := "harness jvm-1: run: the harness closed the connection (the harness JVM exit status 3"
 	if len(rs) != 0 || errors.As(err, &qe) || err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("batch with a halt: %d results, %v; want none and an error beginning %s", len(rs), err, want)
@@ -165,7 +165,7 @@ func TestWedgedHarnessIsRestartedOnce(t *testing.T) {
 	defer e.Close()
 	first := e.cmd.Process.Pid
 	rs, err := e.ExecuteBatch(ctx, [][]string{{"name"}, {"name", "jam"}, {"name"}})
-	var qe *backend.QueryError
+	var qe *query.Error
 	if !errors.As(err, &qe) || qe.Index != 1 || len(rs) != 1 || strings.Join(rs[0].Outputs, " ") != "ok" {
 		t.Fatalf("results %+v, error %v", rs, err)
 	}

@@ -10,10 +10,9 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/droidstar/droidstar/internal/backend"
-	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // Timing is what the virtual clock charges.
@@ -137,7 +136,7 @@ func (e *Executor) SetQuiescence(d time.Duration) { e.quiescence = d }
 func (e *Executor) SetWaitTimeouts(timeouts func(query []string) []time.Duration) { e.waits = timeouts }
 
 // Execute implements backend.Executor.
-func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+func (e *Executor) Execute(ctx context.Context, inputs []string) (query.Result, error) {
 	res, costs, err := e.Run(ctx, inputs)
 	res.Steps = costs
 	return res, err
@@ -161,12 +160,12 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 // during one or between two; one due after the settle time is lost with
 // the instance (on a device it may come as a straggler of the next
 // query, which the harness drops).
-func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []time.Duration, error) {
+func (e *Executor) Run(ctx context.Context, inputs []string) (query.Result, []time.Duration, error) {
 	if e.closed {
-		return backend.Result{}, nil, fmt.Errorf("simulator %s is closed", e.serial)
+		return query.Result{}, nil, fmt.Errorf("simulator %s is closed", e.serial)
 	}
 	m := e.model.Machine
-	res := backend.Result{Outputs: e.outs.take(len(inputs)), Device: e.timing.Reset, Quiescence: e.quiescence}
+	res := query.Result{Outputs: e.outs.take(len(inputs)), Device: e.timing.Reset, Quiescence: e.quiescence}
 	var timeouts []time.Duration
 	if e.waits != nil {
 		timeouts = e.waits(inputs)
@@ -225,9 +224,7 @@ func (e *Executor) Run(ctx context.Context, inputs []string) (backend.Result, []
 	} else {
 		res.Device -= e.timing.Settle
 	}
-	for _, v := range d.late {
-		res.Timing = append(res.Timing, backend.Timing{Kind: v.Kind, At: v.At, Callback: v.Callback, After: v.after})
-	}
+	res.Timing = append(res.Timing, d.late...)
 	e.flip(res.Outputs, ruled)
 	if e.timing.Realtime {
 		if err := sleep(ctx, res.Device); err != nil {
@@ -258,7 +255,7 @@ type device struct {
 	// window (until the next callin), or -1; it started at lateStart.
 	lateAt    int
 	lateStart time.Duration
-	late      []lateCallback
+	late      []query.Timing
 	// hash is of the inputs so far, draws the number of latencies drawn:
 	// with the seed, they make each draw.
 	hash  uint64
@@ -298,7 +295,7 @@ func (d *device) come() {
 	out := d.pending
 	d.buffer = append(d.buffer, out)
 	if d.lateAt >= 0 {
-		d.late = append(d.late, lateCallback{harness.Violation{Kind: "late", At: d.lateAt, Callback: m.Outputs.Name(out)}, d.due - d.lateStart})
+		d.late = append(d.late, query.Timing{Kind: "late", At: d.lateAt, Callback: m.Outputs.Name(out), After: d.due - d.lateStart})
 	}
 	d.q = m.Next[d.q][d.e.sem.Wait]
 	d.schedule(d.due)
@@ -319,13 +316,6 @@ func (d *device) callin(in int) int {
 		d.schedule(d.now)
 	}
 	return out
-}
-
-// lateCallback is a late violation and how long after its wait started
-// the callback came.
-type lateCallback struct {
-	harness.Violation
-	after time.Duration
 }
 
 // wait answers the oldest callback come and not yet delivered, or waits

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/droidstar/droidstar/internal/backend"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/droidstar/droidstar/internal/backend"
+	"github.com/droidstar/droidstar/internal/query"
 
 	"github.com/droidstar/droidstar/internal/model"
 )
@@ -110,7 +112,7 @@ func TestExecutorLateCallbacks(t *testing.T) {
 		want               string
 		steps              []time.Duration
 		warnings           []string
-		late               []backend.Timing
+		late               []query.Timing
 		// reset is the reset's charge: 250ms with the settle time, 50ms
 		// without it, for a query that does not end waiting quiet
 		reset time.Duration
@@ -121,7 +123,7 @@ func TestExecutorLateCallbacks(t *testing.T) {
 		{"late in the settle window", recognizer, "start wait wait", map[string]time.Duration{"starting": 300 * ms},
 			"ok quiet quiet", []time.Duration{0, 200 * ms, 0},
 			[]string{fmt.Sprintf(lateWarning, "starting"), fmt.Sprintf(lateWarning, "finished")},
-			[]backend.Timing{{Kind: "late", At: 1, Callback: "starting", After: 300 * ms}, {Kind: "late", At: 1, Callback: "finished", After: 350 * ms}}, 250 * ms},
+			[]query.Timing{{Kind: "late", At: 1, Callback: "starting", After: 300 * ms}, {Kind: "late", At: 1, Callback: "finished", After: 350 * ms}}, 250 * ms},
 		// Due after the settle time: lost with the instance, unseen.
 		{"later than the settle time", recognizer, "start wait", map[string]time.Duration{"starting": 400 * ms},
 			"ok quiet", []time.Duration{0, 200 * ms}, nil, nil, 250 * ms},
@@ -202,12 +204,12 @@ func TestExecutorSetQuiescence(t *testing.T) {
 		quiescence time.Duration
 		want       string
 		device     time.Duration
-		late       []backend.Timing
+		late       []query.Timing
 	}{
 		// ending on a callback, the query skips the settle time (200ms)
 		{400 * ms, "ok starting finished", 50*ms + 300*ms + 50*ms, nil},
 		{200 * ms, "ok quiet quiet", 250*ms + 200*ms,
-			[]backend.Timing{{Kind: "late", At: 1, Callback: "starting", After: 300 * ms}, {Kind: "late", At: 1, Callback: "finished", After: 350 * ms}}},
+			[]query.Timing{{Kind: "late", At: 1, Callback: "starting", After: 300 * ms}, {Kind: "late", At: 1, Callback: "finished", After: 350 * ms}}},
 		{300 * ms, "ok starting finished", 50*ms + 300*ms + 50*ms, nil},
 	}
 	for _, c := range cases {

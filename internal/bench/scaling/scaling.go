@@ -23,7 +23,7 @@ import (
 	"github.com/droidstar/droidstar/examples"
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
 	"github.com/droidstar/droidstar/internal/adbclient"
-	adbbackend "github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
@@ -241,8 +241,8 @@ func runRow(ctx context.Context, example string, n int, simPlan *compose.Plan, t
 	client := adbclient.New(adbclient.Config{Host: "127.0.0.1", Port: server.Port()})
 	plan, err := compose.FromPurpose(ctx, p, examples.ReadFile, compose.BackendOptions{ADB: compose.ADBOptions{
 		Client:    client,
-		Selection: adbbackend.Selection{Devices: []string{"all"}},
-		Options:   adbbackend.Options{APK: harnessapk.APK, Host: host},
+		Selection: adb.Selection{Devices: []string{"all"}},
+		Options:   adb.Options{APK: harnessapk.APK, Host: host},
 	}})
 	if err != nil {
 		return nil, fmt.Errorf("prepare the devices: %w", err)

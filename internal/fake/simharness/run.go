@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/nouns"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // serial names the executors in the simulator's own messages.
@@ -358,7 +358,7 @@ func (s *server) reported(out string) string {
 // exception class, so the simulator's whole detail goes in exception (or
 // is split at ": " when it reads "Class: message"): harness.ToResult then
 // rebuilds exactly the detail the simulator gives.
-func thrown(at int, res backend.Result, q []string) thrownErr {
+func thrown(at int, res query.Result, q []string) thrownErr {
 	detail := fmt.Sprintf("%s answers err in the model", q[at])
 	if res.Err != nil {
 		detail = res.Err.Detail

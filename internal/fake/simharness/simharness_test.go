@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/examples"
-	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // example loads an embedded example's purpose and its simulation model,
@@ -78,7 +78,7 @@ func client(t *testing.T, o Options) (*harness.Client, <-chan served) {
 	return harness.NewClient(conn, "simulated harness"), done
 }
 
-func sameResult(got, want backend.Result) bool {
+func sameResult(got, want query.Result) bool {
 	// slices.Equal: ToResult gives nil outputs for an empty query, the
 	// simulator an empty slice.
 	return slices.Equal(got.Outputs, want.Outputs) && got.Device == want.Device &&

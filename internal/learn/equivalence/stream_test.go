@@ -9,6 +9,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/mealy/mealytest"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/cache"
 )
 
 // batches records the size of every batch, over a counting oracle.
@@ -98,7 +99,7 @@ func TestBoundStreamedRunsNoMoreThanOneBatch(t *testing.T) {
 	h := &learn.Hypothesis{Machine: one, Access: []mealy.Word{{}}}
 	run := func(limit int) int {
 		ex := &executed{m: target()}
-		cache := oracle.NewCache(ex, target().Inputs, target().Outputs, mealy.PlainSemantics(), &oracle.Recorder{})
+		cache := cache.New(ex, target().Inputs, target().Outputs, mealy.PlainSemantics(), &oracle.Recorder{})
 		b := &Bound{MQ: cache, Bound: 4, Sem: mealy.PlainSemantics(), MaxBatch: limit}
 		cex, err := b.FindCounterexample(context.Background(), h)
 		if err != nil || cex == nil {

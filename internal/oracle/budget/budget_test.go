@@ -8,6 +8,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
+	"github.com/droidstar/droidstar/internal/oracle/cache"
 )
 
 // machineOracle answers from a Mealy machine and counts what it runs.
@@ -47,7 +48,7 @@ func TestBudgetStopsAtExactlyMax(t *testing.T) {
 	m := lock()
 	dev := &machineOracle{m: m, ran: map[string]int{}}
 	stage := &budget.Stage{Next: dev, Max: 5}
-	c := oracle.NewCache(stage, m.Inputs, m.Outputs, mealy.PlainSemantics(), &oracle.Recorder{})
+	c := cache.New(stage, m.Inputs, m.Outputs, mealy.PlainSemantics(), &oracle.Recorder{})
 	ctx := context.Background()
 	ws := all
 	if _, err := c.Ask(ctx, ws[:3]); err != nil {

@@ -13,10 +13,10 @@
 // above the ceiling, the purpose's timeout. A wait answered by a callback
 // waited its latency, and a late callback (one that came after its wait
 // had answered quiet, as the harness reports in the settle window) came at
-// least its wait's timeout after the wait started. The cache (oracle.Cache's
+// least its wait's timeout after the wait started. The cache (cache.Cache's
 // Quiet) never answers from a quiet answered under less than its context's
 // current timeout, and the run drops what is left of those before a model
-// is declared final (oracle.Cache.DropStale), so every quiet the model
+// is declared final (cache.Cache.DropStale), so every quiet the model
 // rests on waited its context's final timeout. Queries asked with
 // AtCeiling run under the ceiling whatever the current timeouts: the
 // composition root (internal/compose) probes the first inputs so before
@@ -46,6 +46,7 @@ import (
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // DefaultStart is the timeout --timeout auto starts from: the examples'
@@ -175,7 +176,7 @@ func (c *Calibrator) Raises() int {
 
 // Observe learns from one query's result: the time each wait answered by a
 // callback took, and the late callbacks. inputs are the query's.
-func (c *Calibrator) Observe(inputs []string, res backend.Result) {
+func (c *Calibrator) Observe(inputs []string, res query.Result) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	seen := func(k int, d time.Duration) {
@@ -232,7 +233,7 @@ func AtCeiling(ctx context.Context) context.Context {
 func (c *Calibrator) Ceiling() time.Duration { return c.ceiling }
 
 // Settled says what the calibration chose, for the model's statistics;
-// stale is how many quiet answers were asked again (oracle.Cache.Stale).
+// stale is how many quiet answers were asked again (cache.Cache.Stale).
 func (c *Calibrator) Settled(stale int) *model.AutoTimeout {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -274,7 +275,7 @@ type batchExecutor struct {
 // ExecuteBatch implements backend.BatchExecutor: each query runs under
 // the timeouts current when the batch starts, and every result that came
 // back is observed, those before a failure too.
-func (b *batchExecutor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
+func (b *batchExecutor) ExecuteBatch(ctx context.Context, queries [][]string) ([]query.Result, error) {
 	b.apply(ctx, queries)
 	results, err := b.next.ExecuteBatch(ctx, queries)
 	for k, res := range results {
@@ -289,7 +290,7 @@ type executor struct {
 	c   *Calibrator
 }
 
-func (e *executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+func (e *executor) Execute(ctx context.Context, inputs []string) (query.Result, error) {
 	e.apply(ctx, [][]string{inputs})
 	res, err := e.Executor.Execute(ctx, inputs)
 	if err == nil {

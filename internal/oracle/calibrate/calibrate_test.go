@@ -14,7 +14,9 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/cache"
 	"github.com/droidstar/droidstar/internal/oracle/calibrate"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 const ms = time.Millisecond
@@ -42,8 +44,8 @@ func (s *scripted) SetQuiescence(d time.Duration) { s.quiescence = d }
 func (s *scripted) Describe() model.DeviceInfo    { return model.DeviceInfo{Serial: "scripted"} }
 func (s *scripted) Close() error                  { return nil }
 
-func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, error) {
-	res := backend.Result{Quiescence: s.quiescence}
+func (s *scripted) Execute(_ context.Context, inputs []string) (query.Result, error) {
+	res := query.Result{Quiescence: s.quiescence}
 	ran := strings.Join(inputs, " ") + " @" + s.quiescence.String()
 	var waits []time.Duration
 	if s.timeouts != nil {
@@ -80,7 +82,7 @@ func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, 
 		case due >= 0:
 			res.Outputs = append(res.Outputs, mealy.Quiet)
 			res.Steps = append(res.Steps, timeout+s.overhead)
-			late := backend.Timing{Kind: "late", At: k, Callback: "cb"}
+			late := query.Timing{Kind: "late", At: k, Callback: "cb"}
 			if s.showLate {
 				late.After = due
 			}
@@ -97,8 +99,8 @@ func (s *scripted) Execute(_ context.Context, inputs []string) (backend.Result, 
 // batched is scripted taking a batch per request, as a harness does.
 type batched struct{ *scripted }
 
-func (b batched) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
-	var out []backend.Result
+func (b batched) ExecuteBatch(ctx context.Context, queries [][]string) ([]query.Result, error) {
+	var out []query.Result
 	for _, q := range queries {
 		res, err := b.Execute(ctx, q)
 		if err != nil {
@@ -300,12 +302,12 @@ func TestCacheReRunsStaleQuiets(t *testing.T) {
 	// go gives a callback 300ms later, except after stop.
 	latency := map[string]time.Duration{"go": 300 * ms, "stop go": -1}
 	dev := &scripted{showLate: true, latency: latency}
-	cache := oracle.NewCache(run{cal.Wrap(dev, dev), in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
-	cache.Quiet = cal.Words(in)
+	answers := cache.New(run{cal.Wrap(dev, dev), in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	answers.Quiet = cal.Words(in)
 	ctx := context.Background()
 	ask := func(q string) (string, error) {
 		t.Helper()
-		got, err := cache.Ask(ctx, []mealy.Word{in.MustWord(strings.Fields(q)...)})
+		got, err := answers.Ask(ctx, []mealy.Word{in.MustWord(strings.Fields(q)...)})
 		if err != nil {
 			return "", err
 		}
@@ -333,8 +335,8 @@ func TestCacheReRunsStaleQuiets(t *testing.T) {
 		}
 	}
 	want := []string{"stop go wait @100ms", "stop wait @100ms", "go wait @100ms", "go wait @600ms", "stop go wait @600ms"}
-	if !slices.Equal(dev.ran, want) || cache.Stale() != 2 {
-		t.Errorf("ran %q with %d stale, want %q with 2", dev.ran, cache.Stale(), want)
+	if !slices.Equal(dev.ran, want) || answers.Stale() != 2 {
+		t.Errorf("ran %q with %d stale, want %q with 2", dev.ran, answers.Stale(), want)
 	}
 
 	// A raise after the last batch (by another lane's query) leaves stale
@@ -342,8 +344,8 @@ func TestCacheReRunsStaleQuiets(t *testing.T) {
 	cal2, _ := calibrate.New(100*ms, time.Second)
 	dev2 := &scripted{showLate: true, latency: latency}
 	wrapped := cal2.Wrap(dev2, dev2)
-	cache = oracle.NewCache(run{wrapped, in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
-	cache.Quiet = cal2.Words(in)
+	answers = cache.New(run{wrapped, in, out}, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	answers.Quiet = cal2.Words(in)
 	if got, err := ask("stop go wait"); err != nil || got != "ok ok quiet" {
 		t.Fatalf("stop go wait = %q, %v", got, err)
 	}
@@ -351,18 +353,18 @@ func TestCacheReRunsStaleQuiets(t *testing.T) {
 	if _, err := wrapped.Execute(ctx, []string{"go", mealy.Wait}); err != nil {
 		t.Fatal(err)
 	}
-	if revised, err := cache.DropStale(ctx, oracle.Observations{}); err != nil || !revised {
+	if revised, err := answers.DropStale(ctx, oracle.Observations{}); err != nil || !revised {
 		t.Fatalf("DropStale = %v, %v; want a revision", revised, err)
 	}
 	if got, err := ask("stop go wait"); err != nil || got != "ok ok quiet" {
 		t.Fatalf("stop go wait once more = %q, %v", got, err)
 	}
-	if revised, _ := cache.DropStale(ctx, oracle.Observations{}); revised {
+	if revised, _ := answers.DropStale(ctx, oracle.Observations{}); revised {
 		t.Error("DropStale revised again with nothing stale left")
 	}
 	want = []string{"stop go wait @100ms", "go wait @100ms", "stop go wait @600ms"}
-	if !slices.Equal(dev2.ran, want) || cache.Stale() != 1 {
-		t.Errorf("ran %q with %d stale, want %q with 1", dev2.ran, cache.Stale(), want)
+	if !slices.Equal(dev2.ran, want) || answers.Stale() != 1 {
+		t.Errorf("ran %q with %d stale, want %q with 1", dev2.ran, answers.Stale(), want)
 	}
 }
 
@@ -391,24 +393,24 @@ func TestCacheTellsStaleAnswersAfterAFailedAsk(t *testing.T) {
 	dev := &scripted{showLate: true, latency: map[string]time.Duration{"go": 300 * ms, "stop go": -1}}
 	wrapped := cal.Wrap(dev, dev)
 	next := &failOnce{Oracle: run{wrapped, in, out}}
-	cache := oracle.NewCache(next, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
-	cache.Quiet = cal.Words(in)
+	answers := cache.New(next, in, out, mealy.ClosureSemantics(in, out), &oracle.Recorder{})
+	answers.Quiet = cal.Words(in)
 	ctx := context.Background()
 	stopWait, goWait := in.MustWord("stop", "go", mealy.Wait), in.MustWord("go", mealy.Wait)
-	if _, err := cache.Ask(ctx, []mealy.Word{stopWait}); err != nil {
+	if _, err := answers.Ask(ctx, []mealy.Word{stopWait}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := wrapped.Execute(ctx, []string{"go", mealy.Wait}); err != nil { // raises to 600ms
 		t.Fatal(err)
 	}
 	next.armed = true
-	if _, err := cache.Ask(ctx, []mealy.Word{goWait}); !errors.Is(err, errGone) {
+	if _, err := answers.Ask(ctx, []mealy.Word{goWait}); !errors.Is(err, errGone) {
 		t.Fatalf("first Ask after the raise: %v, want %v", err, errGone)
 	}
-	if _, err := cache.Ask(ctx, []mealy.Word{goWait}); !errors.Is(err, oracle.ErrRevised) {
+	if _, err := answers.Ask(ctx, []mealy.Word{goWait}); !errors.Is(err, oracle.ErrRevised) {
 		t.Fatalf("next Ask: %v, want %v (stop go wait's quiet was dropped)", err, oracle.ErrRevised)
 	}
-	if got, err := cache.Ask(ctx, []mealy.Word{goWait}); err != nil || strings.Join(out.Strings(got[0].Outputs), " ") != "ok cb" {
+	if got, err := answers.Ask(ctx, []mealy.Word{goWait}); err != nil || strings.Join(out.Strings(got[0].Outputs), " ") != "ok cb" {
 		t.Fatalf("go wait = %v, %v", got, err)
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // Scheduler spreads batches over its executors. When every executor takes
@@ -610,10 +611,10 @@ func (s *Scheduler) runRequest(ctx context.Context, r *round, ex backend.BatchEx
 	return true
 }
 
-// shareError names what failed: the query a *backend.QueryError blames,
+// shareError names what failed: the query a *query.Error blames,
 // else the queries of the share left without an answer.
 func (s *Scheduler) shareError(serial string, queries []mealy.Word, left []int, err error) error {
-	var qe *backend.QueryError
+	var qe *query.Error
 	if errors.As(err, &qe) && qe.Index >= 0 && len(left) > 0 {
 		return fmt.Errorf("%s: query %s: %w", serial, s.Inputs.Format(queries[left[0]]), qe.Err)
 	}
@@ -633,7 +634,7 @@ func (s *Scheduler) shareError(serial string, queries []mealy.Word, left []int, 
 }
 
 // record accounts one result an executor ran to the end and converts it.
-func (s *Scheduler) record(ctx context.Context, serial string, q mealy.Word, res backend.Result) (oracle.Answer, error) {
+func (s *Scheduler) record(ctx context.Context, serial string, q mealy.Word, res query.Result) (oracle.Answer, error) {
 	s.Recorder.Executed(ctx, serial, len(res.Outputs), res.Device)
 	s.Recorder.Warn(res.Warnings...)
 	if len(res.Timing) > 0 || res.Stragglers > 0 {
@@ -688,7 +689,7 @@ func SplitCosts(costs []float64, n int) [][]int {
 
 // convert turns a result's output names into symbols; the outputs after
 // the first err are err (the executor may stop there).
-func (s *Scheduler) convert(q mealy.Word, res backend.Result) (oracle.Answer, error) {
+func (s *Scheduler) convert(q mealy.Word, res query.Result) (oracle.Answer, error) {
 	a := oracle.Answer{Outputs: make(mealy.Word, len(q)), ErrAt: -1}
 	if len(res.Outputs) > len(q) {
 		return a, fmt.Errorf("backend answered %d outputs for %d inputs", len(res.Outputs), len(q))

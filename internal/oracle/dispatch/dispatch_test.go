@@ -15,6 +15,7 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // echo answers each input with the output of the same position in
@@ -28,11 +29,11 @@ type echo struct {
 	ran     []string
 }
 
-func (e *echo) Execute(_ context.Context, in []string) (backend.Result, error) {
+func (e *echo) Execute(_ context.Context, in []string) (query.Result, error) {
 	e.mu.Lock()
 	e.ran = append(e.ran, strings.Join(in, " "))
 	e.mu.Unlock()
-	res := backend.Result{Device: time.Duration(len(in)) * time.Second}
+	res := query.Result{Device: time.Duration(len(in)) * time.Second}
 	for k := range in {
 		if e.stopAt > 0 && k == e.stopAt {
 			break
@@ -133,7 +134,7 @@ func TestSchedulerConvertsOutputs(t *testing.T) {
 }
 
 // batchEcho is an echo that takes batches, recording each call's batch;
-// it can fail at a query (a *backend.QueryError after the results before
+// it can fail at a query (a *query.Error after the results before
 // it) or, with wholeErr, fail the whole batch after failAt results.
 type batchEcho struct {
 	*echo
@@ -144,7 +145,7 @@ type batchEcho struct {
 	batches  [][]string
 }
 
-func (b *batchEcho) ExecuteBatch(ctx context.Context, qs [][]string) ([]backend.Result, error) {
+func (b *batchEcho) ExecuteBatch(ctx context.Context, qs [][]string) ([]query.Result, error) {
 	var names []string
 	for _, q := range qs {
 		names = append(names, strings.Join(q, " "))
@@ -152,13 +153,13 @@ func (b *batchEcho) ExecuteBatch(ctx context.Context, qs [][]string) ([]backend.
 	b.mu.Lock()
 	b.batches = append(b.batches, names)
 	b.mu.Unlock()
-	var out []backend.Result
+	var out []query.Result
 	for k, q := range qs {
 		if k == b.failAt {
 			if b.wholeErr {
 				return out, b.failErr
 			}
-			return out, &backend.QueryError{Index: k, Err: b.failErr}
+			return out, &query.Error{Index: k, Err: b.failErr}
 		}
 		res, _ := b.echo.Execute(ctx, q)
 		out = append(out, res)
@@ -232,7 +233,7 @@ func TestSchedulerGivesEachBatchExecutorItsShare(t *testing.T) {
 }
 
 // TestSchedulerBatchFailures: a failed batch names the query a
-// *backend.QueryError blames, or the queries left without an answer, and
+// *query.Error blames, or the queries left without an answer, and
 // hands on the answers it did get in an *oracle.PartialError.
 func TestSchedulerBatchFailures(t *testing.T) {
 	in, out := alphabets(t)

@@ -13,6 +13,7 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // clocked answers a query as a small device would, measuring each step: a
@@ -29,12 +30,12 @@ type clocked struct {
 	ran    []string
 }
 
-func (e *clocked) Execute(_ context.Context, in []string) (backend.Result, error) {
+func (e *clocked) Execute(_ context.Context, in []string) (query.Result, error) {
 	name := strings.Join(in, " ")
 	e.mu.Lock()
 	e.ran = append(e.ran, name)
 	e.mu.Unlock()
-	res := backend.Result{Device: time.Second}
+	res := query.Result{Device: time.Second}
 	armed, prev := false, ""
 	for _, s := range in {
 		out, cost := "ok", time.Duration(0)
@@ -209,9 +210,9 @@ type clockedBatch struct {
 	calls []int
 }
 
-func (b *clockedBatch) ExecuteBatch(ctx context.Context, qs [][]string) ([]backend.Result, error) {
+func (b *clockedBatch) ExecuteBatch(ctx context.Context, qs [][]string) ([]query.Result, error) {
 	b.calls = append(b.calls, len(qs))
-	out := make([]backend.Result, len(qs))
+	out := make([]query.Result, len(qs))
 	for k, q := range qs {
 		out[k], _ = b.Execute(ctx, q)
 	}

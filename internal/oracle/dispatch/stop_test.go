@@ -15,6 +15,7 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // holding answers every input ok. The call running its hold-th query (0:
@@ -31,15 +32,15 @@ type holding struct {
 	canceled []bool
 }
 
-func (h *holding) Execute(ctx context.Context, in []string) (backend.Result, error) {
+func (h *holding) Execute(ctx context.Context, in []string) (query.Result, error) {
 	rs, err := h.run(ctx, [][]string{in})
 	if err != nil {
-		return backend.Result{}, err
+		return query.Result{}, err
 	}
 	return rs[0], nil
 }
 
-func (h *holding) run(ctx context.Context, qs [][]string) ([]backend.Result, error) {
+func (h *holding) run(ctx context.Context, qs [][]string) ([]query.Result, error) {
 	h.mu.Lock()
 	first := len(h.ran) + 1
 	for _, q := range qs {
@@ -50,7 +51,7 @@ func (h *holding) run(ctx context.Context, qs [][]string) ([]backend.Result, err
 		h.running <- struct{}{}
 		<-h.release
 	}
-	out := make([]backend.Result, len(qs))
+	out := make([]query.Result, len(qs))
 	for k, q := range qs {
 		for range q {
 			out[k].Outputs = append(out[k].Outputs, "ok")
@@ -68,7 +69,7 @@ func (h *holding) Close() error               { return nil }
 // batchHolding is holding taking batches.
 type batchHolding struct{ *holding }
 
-func (b batchHolding) ExecuteBatch(ctx context.Context, qs [][]string) ([]backend.Result, error) {
+func (b batchHolding) ExecuteBatch(ctx context.Context, qs [][]string) ([]query.Result, error) {
 	return b.run(ctx, qs)
 }
 
@@ -179,11 +180,11 @@ type timed struct {
 	ran      int
 }
 
-func (e *timed) Execute(context.Context, []string) (backend.Result, error) {
+func (e *timed) Execute(context.Context, []string) (query.Result, error) {
 	panic("timed takes batches")
 }
 
-func (e *timed) ExecuteBatch(ctx context.Context, qs [][]string) ([]backend.Result, error) {
+func (e *timed) ExecuteBatch(ctx context.Context, qs [][]string) ([]query.Result, error) {
 	e.requests = append(e.requests, len(qs))
 	first := e.ran + 1
 	e.ran += len(qs)
@@ -195,7 +196,7 @@ func (e *timed) ExecuteBatch(ctx context.Context, qs [][]string) ([]backend.Resu
 			return nil, err
 		}
 	}
-	out := make([]backend.Result, len(qs))
+	out := make([]query.Result, len(qs))
 	for k, q := range qs {
 		out[k].Device = time.Duration(len(q)) * time.Second
 		for range q {

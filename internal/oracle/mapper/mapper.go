@@ -12,6 +12,7 @@ import (
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // Kind is what a callback name stands for.
@@ -69,7 +70,7 @@ func Wrap(next backend.Executor, m Map) backend.Executor {
 // it answers err, explained as that callback, and the outputs after it are
 // dropped (the pipeline answers them err). An environment callback fails
 // the query with an *EnvironmentError.
-func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result, error) {
+func (e *Executor) Execute(ctx context.Context, inputs []string) (query.Result, error) {
 	res, err := e.Next.Execute(ctx, inputs)
 	if err != nil {
 		return res, err
@@ -77,7 +78,7 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (backend.Result
 	return e.mapResult(res)
 }
 
-func (e *Executor) mapResult(res backend.Result) (backend.Result, error) {
+func (e *Executor) mapResult(res query.Result) (query.Result, error) {
 	// Timing problems name callbacks as the purpose does; one the purpose
 	// does not declare keeps the backend's name.
 	for k, v := range res.Timing {
@@ -115,12 +116,12 @@ type BatchExecutor struct {
 // ExecuteBatch implements backend.BatchExecutor: the batch runs on the
 // backend whole, and each result is mapped as Execute maps it. A result
 // that cannot be mapped fails its query; the results before it stand.
-func (b *BatchExecutor) ExecuteBatch(ctx context.Context, queries [][]string) ([]backend.Result, error) {
+func (b *BatchExecutor) ExecuteBatch(ctx context.Context, queries [][]string) ([]query.Result, error) {
 	results, err := b.next.ExecuteBatch(ctx, queries)
 	for k := range results {
 		res, merr := b.mapResult(results[k])
 		if merr != nil {
-			return results[:k], &backend.QueryError{Index: k, Err: merr}
+			return results[:k], &query.Error{Index: k, Err: merr}
 		}
 		results[k] = res
 	}

@@ -9,13 +9,14 @@ import (
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle/mapper"
+	"github.com/droidstar/droidstar/internal/query"
 )
 
 // fixed answers every query with the same outputs.
 type fixed []string
 
-func (f fixed) Execute(context.Context, []string) (backend.Result, error) {
-	return backend.Result{Outputs: append([]string(nil), f...)}, nil
+func (f fixed) Execute(context.Context, []string) (query.Result, error) {
+	return query.Result{Outputs: append([]string(nil), f...)}, nil
 }
 func (fixed) Describe() model.DeviceInfo { return model.DeviceInfo{Serial: "fixed"} }
 func (fixed) Close() error               { return nil }
@@ -37,11 +38,11 @@ func purposeMap(name string) (string, mapper.Kind, bool) {
 func TestMapperTranslatesCallbacks(t *testing.T) {
 	cases := []struct {
 		outputs []string
-		want    backend.Result
+		want    query.Result
 		wantErr string
 	}{
-		{outputs: []string{"ok", "onFire", "quiet"}, want: backend.Result{Outputs: []string{"ok", "fired", "quiet"}}},
-		{outputs: []string{"ok", "onFail", "onFire"}, want: backend.Result{Outputs: []string{"ok", "err"},
+		{outputs: []string{"ok", "onFire", "quiet"}, want: query.Result{Outputs: []string{"ok", "fired", "quiet"}}},
+		{outputs: []string{"ok", "onFail", "onFire"}, want: query.Result{Outputs: []string{"ok", "err"},
 			Err: &model.ErrInfo{Kind: model.ErrErrorCallback, Detail: "onFail"}}},
 		{outputs: []string{"ok", "onTick"}, wantErr: `backend reported callback "onTick", which the purpose does not declare`},
 		{outputs: []string{"ok", "onFire", "onError/9"}, wantErr: "the environment failed, not the class: callback onError/9 (env) came, which the purpose declares error: environment; fix the device or its set-up and learn again"},
@@ -72,11 +73,11 @@ type batched struct {
 	calls   int
 }
 
-func (b *batched) ExecuteBatch(_ context.Context, qs [][]string) ([]backend.Result, error) {
+func (b *batched) ExecuteBatch(_ context.Context, qs [][]string) ([]query.Result, error) {
 	b.calls++
-	out := make([]backend.Result, len(qs))
+	out := make([]query.Result, len(qs))
 	for k := range qs {
-		out[k] = backend.Result{Outputs: append([]string(nil), b.answers[k]...)}
+		out[k] = query.Result{Outputs: append([]string(nil), b.answers[k]...)}
 	}
 	return out, nil
 }
@@ -94,9 +95,9 @@ func TestMapperPassesBatchesThrough(t *testing.T) {
 		t.Fatal("a mapper over a batch executor takes no batches")
 	}
 	got, err := e.ExecuteBatch(context.Background(), [][]string{{"start", "wait"}, {"start", "wait", "wait"}, {"wait"}, {"start"}})
-	want := []backend.Result{{Outputs: []string{"ok", "fired"}},
+	want := []query.Result{{Outputs: []string{"ok", "fired"}},
 		{Outputs: []string{"ok", "err"}, Err: &model.ErrInfo{Kind: model.ErrErrorCallback, Detail: "onFail"}}}
-	var qe *backend.QueryError
+	var qe *query.Error
 	if b.calls != 1 || !reflect.DeepEqual(got, want) || !errors.As(err, &qe) || qe.Index != 2 ||
 		qe.Err.Error() != `backend reported callback "onTick", which the purpose does not declare` {
 		t.Errorf("%d calls, got %+v, %v; want %+v and query 2 failing", b.calls, got, err, want)
@@ -106,9 +107,9 @@ func TestMapperPassesBatchesThrough(t *testing.T) {
 // timed reports timing problems by the backend's callback names.
 type timed struct{ fixed }
 
-func (t timed) Execute(ctx context.Context, in []string) (backend.Result, error) {
+func (t timed) Execute(ctx context.Context, in []string) (query.Result, error) {
 	res, err := t.fixed.Execute(ctx, in)
-	res.Timing = []backend.Timing{{Kind: "between-callins", At: 1, Callback: "onFire"}, {Kind: "late", At: 2, Callback: "onTick"}}
+	res.Timing = []query.Timing{{Kind: "between-callins", At: 1, Callback: "onFire"}, {Kind: "late", At: 2, Callback: "onTick"}}
 	return res, err
 }
 
@@ -117,7 +118,7 @@ func (t timed) Execute(ctx context.Context, in []string) (backend.Result, error)
 func TestMapperNamesTimingBySymbols(t *testing.T) {
 	e := &mapper.Executor{Next: timed{fixed{"ok", "ok", "quiet"}}, Map: purposeMap}
 	got, err := e.Execute(context.Background(), []string{"start", "stop", "wait"})
-	want := []backend.Timing{{Kind: "between-callins", At: 1, Callback: "fired"}, {Kind: "late", At: 2, Callback: "onTick"}}
+	want := []query.Timing{{Kind: "between-callins", At: 1, Callback: "fired"}, {Kind: "late", At: 2, Callback: "onTick"}}
 	if err != nil || !reflect.DeepEqual(got.Timing, want) {
 		t.Fatalf("timing %+v (%v), want %+v", got.Timing, err, want)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy/mealytest"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/cache"
 	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
 )
@@ -120,7 +121,7 @@ type stack struct {
 	rules *restrict.Automaton
 	dev   *machineOracle
 	rec   *oracle.Recorder
-	cache *oracle.Cache
+	cache *cache.Cache
 	learn oracle.Oracle
 	eq    oracle.Oracle
 }
@@ -135,7 +136,7 @@ func newStack(t *testing.T, tg target, size pad.Sizes) *stack {
 		t.Fatal(err)
 	}
 	s.rules = rules
-	s.cache = oracle.NewCache(s.dev, m.Inputs, m.Outputs, sem, s.rec)
+	s.cache = cache.New(s.dev, m.Inputs, m.Outputs, sem, s.rec)
 	var below oracle.Oracle = s.cache
 	if size.Any() {
 		below = &pad.Stage{Next: s.cache, Known: s.cache, Rules: rules, Size: size, Sem: sem, Inputs: m.Inputs.Size(), Recorder: s.rec}

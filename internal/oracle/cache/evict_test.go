@@ -1,4 +1,4 @@
-package oracle_test
+package cache_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/cache"
 )
 
 // machineOracle answers from a Mealy machine and counts what it runs.
@@ -59,7 +60,7 @@ func TestCacheStaysUnderItsCap(t *testing.T) {
 	m := counter()
 	dev := &machineOracle{m: m, ran: map[string]int{}}
 	rec := &oracle.Recorder{}
-	c := oracle.NewCache(dev, m.Inputs, m.Outputs, mealy.PlainSemantics(), rec)
+	c := cache.New(dev, m.Inputs, m.Outputs, mealy.PlainSemantics(), rec)
 	const maxNodes = 60
 	c.MaxNodes = maxNodes
 	learning := oracle.WithPhase(context.Background(), oracle.PhaseLearning)
@@ -120,7 +121,7 @@ func TestCacheStaysUnderItsCap(t *testing.T) {
 func TestCacheWithoutCapKeepsEverything(t *testing.T) {
 	m := counter()
 	dev := &machineOracle{m: m, ran: map[string]int{}}
-	c := oracle.NewCache(dev, m.Inputs, m.Outputs, mealy.PlainSemantics(), &oracle.Recorder{})
+	c := cache.New(dev, m.Inputs, m.Outputs, mealy.PlainSemantics(), &oracle.Recorder{})
 	equiv := oracle.WithPhase(context.Background(), oracle.PhaseEquivalence)
 	all := words(3, 4)
 	for start := 0; start < len(all); start += 9 {

@@ -1,4 +1,4 @@
-package backend
+package query
 
 import (
 	"strings"
@@ -16,7 +16,7 @@ func TestTimingWarnings(t *testing.T) {
 		},
 		Stragglers: 2,
 	}
-	query := []string{"prepareAsync", "start", "wait", "wait"}
+	q := []string{"prepareAsync", "start", "wait", "wait"}
 	want := []string{
 		"timing: callback prepared arrived between callins prepareAsync and start with no wait between them (bounded asynchrony does not hold): " +
 			"if prepareAsync starts it, a followed_by_wait restriction on prepareAsync makes a wait collect it",
@@ -25,16 +25,16 @@ func TestTimingWarnings(t *testing.T) {
 			"if target.dispose (release) causes them, no timeouts.settle helps, since the settle time runs before dispose; " +
 			"they change no answer; otherwise a longer timeouts.settle lets them arrive in their own query",
 	}
-	if got := r.TimingWarnings(query, "release"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := r.TimingWarnings(q, "release"); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	noDispose := Result{Stragglers: 1}.TimingWarnings(query, "")
+	noDispose := Result{Stragglers: 1}.TimingWarnings(q, "")
 	wantNoDispose := "timing: callbacks of an earlier query's instance arrived during a later query and were dropped as stragglers: " +
 		"a longer timeouts.settle lets them arrive in their own query"
 	if len(noDispose) != 1 || noDispose[0] != wantNoDispose {
 		t.Errorf("without dispose: %q\nwant %q", noDispose, wantNoDispose)
 	}
-	if got := (Result{}).TimingWarnings(query, "release"); len(got) != 0 {
+	if got := (Result{}).TimingWarnings(q, "release"); len(got) != 0 {
 		t.Errorf("no problem, warnings %q", got)
 	}
 }

@@ -1,20 +1,15 @@
-package oracle
+package cache
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle"
 )
-
-// ErrRevised says a vote overturned an answer the cache had already given:
-// whatever was learned from it may be wrong, so the learner starts again
-// (from the cache, so nothing runs twice).
-var ErrRevised = errors.New("a vote overturned an answer given earlier")
 
 // Clear says whether the leading answer of a vote wins: it must hold more
 // than half of all votes and at least two more than any other answer.
@@ -37,144 +32,14 @@ func Clear(votes []int) bool {
 
 // tally is one distinct answer of a vote.
 type tally struct {
-	answer  Answer
+	answer  oracle.Answer
 	votes   int
 	devices []string // one per vote, "" when unknown
 }
 
-// VoteError is a contradiction that re-running did not settle: no answer
-// has a clear majority.
-type VoteError struct {
-	Query           mealy.Word
-	Answers         []VoteAnswer // most votes first
-	Inputs, Outputs *mealy.Alphabet
-}
-
-// VoteAnswer is one answer of an unsettled vote.
-type VoteAnswer struct {
-	Outputs mealy.Word
-	Votes   int
-	Devices []string
-}
-
-func (e *VoteError) Error() string {
-	total := 0
-	parts := make([]string, len(e.Answers))
-	for k, a := range e.Answers {
-		total += a.Votes
-		parts[k] = fmt.Sprintf("%s ×%d", e.Outputs.Format(a.Outputs), a.Votes)
-	}
-	return fmt.Sprintf("non-deterministic answer to %s: no clear majority in %d runs (%s)",
-		e.Inputs.Format(e.Query), total, strings.Join(parts, ", "))
-}
-
-// Report shows the disagreeing traces side by side, one row per input,
-// and the fixes that most often cure such a disagreement, the likeliest
-// first.
-func (e *VoteError) Report() string {
-	var b strings.Builder
-	header := []string{"input"}
-	for k, a := range e.Answers {
-		h := fmt.Sprintf("answer %d (%s", k+1, plural(a.Votes, "vote"))
-		if devs := distinct(a.Devices); len(devs) > 0 {
-			h += " on " + strings.Join(devs, ", ")
-		}
-		header = append(header, h+")")
-	}
-	rows := [][]string{header}
-	marks := []string{""}
-	for j, in := range e.Query {
-		row := []string{e.Inputs.Name(in)}
-		differ := false
-		for _, a := range e.Answers {
-			row = append(row, e.Outputs.Name(a.Outputs[j]))
-			differ = differ || a.Outputs[j] != e.Answers[0].Outputs[j]
-		}
-		rows = append(rows, row)
-		mark := ""
-		if differ {
-			mark = "  <- differ"
-		}
-		marks = append(marks, mark)
-	}
-	widths := make([]int, len(header))
-	for _, r := range rows {
-		for c, cell := range r {
-			widths[c] = max(widths[c], len(cell))
-		}
-	}
-	for k, r := range rows {
-		b.WriteString(" ")
-		for c, cell := range r {
-			fmt.Fprintf(&b, " %-*s", widths[c], cell)
-		}
-		b.WriteString(marks[k])
-		b.WriteString("\n")
-		b.WriteString("")
-	}
-	b.WriteString("likely fixes:\n")
-	for _, f := range e.fixes() {
-		fmt.Fprintf(&b, "  - %s\n", f)
-	}
-	return strings.TrimRight(b.String(), "\n") + "\n"
-}
-
-// fixes orders the usual cures by what the differing outputs suggest.
-func (e *VoteError) fixes() []string {
-	const (
-		quiescence = "raise the quiescence timeout (timeouts.quiescence): a callback that comes late reads as quiet on one run and as the callback on another"
-		split      = "split the callin by argument or environment (one symbol per argument value or device setting): the same call may behave differently"
-		merge      = "merge callbacks the framework delivers in either order (one output for both)"
-		restrict   = "add a restriction that excludes the word, if the class does not promise an answer to it"
-		reset      = "reset more thoroughly (raise timeouts.settle and timeouts.post_reset): state left over from the previous query may leak into this one"
-	)
-	var quietVsCallback, callbackVsCallback, errVsOK bool
-	sem := mealy.ClosureSemantics(e.Inputs, e.Outputs)
-	for j := range e.Query {
-		for _, a := range e.Answers[1:] {
-			x, y := e.Answers[0].Outputs[j], a.Outputs[j]
-			switch {
-			case x == y:
-			case sem.Closure && (x == sem.Err || y == sem.Err):
-				errVsOK = true
-			case sem.Closure && (x == sem.Quiet || y == sem.Quiet):
-				quietVsCallback = true
-			default:
-				callbackVsCallback = true
-			}
-		}
-	}
-	var out []string
-	if quietVsCallback {
-		out = append(out, quiescence)
-	}
-	if callbackVsCallback {
-		out = append(out, merge)
-	}
-	if errVsOK {
-		out = append(out, split)
-	}
-	for _, f := range []string{quiescence, split, merge, restrict, reset} {
-		if !slices.Contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-func distinct(xs []string) []string {
-	var out []string
-	for _, x := range xs {
-		if x != "" && !slices.Contains(out, x) {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // truncate cuts an answer to its first n outputs.
-func truncate(a Answer, n int) Answer {
-	t := Answer{Outputs: append(mealy.Word(nil), a.Outputs[:n]...), ErrAt: a.ErrAt, Err: a.Err, Device: a.Device}
+func truncate(a oracle.Answer, n int) oracle.Answer {
+	t := oracle.Answer{Outputs: append(mealy.Word(nil), a.Outputs[:n]...), ErrAt: a.ErrAt, Err: a.Err, Device: a.Device}
 	if t.ErrAt >= n {
 		t.ErrAt, t.Err = -1, nil
 	}
@@ -184,7 +49,7 @@ func truncate(a Answer, n int) Answer {
 // vote settles the contradiction nd (raised by inserting now) by running
 // its query c.Repeat more times. It reports whether the tree changed an
 // answer it had already given.
-func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (revised bool, err error) {
+func (c *Cache) vote(ctx context.Context, nd *oracle.NondeterminismError, now oracle.Answer) (revised bool, err error) {
 	p := nd.Query
 	c.mu.Lock()
 	seen := c.touchFor(ctx)
@@ -195,7 +60,7 @@ func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (
 	}
 	before.Device = nd.BeforeDevice
 	var tallies []*tally
-	add := func(a Answer) {
+	add := func(a oracle.Answer) {
 		a = truncate(a, len(p))
 		for _, t := range tallies {
 			if slices.Equal(t.answer.Outputs, a.Outputs) {
@@ -226,9 +91,9 @@ func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (
 	clear := false
 	for round := 0; round < 2 && !clear; round++ {
 		for k := range c.Repeat {
-			rctx := AsRerun(ctx)
+			rctx := oracle.AsRerun(ctx)
 			if round == 0 && k < len(pins) {
-				rctx = OnDevice(rctx, pins[k])
+				rctx = oracle.OnDevice(rctx, pins[k])
 			}
 			got, err := c.Next.Ask(rctx, []mealy.Word{p})
 			if err != nil {
@@ -248,15 +113,15 @@ func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (
 		clear = Clear(counts)
 	}
 	if !clear {
-		ve := &VoteError{Query: p, Inputs: c.Inputs, Outputs: c.Outputs}
+		ve := &oracle.VoteError{Query: p, Inputs: c.Inputs, Outputs: c.Outputs}
 		for _, t := range tallies {
-			ve.Answers = append(ve.Answers, VoteAnswer{Outputs: t.answer.Outputs, Votes: t.votes, Devices: t.devices})
+			ve.Answers = append(ve.Answers, oracle.VoteAnswer{Outputs: t.answer.Outputs, Votes: t.votes, Devices: t.named()})
 		}
 		return false, ve
 	}
 	v := model.Vote{Query: c.Inputs.Strings(p)}
 	for _, t := range tallies {
-		v.Answers = append(v.Answers, model.VoteAnswer{Outputs: c.Outputs.Strings(t.answer.Outputs), Votes: t.votes, Devices: distinct(t.devices)})
+		v.Answers = append(v.Answers, model.VoteAnswer{Outputs: c.Outputs.Strings(t.answer.Outputs), Votes: t.votes, Devices: t.named()})
 	}
 	c.Recorder.Voted(v)
 	win := tallies[0].answer
@@ -279,7 +144,7 @@ func (c *Cache) vote(ctx context.Context, nd *NondeterminismError, now Answer) (
 // gave two answers): the first is a setup problem no vote should hide.
 // The vote's first re-runs go to the devices of the two disagreeing
 // answers (see vote), so each of them answers at least twice.
-func (c *Cache) devicesDisagree(p mealy.Word, tallies []*tally) *NondeterminismError {
+func (c *Cache) devicesDisagree(p mealy.Word, tallies []*tally) *oracle.NondeterminismError {
 	answerOf := map[string]int{}
 	var devices []string
 	for k, t := range tallies {
@@ -299,7 +164,7 @@ func (c *Cache) devicesDisagree(p mealy.Word, tallies []*tally) *NondeterminismE
 	for _, a := range devices {
 		for _, b := range devices {
 			if answerOf[a] != answerOf[b] {
-				return &NondeterminismError{Query: p, Before: tallies[answerOf[a]].answer.Outputs, Now: tallies[answerOf[b]].answer.Outputs,
+				return &oracle.NondeterminismError{Query: p, Before: tallies[answerOf[a]].answer.Outputs, Now: tallies[answerOf[b]].answer.Outputs,
 					Inputs: c.Inputs, Output: c.Outputs, BeforeDevice: a, NowDevice: b, Lanes: c.Lanes}
 			}
 		}
@@ -310,7 +175,7 @@ func (c *Cache) devicesDisagree(p mealy.Word, tallies []*tally) *NondeterminismE
 // replace makes a the tree's answer to p, dropping what the tree held
 // below the first output that changes: it was learned through an answer
 // the vote overturned.
-func (c *Cache) replace(p mealy.Word, a Answer, t *touch) error {
+func (c *Cache) replace(p mealy.Word, a oracle.Answer, t *touch) error {
 	n := c.root
 	for j, in := range p {
 		if forced, ok := c.Sem.Forced(int(n.out), in); ok {
@@ -334,9 +199,14 @@ func (c *Cache) replace(p mealy.Word, a Answer, t *touch) error {
 	return c.insert(p, a, t)
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", what)
+// named lists the devices that gave the tally's votes, each once, in the
+// order they voted; votes of unknown devices are left out.
+func (t *tally) named() []string {
+	var out []string
+	for _, d := range t.devices {
+		if d != "" && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return out
 }

@@ -1,4 +1,4 @@
-package oracle
+package cache
 
 import (
 	"context"
@@ -6,21 +6,8 @@ import (
 	"slices"
 
 	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/oracle"
 )
-
-// Observations are what a learner's final hypothesis rests on: the rows
-// and columns of its observation table and the output word it saw in each
-// cell (the outputs of the column's suffix after the row's word).
-type Observations struct {
-	// Rows are the access words of the hypothesis's states (the first
-	// States rows), then their one-letter extensions.
-	Rows, Columns []mealy.Word
-	States        int
-	// Cells[r][c] is the answer to Rows[r]·Columns[c], suffix part only,
-	// or nil where the learner did not ask it (a discrimination tree asks
-	// each row only the columns on its path).
-	Cells [][]mealy.Word
-}
 
 // confirm marks every edge on w as seen by more than one answer (a vote
 // settled it).
@@ -97,7 +84,7 @@ func leafBelow(n *node, w mealy.Word) mealy.Word {
 // hypothesis and a characterising set computed afresh: the table is what
 // the learner concluded from, so a wrong answer it did not use cannot
 // change the model, and no query is asked to find the pairs.
-func (c *Cache) nearWords(obs Observations) []mealy.Word {
+func (c *Cache) nearWords(obs oracle.Observations) []mealy.Word {
 	type cell struct {
 		by []*node // per suffix symbol, nil where a rule decided
 		at []int
@@ -214,7 +201,7 @@ func (c *Cache) nearWords(obs Observations) []mealy.Word {
 // apart two rows of the final table (see nearWords), settling
 // disagreements by vote, before a model is declared final. It reports
 // whether a vote overturned an answer given before.
-func (c *Cache) VerifyNear(ctx context.Context, obs Observations) (revised bool, err error) {
+func (c *Cache) VerifyNear(ctx context.Context, obs oracle.Observations) (revised bool, err error) {
 	c.mu.Lock()
 	words := c.nearWords(obs)
 	c.mu.Unlock()
@@ -226,7 +213,7 @@ func (c *Cache) VerifyNear(ctx context.Context, obs Observations) (revised bool,
 // leaves of the tree: running a leaf checks every answer on its path),
 // settling disagreements by vote. It reports whether a vote overturned
 // an answer given before.
-func (c *Cache) VerifyAll(ctx context.Context, _ Observations) (revised bool, err error) {
+func (c *Cache) VerifyAll(ctx context.Context, _ oracle.Observations) (revised bool, err error) {
 	c.mu.Lock()
 	var words []mealy.Word
 	var walk func(n *node, w mealy.Word)
@@ -260,14 +247,14 @@ const recheckRounds = 3
 // symbols after the disagreement are checked too.
 func (c *Cache) recheck(ctx context.Context, words []mealy.Word) (revised bool, err error) {
 	for round := 0; round < recheckRounds && len(words) > 0; round++ {
-		firsts := make([]Answer, len(words))
+		firsts := make([]oracle.Answer, len(words))
 		c.mu.Lock()
 		t := c.touchFor(ctx)
 		for k, w := range words {
 			firsts[k], _ = c.lookup(w, &t)
 		}
 		c.mu.Unlock()
-		got, err := c.Next.Ask(AsRerun(ctx), words)
+		got, err := c.Next.Ask(oracle.AsRerun(ctx), words)
 		if err != nil {
 			return false, fmt.Errorf("re-running the executed queries to verify them: %w", err)
 		}

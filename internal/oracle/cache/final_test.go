@@ -1,4 +1,4 @@
-package oracle
+package cache
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/oracle"
 )
 
 // scripted answers a one-state target (every input answers x) except
@@ -20,10 +21,10 @@ type scripted struct {
 	ran     []string
 }
 
-func (s *scripted) Ask(_ context.Context, qs []mealy.Word) ([]Answer, error) {
+func (s *scripted) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	answers := make([]Answer, len(qs))
+	answers := make([]oracle.Answer, len(qs))
 	for k, q := range qs {
 		key := s.in.Format(q)
 		s.ran = append(s.ran, key)
@@ -39,7 +40,7 @@ func (s *scripted) Ask(_ context.Context, qs []mealy.Word) ([]Answer, error) {
 		if err != nil {
 			return nil, err
 		}
-		answers[k] = Answer{Outputs: word, ErrAt: -1}
+		answers[k] = oracle.Answer{Outputs: word, ErrAt: -1}
 	}
 	return answers, nil
 }
@@ -86,7 +87,7 @@ func TestVerifyNear(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dev := &scripted{in: in, out: out, wrong: tc.wrong}
-			c := NewCache(dev, in, out, mealy.PlainSemantics(), &Recorder{})
+			c := New(dev, in, out, mealy.PlainSemantics(), &oracle.Recorder{})
 			c.Repeat = 3
 			ctx := context.Background()
 			rows := words(t, in, "", "a", "b")
@@ -101,7 +102,7 @@ func TestVerifyNear(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			obs := Observations{Rows: rows, States: 1, Columns: cols}
+			obs := oracle.Observations{Rows: rows, States: 1, Columns: cols}
 			for k, r := range rows {
 				var cells []mealy.Word
 				for j := range cols {
@@ -138,13 +139,13 @@ func TestVerifyNearSparseRows(t *testing.T) {
 	in, _ := mealy.NewAlphabet("a", "b")
 	out, _ := mealy.NewAlphabet("x", "y")
 	dev := &scripted{in: in, out: out, wrong: map[string][]string{"b b": {"x", "y"}}}
-	c := NewCache(dev, in, out, mealy.PlainSemantics(), &Recorder{})
+	c := New(dev, in, out, mealy.PlainSemantics(), &oracle.Recorder{})
 	c.Repeat = 3
 	ctx := context.Background()
 	rows := words(t, in, "", "a", "b")
 	cols := words(t, in, "b", "a")
 	asked := [][]bool{{true, true}, {true, true}, {true, false}}
-	obs := Observations{Rows: rows, States: 1, Columns: cols}
+	obs := oracle.Observations{Rows: rows, States: 1, Columns: cols}
 	for r, row := range rows {
 		cells := make([]mealy.Word, len(cols))
 		for j, e := range cols {
@@ -176,7 +177,7 @@ func TestRecheckAfterLostVote(t *testing.T) {
 	in, _ := mealy.NewAlphabet("a", "b")
 	out, _ := mealy.NewAlphabet("x", "y")
 	dev := &scripted{in: in, out: out, wrong: map[string][]string{"a b": {"x", "y"}}}
-	c := NewCache(dev, in, out, mealy.PlainSemantics(), &Recorder{})
+	c := New(dev, in, out, mealy.PlainSemantics(), &oracle.Recorder{})
 	c.Repeat = 3
 	ctx := context.Background()
 	w := words(t, in, "a b")

@@ -1,10 +1,11 @@
-package oracle
+package cache
 
 import (
 	"context"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/oracle"
 )
 
 // A calibrated run (--timeout auto) raises its quiescence timeouts, one
@@ -19,20 +20,10 @@ import (
 // before a model is declared final. What was dropped is asked again,
 // under the current timeouts.
 
-// QuietTimeouts is a calibrated run's current quiescence timeouts, as the
-// cache needs them.
-type QuietTimeouts interface {
-	// Needed is the timeout the wait that ends w runs under now.
-	Needed(w mealy.Word) time.Duration
-	// Raises counts the raises so far: a quiet answered before one may
-	// be stale.
-	Raises() int
-}
-
 // quietUnder is how long the k-th wait of a's query waited before it
 // answered quiet: its own timeout, else the timeout the query ran under,
 // else (an answer from the query store) its step time; 0 when unknown.
-func quietUnder(a Answer, k int) time.Duration {
+func quietUnder(a oracle.Answer, k int) time.Duration {
 	if k < len(a.Waits) && a.Waits[k] > 0 {
 		return a.Waits[k]
 	}
@@ -48,7 +39,7 @@ func quietUnder(a Answer, k int) time.Duration {
 // LookupFresh is Lookup for a calibrated cache: it first drops what the
 // current timeouts made stale, and the answer's step times say how long
 // each quiet it kept waited (the other steps take 0).
-func (c *Cache) LookupFresh(w mealy.Word) (Answer, bool) {
+func (c *Cache) LookupFresh(w mealy.Word) (oracle.Answer, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.dropStale()
@@ -105,7 +96,7 @@ func (c *Cache) Stale() int {
 // their wait's current one, and says whether there were any: learning must then
 // start again, as its table may rest on them. It has the signature of
 // engine.Job.Verify, which runs it before a model is declared final.
-func (c *Cache) DropStale(context.Context, Observations) (revised bool, err error) {
+func (c *Cache) DropStale(context.Context, oracle.Observations) (revised bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.dropStale()

@@ -1,4 +1,11 @@
-package oracle
+// Package cache is the membership pipeline's memory: a prefix tree of every
+// answer executed so far, that answers what it can and sends on only what
+// it cannot, and everything that needs the tree: the vote that settles a
+// contradiction (vote.go), the check before a model is declared final
+// (final.go), the staleness of quiet answers under a calibrated timeout
+// (quiet.go) and the eviction that caps the tree (evict.go). The errors it
+// reports and the Observations it checks belong to the oracle floor above.
+package cache
 
 import (
 	"cmp"
@@ -12,6 +19,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle"
 )
 
 // Cache answers queries from a prefix tree of everything executed so far:
@@ -20,9 +28,9 @@ import (
 // after a quiet). Only the misses of a batch go on, and of
 // those only the ones that are not a prefix of another miss.
 type Cache struct {
-	Next            Oracle
+	Next            oracle.Oracle
 	Sem             mealy.Semantics
-	Recorder        *Recorder
+	Recorder        *oracle.Recorder
 	Inputs, Outputs *mealy.Alphabet
 	// Repeat is how many times a query is run again when its answer
 	// contradicts the tree; a clear majority (see Clear) of all its answers
@@ -40,10 +48,10 @@ type Cache struct {
 	// Quiet, when set, is the current quiescence timeouts of a run that
 	// calibrates them (--timeout auto); they only ever rise. See quiet.go
 	// for what the cache does with them.
-	Quiet QuietTimeouts
+	Quiet oracle.QuietTimeouts
 	// Lanes says what the executors are and why they should agree, for
 	// the message when two of them do not (the zero value: devices).
-	Lanes Lanes
+	Lanes oracle.Lanes
 	// Parallel is how many queries the executors below run at once (0
 	// counts as 1); only one lane stages a batch (see staged).
 	Parallel int
@@ -110,7 +118,7 @@ func (t *touch) mark(n *node) {
 // a value, for the caller's stack: every executed answer starts one.
 func (c *Cache) touchFor(ctx context.Context) touch {
 	c.tick++
-	return touch{tick: c.tick, keep: phaseOf(ctx) != PhaseEquivalence}
+	return touch{tick: c.tick, keep: oracle.PhaseOf(ctx) != oracle.PhaseEquivalence}
 }
 
 // deviceID interns an executor's name. The caller holds c.mu.
@@ -137,53 +145,13 @@ func (c *Cache) deviceName(id uint16) string {
 	return c.devices[id-1]
 }
 
-// Lanes describes a backend's executors for the message that tells two of
-// them disagree: what they are, and what their disagreement means.
-type Lanes struct {
-	Noun string // "devices"
-	Why  string // "all devices must run the same Android build and behave alike"
-}
-
-func (l Lanes) orDevices() Lanes {
-	if l.Noun == "" {
-		return Lanes{Noun: "devices", Why: "all devices must run the same Android build and behave alike"}
-	}
-	return l
-}
-
-// NondeterminismError reports two different answers to the same query:
-// one device answering differently than before, or two devices that
-// disagree.
-type NondeterminismError struct {
-	Query          mealy.Word
-	Before, Now    mealy.Word // the outputs up to and including the disagreement
-	Inputs, Output *mealy.Alphabet
-	// BeforeDevice and NowDevice ran the two answers, when known.
-	BeforeDevice, NowDevice string
-	Lanes                   Lanes
-}
-
-func (e *NondeterminismError) Error() string {
-	q, before, now := e.Inputs.Format(e.Query), e.Output.Format(e.Before), e.Output.Format(e.Now)
-	switch {
-	case e.BeforeDevice != "" && e.NowDevice != "" && e.BeforeDevice != e.NowDevice:
-		l := e.Lanes.orDevices()
-		return fmt.Sprintf("%s disagree on %s: %s answered %s, %s answered %s (%s)",
-			l.Noun, q, e.BeforeDevice, before, e.NowDevice, now, l.Why)
-	case e.NowDevice != "":
-		return fmt.Sprintf("non-deterministic answer to %s on %s: earlier %s, now %s", q, e.NowDevice, before, now)
-	default:
-		return fmt.Sprintf("non-deterministic answer to %s: earlier %s, now %s", q, before, now)
-	}
-}
-
-// NewCache returns an empty cache in front of next.
-func NewCache(next Oracle, inputs, outputs *mealy.Alphabet, sem mealy.Semantics, rec *Recorder) *Cache {
+// New returns an empty cache in front of next.
+func New(next oracle.Oracle, inputs, outputs *mealy.Alphabet, sem mealy.Semantics, rec *oracle.Recorder) *Cache {
 	return &Cache{Next: next, Sem: sem, Recorder: rec, Inputs: inputs, Outputs: outputs, root: &node{out: -1}}
 }
 
 // Lookup answers w from the tree alone.
-func (c *Cache) Lookup(w mealy.Word) (Answer, bool) {
+func (c *Cache) Lookup(w mealy.Word) (oracle.Answer, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lookup(w, nil)
@@ -221,14 +189,14 @@ func (c *Cache) knownPrefix(w mealy.Word) mealy.Word {
 
 // lookup answers w from the tree, marking its path with t when it is
 // there.
-func (c *Cache) lookup(w mealy.Word, t *touch) (Answer, bool) {
+func (c *Cache) lookup(w mealy.Word, t *touch) (oracle.Answer, bool) {
 	return c.lookupInto(w, make(mealy.Word, len(w)), t)
 }
 
 // lookupInto is lookup writing the outputs into out (len(w) long), so
 // that a batch's answers can share one array.
-func (c *Cache) lookupInto(w, out mealy.Word, t *touch) (Answer, bool) {
-	ans := Answer{Outputs: out, ErrAt: -1}
+func (c *Cache) lookupInto(w, out mealy.Word, t *touch) (oracle.Answer, bool) {
+	ans := oracle.Answer{Outputs: out, ErrAt: -1}
 	n := c.root
 	path := c.path[:0]
 	for k, in := range w {
@@ -239,7 +207,7 @@ func (c *Cache) lookupInto(w, out mealy.Word, t *touch) (Answer, bool) {
 			continue
 		}
 		if n.children == nil || n.children[in] == nil {
-			return Answer{}, false
+			return oracle.Answer{}, false
 		}
 		n = n.children[in]
 		if t != nil {
@@ -260,7 +228,7 @@ func (c *Cache) lookupInto(w, out mealy.Word, t *touch) (Answer, bool) {
 
 // Add puts an answer executed before (a query store's) into the tree,
 // checked against what the tree holds like a fresh answer.
-func (c *Cache) Add(w mealy.Word, a Answer) error {
+func (c *Cache) Add(w mealy.Word, a oracle.Answer) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	// An answer from outside (the store's) is kept like a learning one:
@@ -271,7 +239,7 @@ func (c *Cache) Add(w mealy.Word, a Answer) error {
 
 // insert adds an executed word and its answer, checking it against what the
 // tree already holds, and marks its path with t.
-func (c *Cache) insert(w mealy.Word, a Answer, t *touch) error {
+func (c *Cache) insert(w mealy.Word, a oracle.Answer, t *touch) error {
 	n := c.root
 	calibrated := c.calibrated()
 	for k, in := range w {
@@ -335,17 +303,17 @@ func (c *Cache) insert(w mealy.Word, a Answer, t *touch) error {
 	return nil
 }
 
-func (c *Cache) conflict(w mealy.Word, k int, earlier int, earlierDevice string, a Answer) error {
+func (c *Cache) conflict(w mealy.Word, k int, earlier int, earlierDevice string, a oracle.Answer) error {
 	before := append(append(mealy.Word(nil), a.Outputs[:k]...), earlier)
-	return &NondeterminismError{Query: w[:k+1], Before: before, Now: a.Outputs[:k+1], Inputs: c.Inputs, Output: c.Outputs,
+	return &oracle.NondeterminismError{Query: w[:k+1], Before: before, Now: a.Outputs[:k+1], Inputs: c.Inputs, Output: c.Outputs,
 		BeforeDevice: earlierDevice, NowDevice: a.Device, Lanes: c.Lanes}
 }
 
 // Ask implements Oracle. When a vote overturns an answer the tree gave
 // before, it fails with ErrRevised once the batch is in: the asker must
 // start again.
-func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error) {
-	answers := make([]Answer, len(queries))
+func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]oracle.Answer, error) {
+	answers := make([]oracle.Answer, len(queries))
 	// One array holds every answer's outputs, each query its own part of
 	// it (capped, so that an append to one cannot run into the next).
 	size := 0
@@ -386,7 +354,7 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 			return nil, fmt.Errorf("cache: query %s still unanswered after execution", c.Inputs.Format(queries[missIdx[0]]))
 		}
 		run := maximalWords(c.essentials(ctx, queries, missIdx), missIdx)
-		if c.Sem.Closure && phaseOf(ctx) == PhaseLearning && c.Parallel <= 1 {
+		if c.Sem.Closure && oracle.PhaseOf(ctx) == oracle.PhaseLearning && c.Parallel <= 1 {
 			// Only the closure's rules let one word's answer answer
 			// another that is no prefix of it, and a check's round needs
 			// no staging: its hypothesis already tells essential where a
@@ -399,7 +367,7 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 			c.mu.Unlock()
 		}
 		askCtx, spares := c.spares(ctx, run, round)
-		askCtx = WithKnown(askCtx, c.knownPrefix)
+		askCtx = oracle.WithKnown(askCtx, c.knownPrefix)
 		got, err := c.Next.Ask(askCtx, run)
 		if r, serr := spares.keep(ctx, c); serr != nil {
 			return nil, errors.Join(err, serr)
@@ -435,7 +403,7 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 	c.replaced = false
 	if revised {
 		c.mu.Unlock()
-		return nil, ErrRevised
+		return nil, oracle.ErrRevised
 	}
 	c.evict()
 	c.mu.Unlock()
@@ -443,7 +411,7 @@ func (c *Cache) Ask(ctx context.Context, queries []mealy.Word) ([]Answer, error)
 }
 
 // add inserts an executed answer, voting when it contradicts the tree.
-func (c *Cache) add(ctx context.Context, w mealy.Word, a Answer) (revised bool, err error) {
+func (c *Cache) add(ctx context.Context, w mealy.Word, a oracle.Answer) (revised bool, err error) {
 	_, revised, err = c.addVoting(ctx, w, a)
 	return revised, err
 }
@@ -452,7 +420,7 @@ func (c *Cache) add(ctx context.Context, w mealy.Word, a Answer) (revised bool, 
 // w. When it did not and the vote kept the tree's answer, the symbols of w
 // after the disagreement were compared with nothing: a check of w must
 // run it again.
-func (c *Cache) addVoting(ctx context.Context, w mealy.Word, a Answer) (agreed, revised bool, err error) {
+func (c *Cache) addVoting(ctx context.Context, w mealy.Word, a oracle.Answer) (agreed, revised bool, err error) {
 	c.mu.Lock()
 	t := c.touchFor(ctx)
 	err = c.insert(w, a, &t)
@@ -460,7 +428,7 @@ func (c *Cache) addVoting(ctx context.Context, w mealy.Word, a Answer) (agreed, 
 	if err == nil {
 		return true, false, nil
 	}
-	var nd *NondeterminismError
+	var nd *oracle.NondeterminismError
 	if c.Repeat <= 0 || !errors.As(err, &nd) {
 		return false, false, err
 	}
@@ -469,18 +437,18 @@ func (c *Cache) addVoting(ctx context.Context, w mealy.Word, a Answer) (agreed, 
 }
 
 // check runs w once more and compares the answer with the tree's.
-func (c *Cache) check(ctx context.Context, w mealy.Word, _ Answer) (revised bool, err error) {
+func (c *Cache) check(ctx context.Context, w mealy.Word, _ oracle.Answer) (revised bool, err error) {
 	return c.recheck(ctx, []mealy.Word{w})
 }
 
 // keepPartial stores the answers a failed Ask still got, and returns the
 // failure (with a disagreement those answers show, if any).
 func (c *Cache) keepPartial(ctx context.Context, run []mealy.Word, err error) error {
-	var pe *PartialError
+	var pe *oracle.PartialError
 	if !errors.As(err, &pe) || len(pe.Answers) != len(run) || len(pe.Answered) != len(run) {
 		return err
 	}
-	if errors.Is(err, ErrCutOff) {
+	if errors.Is(err, oracle.ErrCutOff) {
 		// A cut-off batch is no failure: its answers go in as any others,
 		// a contradiction settled by a vote.
 		revised := false
@@ -495,7 +463,7 @@ func (c *Cache) keepPartial(ctx context.Context, run []mealy.Word, err error) er
 			revised = revised || r
 		}
 		if revised {
-			return ErrRevised
+			return oracle.ErrRevised
 		}
 		return err
 	}
@@ -519,7 +487,7 @@ func (c *Cache) essentials(ctx context.Context, queries []mealy.Word, missIdx []
 	if !c.Sem.Closure {
 		return queries
 	}
-	exp, predicts := ExpectationOf(ctx)
+	exp, predicts := oracle.ExpectationOf(ctx)
 	out := make([]mealy.Word, len(queries))
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -717,7 +685,7 @@ func sortedWords(queries []mealy.Word, idx []int) []sortKey {
 // with a batch, and the answers of those that ran.
 type spareRun struct {
 	words    []mealy.Word
-	answers  []Answer
+	answers  []oracle.Answer
 	answered []bool // each index written by one goroutine, read after the Ask
 }
 
@@ -726,11 +694,11 @@ type spareRun struct {
 // of a word that runs anyway, in the asker's order. The context it
 // returns carries them (or none).
 func (c *Cache) spares(ctx context.Context, run []mealy.Word, round int) (context.Context, *spareRun) {
-	sp, ok := SparesOf(ctx)
+	sp, ok := oracle.SparesOf(ctx)
 	if !ok {
 		return ctx, nil
 	}
-	ctx = WithoutSpares(ctx)
+	ctx = oracle.WithoutSpares(ctx)
 	if round > 0 {
 		return ctx, nil
 	}
@@ -764,8 +732,8 @@ func (c *Cache) spares(ctx context.Context, run []mealy.Word, round int) (contex
 	if len(s.words) == 0 {
 		return ctx, nil
 	}
-	s.answers, s.answered = make([]Answer, len(s.words)), make([]bool, len(s.words))
-	return WithSpares(ctx, Spares{Words: s.words, Answered: func(k int, a Answer) {
+	s.answers, s.answered = make([]oracle.Answer, len(s.words)), make([]bool, len(s.words))
+	return oracle.WithSpares(ctx, oracle.Spares{Words: s.words, Answered: func(k int, a oracle.Answer) {
 		s.answers[k], s.answered[k] = a, true
 	}}), s
 }
@@ -775,7 +743,7 @@ func (s *spareRun) keep(ctx context.Context, c *Cache) (revised bool, err error)
 	if s == nil {
 		return false, nil
 	}
-	ctx = WithoutSpares(ctx)
+	ctx = oracle.WithoutSpares(ctx)
 	for k, w := range s.words {
 		if !s.answered[k] {
 			continue
