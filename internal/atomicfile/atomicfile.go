@@ -185,3 +185,38 @@ func syncDir(dir string) error {
 	}
 	return nil
 }
+
+// CheckDir checks that files can be created in dir by creating and removing
+// one. A folder that does not exist yet is made only when the files are
+// written (a failed run leaves none), so then its nearest existing parent
+// is probed.
+func CheckDir(dir string) error {
+	at := dir
+	for {
+		fi, err := os.Stat(at)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("output folder %s: %s is not a folder", dir, at)
+			}
+			break
+		}
+		parent := filepath.Dir(at)
+		if !errors.Is(err, os.ErrNotExist) || parent == at {
+			return fmt.Errorf("output folder %s: %w", dir, err)
+		}
+		at = parent
+	}
+	f, err := os.CreateTemp(at, ".droidstar-probe-*")
+	if err != nil {
+		return fmt.Errorf("output folder %s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	cerr := f.Close()
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("output folder %s: removing the probe file: %w", dir, err)
+	}
+	if cerr != nil {
+		return fmt.Errorf("output folder %s is not writable: %w", dir, cerr)
+	}
+	return nil
+}

@@ -8,6 +8,7 @@ package bench
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -20,16 +21,14 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/droidstar/droidstar/examples"
-	"github.com/droidstar/droidstar/internal/compose"
-	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/learn/equivalence"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
-	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/refdata"
+	"github.com/droidstar/droidstar/internal/run"
 )
 
 // DroidStarCase is one of DroidStar's October 2016 experiments: the settings
@@ -132,95 +131,105 @@ func RunDroidStarCase(ctx context.Context, shared string, c DroidStarCase, lanes
 	return RunDroidStarCaseWith(ctx, shared, c, DroidStarRun{Lanes: lanes})
 }
 
-// DroidStarRun is how RunDroidStarCaseWith learns: with the learner called
-// Learner (see learn.ByName; empty: the default), on Lanes simulated
-// devices, padding queries by Pad (see pad.Sizes; zero: none), and with the
-// Conformance test after the bound check (nil: none).
+// DroidStarRun is how RunDroidStarCaseWith learns, in the words of the
+// learning options (run.Spec): with the learner called Learner (empty:
+// the default), on Lanes simulated devices, padding queries by Pad (zero:
+// none), with the Conformance test after the bound check (empty: none),
+// the Timeout (empty: the case's fixed one; "auto:START" calibrates it)
+// and the bound counting every symbol, as DroidStar did, with
+// BoundCountsEvery.
 type DroidStarRun struct {
 	Learner     string
 	Lanes       int
-	Pad         pad.Sizes
-	Conformance *model.Conformance
+	Pad         run.Pad
+	Conformance string
 	// Latencies gives the callbacks the latencies of the case's Example
-	// instead of a fixed 50ms; AutoTimeout, when positive, calibrates the
-	// quiescence timeout from it (learn --timeout auto:START).
-	Latencies   bool
-	AutoTimeout time.Duration
-	// BoundCountsEvery makes the bound count every symbol, as DroidStar
-	// did (learn --bound-counts every).
+	// instead of a fixed 50ms.
+	Latencies        bool
+	Timeout          string
 	BoundCountsEvery bool
-	// NoLookahead sends no spares on several lanes (engine.Options).
-	NoLookahead bool
 }
 
-// droidStarPlan plans learning one of DroidStar's diagrams with its own
-// alphabet, timeouts and restrictions, on lanes simulated devices.
-func droidStarPlan(shared string, c DroidStarCase, lanes int) (*compose.Plan, error) {
-	return droidStarPlanWith(shared, c, DroidStarRun{Lanes: lanes})
+// Spec is what every benchmark run starts from: one lane, the checks,
+// padding and final check off, no store, no device kept awake, and no
+// grace (nothing stops a benchmark, so each batch goes to a lane whole),
+// so that each table sets what it measures.
+func Spec() run.Spec {
+	s := run.Defaults()
+	s.Conformance, s.Pad, s.Vote.Final, s.Store.Path, s.ADB.KeepAwake, s.Grace = run.ConformanceOff, run.Pad{}, run.FinalOff, run.StoreOff, false, 0
+	return s
 }
 
-func droidStarPlanWith(shared string, c DroidStarCase, r DroidStarRun) (*compose.Plan, error) {
-	file := filepath.Join(shared, "models", "droidstar-2016", c.Class+"-diagram.gv")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	o := compose.ModelOptions{
-		Format: "droidstar-dot", Bound: c.Bound, Quiescence: c.Quiescence, Reset: Reset, Settle: purpose.DefaultSettle,
-		Latency: purpose.DefaultLatency, Callins: c.Callins, Restrictions: c.Restrictions, Sim: compose.BackendOptions{Lanes: r.Lanes},
+// droidStarSpec describes learning one of DroidStar's diagrams with its own
+// alphabet, timeouts, restrictions and bound.
+func droidStarSpec(shared string, c DroidStarCase, r DroidStarRun) (run.Spec, error) {
+	settle := purpose.DefaultSettle
+	m := &run.ModelFile{
+		Path: filepath.Join(shared, "models", "droidstar-2016", c.Class+"-diagram.gv"), Format: "droidstar-dot",
+		Quiescence: c.Quiescence, Reset: Reset, Settle: &settle, Latency: purpose.DefaultLatency,
+		Callins: c.Callins, Restrictions: c.Restrictions,
 	}
 	if r.Latencies {
 		p, err := examples.Purpose(c.Example)
 		if err != nil {
-			return nil, fmt.Errorf("%s: the latencies of example %q: %w", c.Class, c.Example, err)
+			return run.Spec{}, fmt.Errorf("%s: the latencies of example %q: %w", c.Class, c.Example, err)
 		}
-		o.Latencies = p.Backend.Sim
+		m.Latencies = p.Backend.Sim
 	}
-	return compose.FromModel(file, data, o)
+	s := Spec()
+	s.Model, s.Bound, s.Lanes, s.Learner, s.Pad, s.Timeout = m, strconv.Itoa(c.Bound), max(r.Lanes, 1), cmp.Or(r.Learner, s.Learner), r.Pad, r.Timeout
+	if r.Conformance != "" {
+		s.Conformance = r.Conformance
+	}
+	if r.BoundCountsEvery {
+		s.BoundCounts = run.BoundCountsEvery
+	}
+	return s, nil
 }
 
-// calibrate makes plan's run calibrate its timeout from start, as learn
-// --timeout auto:START does; start 0 leaves it fixed.
-func calibrate(ctx context.Context, plan *compose.Plan, start time.Duration, o *engine.Options) error {
-	if start <= 0 {
-		return nil
+// learnSpec learns what spec describes, for a benchmark: the outcome, and
+// the run to compare it with its target (the caller closes it).
+func learnSpec(ctx context.Context, spec run.Spec) (*run.Run, *run.Outcome, error) {
+	sess, err := run.Open(spec, run.Env{})
+	if err != nil {
+		return nil, nil, err
 	}
-	if err := plan.AutoTimeout(start); err != nil {
-		return err
+	defer sess.Close()
+	r, err := sess.Start(ctx, spec, "")
+	if err != nil {
+		return nil, nil, err
 	}
-	plan.CheckStaleFirst()
-	o.Learner.OnHypothesis = plan.ConfirmHypothesis(ctx)
-	return plan.ProbeAtCeiling(ctx)
+	out, err := r.Learn(ctx, nil)
+	if err != nil {
+		r.Close()
+		return nil, nil, err
+	}
+	return r, out, nil
 }
 
 // RunDroidStarCaseWith is RunDroidStarCase with the run's settings.
-func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r DroidStarRun) (*DroidStarRow, error) {
-	plan, err := droidStarPlanWith(shared, c, r)
+func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, dr DroidStarRun) (*DroidStarRow, error) {
+	spec, err := droidStarSpec(shared, c, dr)
 	if err != nil {
 		return nil, err
 	}
-	defer plan.Close()
-	plan.Pad(r.Pad)
-	plan.Job.Target.BoundCountsEvery = r.BoundCountsEvery
-	opts := engine.Options{Learn: r.Learner, VirtualClock: true, Conformance: r.Conformance, NoLookahead: r.NoLookahead}
-	if err := calibrate(ctx, plan, r.AutoTimeout, &opts); err != nil {
-		return nil, fmt.Errorf("%s: %w", c.Class, err)
-	}
-	res, err := engine.Run(ctx, plan.Job, opts)
+	r, out, err := learnSpec(ctx, spec)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Class, err)
 	}
-	equal, err := res.Machine.Equivalent(plan.Model.Machine)
+	defer r.Close()
+	equal, err := out.Machine.Equivalent(r.Model().Machine)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Class, err)
 	}
-	st := res.Document.Stats
+	doc := out.Document
+	st := doc.Stats
 	total := st.Total()
 	return &DroidStarRow{
 		Case: c, States: st.States, Asked: total.Asked, Executed: total.Executed, Excluded: total.Excluded, Padded: total.Padded,
 		EQs: st.EQs, DeviceSecs: st.DeviceSecs, EstimatedWallSecs: st.EstimatedWallSecs, WallSecs: st.WallSecs,
-		LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: equal,
-		Timeout: plan.TimeoutStats(), Transitions: res.Document.Transitions,
+		LearnedNeeds: doc.Bound.LearnedNeeds, Equal: equal,
+		Timeout: st.Timeout, Transitions: doc.Transitions,
 	}, nil
 }
 
@@ -235,25 +244,33 @@ func RunDroidStarCaseWith(ctx context.Context, shared string, c DroidStarCase, r
 // access words differ checks other words, so this is the yardstick the
 // issue set, not a proven lower bound of every run.
 func DroidStarFloor(ctx context.Context, shared string, c DroidStarCase, countsEvery bool) (int, error) {
-	plan, err := droidStarPlan(shared, c, 1)
+	spec, err := droidStarSpec(shared, c, DroidStarRun{Lanes: 1, BoundCountsEvery: countsEvery})
 	if err != nil {
 		return 0, err
 	}
-	defer plan.Close()
-	m := plan.Model.Machine.Minimize()
+	sess, err := run.Open(spec, run.Env{})
+	if err != nil {
+		return 0, err
+	}
+	defer sess.Close()
+	r, err := sess.Start(ctx, spec, "")
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	m := r.Model().Machine.Minimize()
 	tree := m.AccessTree()
 	access := make([]mealy.Word, m.NumStates())
 	for q := range access {
 		access[q] = tree.Word(q)
 	}
-	t := plan.Job.Target
-	t.BoundCountsEvery = countsEvery
+	t := r.Target()
 	sem, err := t.Sem()
 	if err != nil {
 		return 0, err
 	}
-	rec := plan.Job.Recorder
-	check := &equivalence.Bound{MQ: &oracle.Counter{Next: plan.Job.MQ, Phase: oracle.PhaseEquivalence, Recorder: rec},
+	mq, rec := r.Pipeline()
+	check := &equivalence.Bound{MQ: &oracle.Counter{Next: mq, Phase: oracle.PhaseEquivalence, Recorder: rec},
 		Bound: c.Bound, Sem: sem, Forcing: t.BoundForcing(), PerBatch: equivalence.WholeRound}
 	cex, err := check.FindCounterexample(ctx, &learn.Hypothesis{Machine: m, Access: access})
 	if err != nil {
@@ -389,27 +406,22 @@ type MealyRow struct {
 // learn.ByName; empty: the default) and a perfect teacher, so only the
 // learner's queries count, as in AALpy's table.
 func RunMealy(ctx context.Context, shared string, a AALpyRow, learner string) (*MealyRow, error) {
-	file := filepath.Join(shared, "benchmarks", "mealy", a.Model+".dot")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	plan, err := compose.FromModel(file, data, compose.ModelOptions{Format: "mealy-dot", Bound: 1})
-	if err != nil {
-		return nil, err
-	}
-	defer plan.Close()
-	res, err := engine.Run(ctx, plan.Job, engine.Options{Perfect: plan.Model.Machine, Learn: learner, VirtualClock: true})
+	spec := Spec()
+	spec.Model = run.DefaultModelFile(filepath.Join(shared, "benchmarks", "mealy", a.Model+".dot"))
+	spec.Model.Format = "mealy-dot"
+	spec.Bound, spec.Oracle, spec.Conformance, spec.Learner = "1", run.OraclePerfect, "", cmp.Or(learner, spec.Learner)
+	r, out, err := learnSpec(ctx, spec)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", a.Model, err)
 	}
-	equal, err := res.Machine.Equivalent(plan.Model.Machine)
+	defer r.Close()
+	equal, err := out.Machine.Equivalent(r.Model().Machine)
 	if err != nil {
 		return nil, err
 	}
-	st := res.Document.Stats
+	st := out.Document.Stats
 	total := st.Total()
-	return &MealyRow{AALpy: a, States: res.Machine.NumStates(), Executed: total.Executed, Symbols: total.Symbols,
+	return &MealyRow{AALpy: a, States: out.Machine.NumStates(), Executed: total.Executed, Symbols: total.Symbols,
 		EQs: st.EQs, WallSecs: st.WallSecs, Equal: equal}, nil
 }
 
@@ -428,58 +440,46 @@ type ExampleRow struct {
 	Transitions []model.Transition
 }
 
-// ExampleRun is how RunExampleRun learns: padding queries by Pad, and
-// calibrating the timeout from AutoTimeout when positive.
+// ExampleRun is how RunExampleRun learns, in the words of the learning
+// options: padding queries by Pad (zero: none), and with the Timeout
+// (empty: the purpose's fixed one; "auto:START" calibrates it).
 type ExampleRun struct {
-	Pad         pad.Sizes
-	AutoTimeout time.Duration
+	Pad     run.Pad
+	Timeout string
 }
 
 // RunExample learns an embedded example and compares it with its model.
 func RunExample(ctx context.Context, name string) (*ExampleRow, error) {
-	return RunExampleWith(ctx, name, pad.Sizes{})
+	return RunExampleRun(ctx, name, ExampleRun{})
 }
 
-// examplePlan plans learning an embedded example on its sim backend.
-func examplePlan(name string) (*compose.Plan, error) {
-	p, err := examples.Purpose(name)
-	if err != nil {
-		return nil, err
-	}
-	return compose.FromPurpose(context.Background(), p, examples.ReadFile, compose.BackendOptions{})
-}
-
-// RunExampleWith is RunExample padding queries by size.
-func RunExampleWith(ctx context.Context, name string, size pad.Sizes) (*ExampleRow, error) {
-	return RunExampleRun(ctx, name, ExampleRun{Pad: size})
+// exampleSpec describes learning an embedded example on its sim backend.
+func exampleSpec(name string) run.Spec {
+	s := Spec()
+	s.Example = name
+	return s
 }
 
 // RunExampleRun is RunExample with the run's settings.
-func RunExampleRun(ctx context.Context, name string, r ExampleRun) (*ExampleRow, error) {
-	plan, err := examplePlan(name)
-	if err != nil {
-		return nil, err
-	}
-	defer plan.Close()
-	plan.Pad(r.Pad)
-	opts := engine.Options{VirtualClock: true}
-	if err := calibrate(ctx, plan, r.AutoTimeout, &opts); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	res, err := engine.Run(ctx, plan.Job, opts)
+func RunExampleRun(ctx context.Context, name string, er ExampleRun) (*ExampleRow, error) {
+	spec := exampleSpec(name)
+	spec.Pad, spec.Timeout = er.Pad, er.Timeout
+	r, out, err := learnSpec(ctx, spec)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	defer r.Close()
 	// Compare with the model as the purpose sees it (restrictions, merged
 	// and error callbacks).
-	_, differ, err := compose.Disagreement(res.Machine, plan)
+	_, differ, err := r.Disagreement(out.Machine)
 	if err != nil {
 		return nil, err
 	}
-	st := res.Document.Stats
+	doc := out.Document
+	st := doc.Stats
 	return &ExampleRow{Name: name, States: st.States, Executed: st.Total().Executed, EQs: st.EQs,
-		DeviceSecs: st.DeviceSecs, LearnedNeeds: res.Document.Bound.LearnedNeeds, Equal: !differ,
-		Timeout: plan.TimeoutStats(), Transitions: res.Document.Transitions}, nil
+		DeviceSecs: st.DeviceSecs, LearnedNeeds: doc.Bound.LearnedNeeds, Equal: !differ,
+		Timeout: st.Timeout, Transitions: doc.Transitions}, nil
 }
 
 // GeoMean is the geometric mean of xs, 0 when xs is empty or holds a

@@ -8,12 +8,9 @@ import (
 	"testing"
 
 	"github.com/droidstar/droidstar/examples"
-	"github.com/droidstar/droidstar/internal/compose"
-	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/learn"
-	autotimeout "github.com/droidstar/droidstar/internal/oracle/calibrate"
-	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/refdata"
+	"github.com/droidstar/droidstar/internal/run"
 )
 
 // sharedOrSkip finds ../shared or skips with a message that says why.
@@ -79,7 +76,7 @@ func TestDroidStarFloor(t *testing.T) {
 				if floor != w {
 					t.Errorf("floor %d, want %d", floor, w)
 				}
-				row, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: pad.Defaults(), BoundCountsEvery: every})
+				row, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: run.Defaults().Pad, BoundCountsEvery: every})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,11 +100,11 @@ func TestDroidStarModelsWithLanes(t *testing.T) {
 	for _, learner := range learn.Names() {
 		for _, c := range DroidStarCases {
 			t.Run(learner+"/"+c.Class, func(t *testing.T) {
-				one, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Learner: learner, Pad: pad.Defaults()})
+				one, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Learner: learner, Pad: run.Defaults().Pad})
 				if err != nil {
 					t.Fatal(err)
 				}
-				four, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 4, Learner: learner, Pad: pad.Defaults()})
+				four, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 4, Learner: learner, Pad: run.Defaults().Pad})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -132,7 +129,7 @@ func TestDroidStarModelsWithTimeoutAuto(t *testing.T) {
 	shared := sharedOrSkip(t)
 	for _, c := range DroidStarCases {
 		t.Run(c.Class, func(t *testing.T) {
-			fixed, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: pad.Defaults(), Latencies: true})
+			fixed, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: run.Defaults().Pad, Latencies: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +137,7 @@ func TestDroidStarModelsWithTimeoutAuto(t *testing.T) {
 				t.Fatal("the fixed timeout learned another model than the diagram")
 			}
 			for _, lanes := range []int{1, 4} {
-				auto, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: lanes, Pad: pad.Defaults(), Latencies: true, AutoTimeout: autotimeout.DefaultStart})
+				auto, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: lanes, Pad: run.Defaults().Pad, Latencies: true, Timeout: run.TimeoutAuto})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -196,18 +193,15 @@ func TestExamplesLearnedExactly(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			plan, err := examplePlan(name)
+			r, out, err := learnSpec(context.Background(), exampleSpec(name))
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := engine.Run(context.Background(), plan.Job, engine.Options{VirtualClock: true})
-			if err != nil {
-				t.Fatal(err)
+			defer r.Close()
+			if w, differ, err := r.Disagreement(out.Machine); err != nil || differ {
+				t.Fatalf("learned model differs from the example's model on %s (err %v)", r.Target().Inputs.Format(w), err)
 			}
-			if w, differ, err := compose.Disagreement(res.Machine, plan); err != nil || differ {
-				t.Fatalf("learned model differs from the example's model on %s (err %v)", plan.Target().Inputs.Format(w), err)
-			}
-			if got := res.Document.Stats.States; got != want[name] {
+			if got := out.Document.Stats.States; got != want[name] {
 				t.Fatalf("%d typestate states, want %d", got, want[name])
 			}
 		})
@@ -259,19 +253,19 @@ func BenchmarkLearnMealy(b *testing.B) {
 func TestPaddingLearnsTheSameModels(t *testing.T) {
 	for _, name := range examples.Names() {
 		t.Run(name, func(t *testing.T) {
-			plain, err := RunExampleWith(context.Background(), name, pad.Sizes{})
+			plain, err := RunExample(context.Background(), name)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, n := range []pad.Sizes{{Learning: 1}, {Check: 1}, pad.Defaults(), {Learning: 5, Check: 3}} {
-				row, err := RunExampleWith(context.Background(), name, n)
+			for _, n := range []run.Pad{{Learning: 1}, {Check: 1}, run.Defaults().Pad, {Learning: 5, Check: 3}} {
+				row, err := RunExampleRun(context.Background(), name, ExampleRun{Pad: n})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !row.Equal || row.States != plain.States {
 					t.Errorf("pad %+v: %d states, matches the model: %v; without padding %d states", n, row.States, row.Equal, plain.States)
 				}
-				if n == pad.Defaults() && row.Executed > plain.Executed {
+				if n == run.Defaults().Pad && row.Executed > plain.Executed {
 					t.Errorf("pad %+v executed %d queries, %d without padding", n, row.Executed, plain.Executed)
 				}
 			}
@@ -288,8 +282,8 @@ func TestPaddingLearnsTheSameModels(t *testing.T) {
 			plainTotal += plain.Executed
 			for n := 0; n <= 5; n++ {
 				for _, check := range []int{0, 1, 2} {
-					size := pad.Sizes{Learning: n, Check: check}
-					if !size.Any() {
+					size := run.Pad{Learning: n, Check: check}
+					if size == (run.Pad{}) {
 						continue
 					}
 					row, err := RunDroidStarCaseWith(context.Background(), shared, c, DroidStarRun{Lanes: 1, Pad: size})
@@ -299,7 +293,7 @@ func TestPaddingLearnsTheSameModels(t *testing.T) {
 					if !row.Equal || row.States != plain.States {
 						t.Errorf("pad %+v: %d states, equal to the diagram: %v; without padding %d states", size, row.States, row.Equal, plain.States)
 					}
-					if size == pad.Defaults() {
+					if size == run.Defaults().Pad {
 						paddedTotal += row.Executed
 					}
 				}
@@ -307,7 +301,7 @@ func TestPaddingLearnsTheSameModels(t *testing.T) {
 		})
 	}
 	if paddedTotal >= plainTotal {
-		t.Errorf("the six executed %d queries padded by %+v, %d without padding", paddedTotal, pad.Defaults(), plainTotal)
+		t.Errorf("the six executed %d queries padded by %+v, %d without padding", paddedTotal, run.Defaults().Pad, plainTotal)
 	}
 }
 

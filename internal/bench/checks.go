@@ -3,35 +3,29 @@ package bench
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/droidstar/droidstar/examples"
-	"github.com/droidstar/droidstar/internal/compose"
-	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/model"
-	"github.com/droidstar/droidstar/internal/oracle/pad"
-	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/run"
 )
 
-// Checks are the equivalence checks one bench run uses: the bound oracle
-// with the case's bound (or Bound when set, or chosen automatically up to
-// AutoMax), then the conformance test when set.
+// Checks are the equivalence checks one bench run uses, in the words of
+// the learning options: the bound oracle with the target's bound (or
+// Bound when set: N, auto or auto:MAX), then the Conformance test when
+// set; Pad pads queries (zero: none).
 type Checks struct {
-	Name string
-	// Pad pads queries (see internal/oracle/pad; zero: none).
-	Pad         pad.Sizes
-	Bound       int
-	Auto        bool
-	AutoMax     int
-	Conformance *model.Conformance
+	Name        string
+	Pad         run.Pad
+	Bound       string
+	Conformance string
 }
 
-// CheckTarget is one target of the checks suite: a name and how to plan
-// learning it.
+// CheckTarget is one target of the checks suite: a name and how to learn
+// it.
 type CheckTarget struct {
 	Suite, Name string
-	plan        func() (*compose.Plan, error)
+	spec        func() (run.Spec, error)
 }
 
 // CheckTargets are the DroidStar six (when shared has them), the bundled
@@ -41,14 +35,14 @@ func CheckTargets(shared string) ([]CheckTarget, error) {
 	var out []CheckTarget
 	if shared != "" {
 		for _, c := range DroidStarCases {
-			out = append(out, CheckTarget{Suite: "droidstar", Name: c.Class, plan: func() (*compose.Plan, error) {
-				return droidStarPlan(shared, c, 1)
+			out = append(out, CheckTarget{Suite: "droidstar", Name: c.Class, spec: func() (run.Spec, error) {
+				return droidStarSpec(shared, c, DroidStarRun{Lanes: 1})
 			}})
 		}
 	}
 	for _, name := range examples.Names() {
-		out = append(out, CheckTarget{Suite: "examples", Name: name, plan: func() (*compose.Plan, error) {
-			return examplePlan(name)
+		out = append(out, CheckTarget{Suite: "examples", Name: name, spec: func() (run.Spec, error) {
+			return exampleSpec(name), nil
 		}})
 	}
 	if shared != "" {
@@ -57,13 +51,11 @@ func CheckTargets(shared string) ([]CheckTarget, error) {
 			return nil, err
 		}
 		for _, a := range rows {
-			file := filepath.Join(shared, "benchmarks", "mealy", a.Model+".dot")
-			out = append(out, CheckTarget{Suite: "mealy", Name: a.Model, plan: func() (*compose.Plan, error) {
-				data, err := os.ReadFile(file)
-				if err != nil {
-					return nil, err
-				}
-				return compose.FromModel(file, data, compose.ModelOptions{Format: "mealy-dot", Bound: purpose.DefaultBound})
+			out = append(out, CheckTarget{Suite: "mealy", Name: a.Model, spec: func() (run.Spec, error) {
+				s := Spec()
+				s.Model = run.DefaultModelFile(filepath.Join(shared, "benchmarks", "mealy", a.Model+".dot"))
+				s.Model.Format = "mealy-dot"
+				return s, nil
 			}})
 		}
 	}
@@ -86,27 +78,30 @@ type ChecksRow struct {
 
 // RunChecks learns t with checks and compares the result with the target.
 func RunChecks(ctx context.Context, t CheckTarget, checks Checks) (*ChecksRow, error) {
-	plan, err := t.plan()
+	spec, err := t.spec()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
-	defer plan.Close()
-	if checks.Bound > 0 {
-		plan.Job.Target.Bound = checks.Bound
+	if checks.Bound != "" {
+		spec.Bound = checks.Bound
 	}
-	plan.Job.Target.BoundAuto, plan.Job.Target.BoundMax = checks.Auto, checks.AutoMax
-	plan.Pad(checks.Pad)
-	res, err := engine.Run(ctx, plan.Job, engine.Options{VirtualClock: true, Conformance: checks.Conformance})
+	spec.Pad = checks.Pad
+	if checks.Conformance != "" {
+		spec.Conformance = checks.Conformance
+	}
+	r, out, err := learnSpec(ctx, spec)
 	if err != nil {
 		return nil, fmt.Errorf("%s (%s): %w", t.Name, checks.Name, err)
 	}
-	_, differ, err := compose.Disagreement(res.Machine, plan)
+	defer r.Close()
+	_, differ, err := r.Disagreement(out.Machine)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
-	st := res.Document.Stats
+	doc := out.Document
+	st := doc.Stats
 	row := &ChecksRow{Target: t, States: st.States, Executed: st.Total().Executed, Conformance: st.Conformance.Executed,
-		BoundUsed: res.Document.Bound.Used, Equal: !differ}
+		BoundUsed: doc.Bound.Used, Equal: !differ}
 	for _, f := range st.Counterexamples {
 		if f.Check == model.CheckConformance {
 			row.Found++

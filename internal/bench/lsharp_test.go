@@ -5,10 +5,7 @@ import (
 	"testing"
 
 	"github.com/droidstar/droidstar/examples"
-	"github.com/droidstar/droidstar/internal/compose"
-	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/learn"
-	"github.com/droidstar/droidstar/internal/model"
 )
 
 // LoadAALpy reads all three of AALpy's algorithms for each of the 13
@@ -85,23 +82,21 @@ func TestMealyBenchmarksWithLSharp(t *testing.T) {
 func TestExamplesLearnedExactlyWithLSharp(t *testing.T) {
 	for _, name := range examples.Names() {
 		t.Run(name, func(t *testing.T) {
-			plan, err := examplePlan(name)
+			spec := exampleSpec(name)
+			spec.Learner, spec.Conformance = learn.NameLSharp, "wp:1"
+			r, out, err := learnSpec(context.Background(), spec)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer plan.Close()
-			res, err := engine.Run(context.Background(), plan.Job, engine.Options{Learn: learn.NameLSharp, VirtualClock: true,
-				Conformance: &model.Conformance{Method: engine.ConformanceWp, Depth: 1}})
-			if err != nil {
-				t.Fatal(err)
+			defer r.Close()
+			if w, differ, err := r.Disagreement(out.Machine); err != nil || differ {
+				t.Fatalf("learned model differs from the example's model on %s (err %v)", r.Target().Inputs.Format(w), err)
 			}
-			if w, differ, err := compose.Disagreement(res.Machine, plan); err != nil || differ {
-				t.Fatalf("learned model differs from the example's model on %s (err %v)", plan.Target().Inputs.Format(w), err)
+			st := out.Document.Stats
+			if st.Learner != learn.NameLSharp {
+				t.Fatalf("stats.learner %q", st.Learner)
 			}
-			if got := res.Document.Stats.Learner; got != learn.NameLSharp {
-				t.Fatalf("stats.learner %q", got)
-			}
-			t.Logf("%s: %d states, executed %d", name, res.Document.Stats.States, res.Document.Stats.Total().Executed)
+			t.Logf("%s: %d states, executed %d", name, st.States, st.Total().Executed)
 		})
 	}
 }

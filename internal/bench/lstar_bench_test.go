@@ -80,7 +80,7 @@ func BenchmarkLStarRandom(b *testing.B) {
 				// learning: the timer and the CPU count run for engine.Run
 				// alone.
 				b.StopTimer()
-				plan, err := compose.FromModel("random.json", data, compose.ModelOptions{Format: "json", Bound: 1})
+				plan, err := compose.Build(context.Background(), compose.Source{Model: &compose.ModelSource{File: "random.json", Data: data, Format: "json", Bound: 1}}, compose.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

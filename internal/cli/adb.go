@@ -26,34 +26,14 @@ type adbFlags struct {
 	devices        []string
 	harnessTimeout time.Duration
 	deviceDir      string
-	keepAwake      bool
 }
 
 // addServer adds the adb server flags (adb's own -H and -P).
-func (a *adbFlags) addServer(fl *pflag.FlagSet) {
-	fl.StringVarP(&a.host, "adb-host", "H", "", "adb server host (default: from ADB_SERVER_SOCKET, else localhost)")
-	fl.IntVarP(&a.port, "adb-port", "P", 0, "adb server port (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else 5037)")
-}
+func (a *adbFlags) addServer(fl *pflag.FlagSet) { addServerFlags(fl, &a.host, &a.port) }
 
 // addHarness adds the flags of how the harness runs on a device.
 func (a *adbFlags) addHarness(fl *pflag.FlagSet) {
-	fl.DurationVar(&a.harnessTimeout, "harness-timeout", adb.DefaultSocketTimeout, "backend adb: how long to wait for the harness app to open its socket")
-	fl.StringVar(&a.deviceDir, "device-dir", adb.DefaultDir, "backend adb: the device folder where the adb shell stages the purpose's files; the harness app only reads it, copying the files into its own folder")
-}
-
-// addKeepAwake adds --keep-awake, for the commands that run long enough
-// for a device to sleep (learn, matrix; doctor only reports the setting).
-func (a *adbFlags) addKeepAwake(fl *pflag.FlagSet) {
-	fl.BoolVar(&a.keepAwake, "keep-awake", true, "backend adb: keep each device's screen on while it is plugged in over USB during the run (svc power stayon usb) and put its setting back afterwards; --keep-awake=false leaves the setting alone")
-}
-
-// awake is what keeps the devices of one command awake, or nil when the
-// user leaves their setting alone.
-func (a *adbFlags) awake(e *env) *adb.Awake {
-	if !a.keepAwake {
-		return nil
-	}
-	return adb.NewAwake(e.stderr)
+	addHarnessFlags(fl, &a.harnessTimeout, &a.deviceDir)
 }
 
 // checkDeviceDir rejects a --device-dir the device could not resolve.

@@ -602,7 +602,7 @@ func TestCheckUndeclaredPermission(t *testing.T) {
 	}
 	first, _, _ := strings.Cut(string(data), "\n")
 	want := strings.ReplaceAll(strings.TrimPrefix(first, "# want: "), "FILE", file)
-	code, stdout, stderr := run(t, "check", file)
+	code, stdout, stderr := droidstar(t, "check", file)
 	if code != ExitFail || stdout != "" || stderr != want+"\ndroidstar: 1 of 1 purpose files have errors\n" {
 		t.Errorf("check: exit %d\n%s\nwant %s", code, stderr, want)
 	}

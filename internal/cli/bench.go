@@ -10,9 +10,7 @@ import (
 
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/bench"
-	"github.com/droidstar/droidstar/internal/engine"
-	"github.com/droidstar/droidstar/internal/learn"
-	"github.com/droidstar/droidstar/internal/oracle/pad"
+	"github.com/droidstar/droidstar/internal/run"
 )
 
 func newBenchCmd(e *env) *cobra.Command {
@@ -150,17 +148,14 @@ func benchDroidStar(c *cobra.Command, out io.Writer, shared string, lanes int, e
 	if err != nil {
 		return 0, err
 	}
-	conf, err := parseConformance(defaultConformance)
-	if err != nil {
-		return 0, err
-	}
+	conf := run.DefaultConformance
 	if every {
 		fmt.Fprintf(out, "DroidStar's typestates (simulated device, same alphabets, quiescence timeouts, restrictions and bound,\n")
 		fmt.Fprintf(out, "counting every symbol as DroidStar did: --bound-counts every), learned with the distinguisher-bound\n")
 		fmt.Fprintf(out, "oracle alone (conformance off) and %s, the default.\n", defaultPadFlags())
 		fmt.Fprintln(out, "DroidStar's columns are its own real-device runs (Oct 2016): executed queries and wall time.")
 		fmt.Fprintf(out, "executed and device-s: on 1 lane; wall %d lanes: the estimated wall time (each batch's makespan)\n", lanes)
-		fmt.Fprintf(out, "on %d lanes; /DS: over DroidStar's wall time; default: executed with the default checks (+%s).\n", lanes, defaultConformance)
+		fmt.Fprintf(out, "on %d lanes; /DS: over DroidStar's wall time; default: executed with the default checks (+%s).\n", lanes, run.DefaultConformance)
 		fmt.Fprintln(out, "floor: the queries the last bound check runs on the true model from an empty cache (its maximal")
 		fmt.Fprintln(out, "words, without the waits after a quiet and the symbols after an err that the closure's rules answer),")
 		fmt.Fprintln(out, "and the initial state's transitions into the error sink, which the check skips (they answer err).")
@@ -174,15 +169,15 @@ func benchDroidStar(c *cobra.Command, out io.Writer, shared string, lanes int, e
 	var sumOurs, sumTheirs, sumDefault, sumFloor int
 	var qRatios, devRatios, wallRatios []float64
 	for _, cs := range bench.DroidStarCases {
-		row, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Defaults(), BoundCountsEvery: every})
+		row, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: run.Defaults().Pad, BoundCountsEvery: every})
 		if err != nil {
 			return bad, err
 		}
-		many, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: lanes, Pad: pad.Defaults(), BoundCountsEvery: every})
+		many, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: lanes, Pad: run.Defaults().Pad, BoundCountsEvery: every})
 		if err != nil {
 			return bad, err
 		}
-		def, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Defaults(), Conformance: conf, BoundCountsEvery: every})
+		def, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: run.Defaults().Pad, Conformance: conf, BoundCountsEvery: every})
 		if err != nil {
 			return bad, err
 		}
@@ -226,7 +221,7 @@ func benchDroidStarLearners(c *cobra.Command, out io.Writer, shared string, lane
 	if err != nil {
 		return 0, err
 	}
-	names := learn.Names()
+	names := run.Learners()
 	fmt.Fprintf(out, "Learners (--learner; counting every symbol, %s, the bound oracle alone): executed queries,\n", defaultPadFlags())
 	fmt.Fprintf(out, "device-seconds on 1 lane and the estimated wall time on %d lanes; geo means over DroidStar's.\n", lanes)
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
@@ -246,11 +241,11 @@ func benchDroidStarLearners(c *cobra.Command, out io.Writer, shared string, lane
 		cells := make([][3]string, len(names))
 		equal := true
 		for k, n := range names {
-			one, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Learner: n, Lanes: 1, Pad: pad.Defaults(), BoundCountsEvery: true})
+			one, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Learner: n, Lanes: 1, Pad: run.Defaults().Pad, BoundCountsEvery: true})
 			if err != nil {
 				return bad, err
 			}
-			many, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Learner: n, Lanes: lanes, Pad: pad.Defaults(), BoundCountsEvery: true})
+			many, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Learner: n, Lanes: lanes, Pad: run.Defaults().Pad, BoundCountsEvery: true})
 			if err != nil {
 				return bad, err
 			}
@@ -295,19 +290,17 @@ func benchDroidStarLearners(c *cobra.Command, out io.Writer, shared string, lane
 // executed queries and device-seconds without it and with --pad's default,
 // for the bound oracle alone and with the default conformance test.
 func benchDroidStarPad(c *cobra.Command, out io.Writer, shared string, lanes int) (int, error) {
-	conf, err := parseConformance(defaultConformance)
-	if err != nil {
-		return 0, err
-	}
+	conf := run.DefaultConformance
 	fmt.Fprintf(out, "Padding (%s, the default, beside --pad 0 --pad-check 0): executed queries and device-seconds\n", defaultPadFlags())
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(w, "class\tequal\tbound\tpadded\tratio\tdevice-s\tpadded\tratio\t+%s\tpadded\tratio\tdevice-s\tpadded\tratio\t\n", defaultConformance)
+	fmt.Fprintf(w, "class\tequal\tbound\tpadded\tratio\tdevice-s\tpadded\tratio\t+%s\tpadded\tratio\tdevice-s\tpadded\tratio\t\n", run.DefaultConformance)
 	bad := 0
 	var sum [8]float64
 	for _, cs := range bench.DroidStarCases {
 		var rows [4]*bench.DroidStarRow
-		for k, r := range []bench.DroidStarRun{{Lanes: lanes}, {Lanes: lanes, Pad: pad.Defaults()},
-			{Lanes: lanes, Conformance: conf}, {Lanes: lanes, Pad: pad.Defaults(), Conformance: conf}} {
+		var err error
+		for k, r := range []bench.DroidStarRun{{Lanes: lanes}, {Lanes: lanes, Pad: run.Defaults().Pad},
+			{Lanes: lanes, Conformance: conf}, {Lanes: lanes, Pad: run.Defaults().Pad, Conformance: conf}} {
 			if rows[k], err = bench.RunDroidStarCaseWith(c.Context(), shared, cs, r); err != nil {
 				return bad, err
 			}
@@ -343,7 +336,7 @@ func benchMealy(c *cobra.Command, out io.Writer, shared string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	learners := learn.Names()
+	learners := run.Learners()
 	type cell struct{ executed, symbols, eqs int }
 	ours := make([][]cell, len(rows))
 	secs := make([]float64, len(learners))
@@ -459,20 +452,16 @@ func benchExamples(c *cobra.Command, out io.Writer) (int, error) {
 // benchChecksConfigs are the equivalence checks the checks suite compares:
 // the bound oracle alone (the case's bound), --bound auto, and the bound
 // oracle followed by each conformance test.
-func benchChecksConfigs() ([]bench.Checks, error) {
-	out := []bench.Checks{{Name: "bound"}, {Name: "auto", Auto: true, AutoMax: engine.DefaultAutoMax}}
+func benchChecksConfigs() []bench.Checks {
+	out := []bench.Checks{{Name: "bound"}, {Name: "auto", Bound: run.BoundAuto}}
 	for _, s := range []string{"random:50", "random:200", "random:1000", "wp:0", "wp:1"} {
-		c, err := parseConformance(s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, bench.Checks{Name: "+" + s, Conformance: c})
+		out = append(out, bench.Checks{Name: "+" + s, Conformance: s})
 	}
 	// As learn runs them: padded as by default.
 	for k := range out {
-		out[k].Pad = pad.Defaults()
+		out[k].Pad = run.Defaults().Pad
 	}
-	return out, nil
+	return out
 }
 
 // benchChecks prints, per target, the executed queries under each check
@@ -484,10 +473,7 @@ func benchChecks(c *cobra.Command, out io.Writer, shared string) error {
 	if err != nil {
 		return err
 	}
-	configs, err := benchChecksConfigs()
-	if err != nil {
-		return err
-	}
+	configs := benchChecksConfigs()
 	fmt.Fprintln(out, "Equivalence checks: executed queries per target (x: the learned model differs from its target;")
 	fmt.Fprintf(out, "auto: the bound it settled on in brackets). Simulated device, virtual clock, %s.\n", defaultPadFlags())
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
@@ -509,7 +495,7 @@ func benchChecks(c *cobra.Command, out io.Writer, shared string) error {
 				line += fmt.Sprintf("%d\t", row.States)
 			}
 			cell := fmt.Sprint(row.Executed)
-			if cf.Auto {
+			if cf.Bound == run.BoundAuto {
 				cell += fmt.Sprintf(" [%d]", row.BoundUsed)
 			}
 			if !row.Equal {
@@ -544,5 +530,6 @@ func benchChecks(c *cobra.Command, out io.Writer, shared string) error {
 // defaultPadFlags are the padding flags learn defaults to, as the tables'
 // headings name them.
 func defaultPadFlags() string {
-	return fmt.Sprintf("--pad %d --pad-check %d", pad.Default, pad.DefaultCheck)
+	d := run.Defaults().Pad
+	return fmt.Sprintf("--pad %d --pad-check %d", d.Learning, d.Check)
 }

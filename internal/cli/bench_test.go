@@ -8,8 +8,8 @@ import (
 
 	"github.com/droidstar/droidstar/internal/bench"
 	"github.com/droidstar/droidstar/internal/learn"
-	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/refdata"
+	"github.com/droidstar/droidstar/internal/run"
 )
 
 // The droidstar suite's learners table gives, class by class, each
@@ -17,7 +17,7 @@ import (
 // every model is the diagram, and totals the columns.
 func TestBenchLearnersTable(t *testing.T) {
 	shared := refdata.Require(t)
-	code, stdout, stderr := run(t, "bench", "--only", "droidstar", "--shared", shared)
+	code, stdout, stderr := droidstar(t, "bench", "--only", "droidstar", "--shared", shared)
 	if code != 0 {
 		t.Fatalf("bench: exit %d\n%s", code, stderr)
 	}
@@ -38,7 +38,7 @@ func TestBenchLearnersTable(t *testing.T) {
 			t.Fatalf("row %d: %q, want %s and yes", k, lines[3+k], cs.Class)
 		}
 		for j, name := range names {
-			row, err := bench.RunDroidStarCaseWith(context.Background(), shared, cs, bench.DroidStarRun{Learner: name, Lanes: 1, Pad: pad.Defaults(), BoundCountsEvery: true})
+			row, err := bench.RunDroidStarCaseWith(context.Background(), shared, cs, bench.DroidStarRun{Learner: name, Lanes: 1, Pad: run.Defaults().Pad, BoundCountsEvery: true})
 			if err != nil {
 				t.Fatal(err)
 			}

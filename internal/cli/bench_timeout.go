@@ -12,8 +12,7 @@ import (
 	"github.com/droidstar/droidstar/examples"
 	"github.com/droidstar/droidstar/internal/bench"
 	"github.com/droidstar/droidstar/internal/model"
-	"github.com/droidstar/droidstar/internal/oracle/calibrate"
-	"github.com/droidstar/droidstar/internal/oracle/pad"
+	"github.com/droidstar/droidstar/internal/run"
 )
 
 // timeoutRow is one target learned with its fixed timeout and with
@@ -32,9 +31,9 @@ type timeoutRow struct {
 // device-seconds on one lane. It returns how many learned models differ
 // from their targets or from each other.
 func benchTimeout(c *cobra.Command, out io.Writer, shared string) (int, error) {
-	start := calibrate.DefaultStart
-	fmt.Fprintf(out, "Calibrated quiescence: --timeout auto (one timeout per wait context, from %s, %dx the slowest callback seen in it, never above the fixed timeout)\n", start, calibrate.Margin)
-	fmt.Fprintf(out, "beside the fixed timeout, one lane, --pad %d, the bound oracle alone; same model: both learned the same\n", pad.Default)
+	start := run.DefaultTimeoutStart
+	fmt.Fprintf(out, "Calibrated quiescence: --timeout auto (one timeout per wait context, from %s, %dx the slowest callback seen in it, never above the fixed timeout)\n", start, run.TimeoutMargin)
+	fmt.Fprintf(out, "beside the fixed timeout, one lane, --pad %d, the bound oracle alone; same model: both learned the same\n", run.Defaults().Pad.Learning)
 	fmt.Fprintln(out, "transitions and equal the target. Bundled examples with latency ranges, under their documented latencies:")
 	var rows []timeoutRow
 	bad := 0
@@ -47,11 +46,11 @@ func benchTimeout(c *cobra.Command, out io.Writer, shared string) (int, error) {
 		if s == nil || (len(s.LatencyMax) == 0 && s.DefaultLatencyMax == 0) {
 			continue
 		}
-		fixed, err := bench.RunExampleRun(c.Context(), name, bench.ExampleRun{Pad: pad.Defaults()})
+		fixed, err := bench.RunExampleRun(c.Context(), name, bench.ExampleRun{Pad: run.Defaults().Pad})
 		if err != nil {
 			return bad, err
 		}
-		auto, err := bench.RunExampleRun(c.Context(), name, bench.ExampleRun{Pad: pad.Defaults(), AutoTimeout: start})
+		auto, err := bench.RunExampleRun(c.Context(), name, bench.ExampleRun{Pad: run.Defaults().Pad, Timeout: run.TimeoutAuto})
 		if err != nil {
 			return bad, err
 		}
@@ -68,11 +67,11 @@ func benchTimeout(c *cobra.Command, out io.Writer, shared string) (int, error) {
 	fmt.Fprintln(out, "in each example's purpose; DroidStar measured none), with DroidStar's own timeouts:")
 	rows = nil
 	for _, cs := range bench.DroidStarCases {
-		fixed, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Defaults(), Latencies: true})
+		fixed, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: run.Defaults().Pad, Latencies: true})
 		if err != nil {
 			return bad, err
 		}
-		auto, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: pad.Defaults(), Latencies: true, AutoTimeout: start})
+		auto, err := bench.RunDroidStarCaseWith(c.Context(), shared, cs, bench.DroidStarRun{Lanes: 1, Pad: run.Defaults().Pad, Latencies: true, Timeout: run.TimeoutAuto})
 		if err != nil {
 			return bad, err
 		}

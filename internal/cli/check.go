@@ -9,6 +9,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/run"
 )
 
 func newCheckCmd(e *env) *cobra.Command {
@@ -76,7 +77,7 @@ func checkPurpose(ctx context.Context, e *env, file string, resolve bool, resolv
 	if err != nil {
 		return "", err
 	}
-	o := e.backendOptions(1, false)
+	o := e.backendOptions()
 	o.Resolver = resolver
 	parts, err := compose.Check(ctx, p, e.readFile, o, resolve)
 	if err != nil {
@@ -84,7 +85,7 @@ func checkPurpose(ctx context.Context, e *env, file string, resolve bool, resolv
 	}
 	bound := fmt.Sprint(p.Bound)
 	if p.BoundAuto {
-		bound = boundAuto
+		bound = run.BoundAuto
 	}
 	if p.BoundCountsEvery {
 		bound += " (counting every symbol)"

@@ -72,7 +72,7 @@ backend:
 		t.Fatal(err)
 	}
 
-	code, stdout, stderr := run(t, "check", file)
+	code, stdout, stderr := droidstar(t, "check", file)
 	want := file + ": ok: Marked, 1 callin, 0 callbacks, bound 2, backends jvm (not resolved: check --resolve runs the harness)\n"
 	if code != ExitOK || stdout != want || stderr != "" {
 		t.Fatalf("check: exit %d\nstdout %q\nwant   %q\nstderr %s", code, stdout, want, stderr)
@@ -81,7 +81,7 @@ backend:
 		t.Fatalf("check ran the jar's static initialiser (marker: %v)", err)
 	}
 
-	code, stdout, stderr = run(t, "check", "--resolve", file)
+	code, stdout, stderr = droidstar(t, "check", "--resolve", file)
 	if code != ExitOK || stderr != "" || !strings.HasPrefix(stdout, file+": ok: Marked, 1 callin, 0 callbacks, bound 2, backends jvm (ran the harness on ") ||
 		!strings.HasSuffix(stdout, ": target resolved)\n") {
 		t.Fatalf("check --resolve: exit %d\nstdout %q\nstderr %s", code, stdout, stderr)
@@ -107,18 +107,18 @@ func TestCheckResolvesAdbPurposesOnTheHost(t *testing.T) {
 	}
 	bad := repoPath("testdata", "purposes", "adb-bad", "misspelt-from.yaml")
 	good := repoPath("examples", "countdowntimer", "purpose.yaml")
-	code, stdout, _ := run(t, "check", bad)
+	code, stdout, _ := droidstar(t, "check", bad)
 	if code != ExitOK || !strings.HasPrefix(stdout, bad+": ok: CountDownTimer, 2 callins, 1 callback, bound 2, backends adb (resolved on the device when learning starts), sim") {
 		t.Fatalf("plain check: exit %d, %s", code, stdout)
 	}
-	code, stdout, stderr := run(t, "check", "--resolve", "--resolver", cp, bad, good)
+	code, stdout, stderr := droidstar(t, "check", "--resolve", "--resolver", cp, bad, good)
 	wantOut := good + ": ok: CountDownTimer, 2 callins, 1 callback, bound 2, backends adb (resolved on this host against android.jar, API 23), sim (mealy-dot model, 4 states)\n"
 	wantErr := bad + ":25:12: callbacks[0].from[0]: onFinsh is no method of any listener or shim of the purpose (they have onFinish, onTick, cancel, start)\n" +
 		"droidstar: 1 of 2 purpose files have errors\n"
 	if code != ExitFail || stdout != wantOut || stderr != wantErr {
 		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s", code, stdout, wantOut, stderr, wantErr)
 	}
-	code, _, stderr = run(t, "check", "--resolver", cp, good)
+	code, _, stderr = droidstar(t, "check", "--resolver", cp, good)
 	if want := "droidstar: --resolver applies with --resolve, which resolves the purposes' classes\n"; code != ExitUsage || stderr != want {
 		t.Fatalf("--resolver alone: exit %d, %q", code, stderr)
 	}

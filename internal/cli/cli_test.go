@@ -12,8 +12,8 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 )
 
-// run executes the command line in-process, as the binary does.
-func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+// droidstar executes the command line in-process, as the binary does.
+func droidstar(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = Main(args, &out, &errb)
@@ -47,7 +47,7 @@ func TestCheckReportsEachMistakeExactly(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatal("no '# want:' line")
 			}
-			code, stdout, stderr := run(t, "check", file)
+			code, stdout, stderr := droidstar(t, "check", file)
 			wantErr := strings.Join(want, "\n") + "\ndroidstar: 1 of 1 purpose files have errors\n"
 			if code != ExitFail || stdout != "" || stderr != wantErr {
 				t.Fatalf("exit %d\nstdout %q\nstderr:\n%s\nwant:\n%s", code, stdout, stderr, wantErr)
@@ -59,7 +59,7 @@ func TestCheckReportsEachMistakeExactly(t *testing.T) {
 func TestCheckExamples(t *testing.T) {
 	files, _ := filepath.Glob(repoPath("examples", "*", "purpose.yaml"))
 	sort.Strings(files)
-	code, stdout, stderr := run(t, append([]string{"check"}, files...)...)
+	code, stdout, stderr := droidstar(t, append([]string{"check"}, files...)...)
 	if code != ExitOK || stderr != "" {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
@@ -129,7 +129,7 @@ func TestCheckExampleVariants(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("variants %v, want %v: add a new one here", got, want)
 	}
-	code, stdout, stderr := run(t, append([]string{"check"}, files...)...)
+	code, stdout, stderr := droidstar(t, append([]string{"check"}, files...)...)
 	wantOut := files[0] + ": ok: BluetoothAdapterDiscovery, 4 callins, 4 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n" +
 		files[1] + ": ok: FileObserverStarted, 3 callins, 2 callbacks, bound 2, backends adb (resolved on the device when learning starts), sim (mealy-dot model, 5 states)\n" +
 		files[2] + ": ok: OkHttpCallAtReset, 2 callins, 2 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
@@ -144,14 +144,14 @@ func TestCheckCatchesModelMismatch(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "m.dot"), []byte("digraph { a -> a [label=\"start / ok\"]; a -> a [label=\"wait / ping\"]; }\n"), 0o644)
 	purposeFile := filepath.Join(dir, "p.yaml")
 	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start, stop]\ncallbacks: [pong]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
-	code, _, stderr := run(t, "check", purposeFile)
+	code, _, stderr := droidstar(t, "check", purposeFile)
 	want := purposeFile + `:2:18: callins[1]: the model m.dot has no input "stop" (model inputs: start, wait)` + "\n" +
 		"droidstar: 1 of 1 purpose files have errors\n"
 	if code != ExitFail || stderr != want {
 		t.Fatalf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
 	}
 	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start]\ncallbacks: [pong]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
-	code, _, stderr = run(t, "check", purposeFile)
+	code, _, stderr = droidstar(t, "check", purposeFile)
 	want = purposeFile + `:6:12: backend.sim.model: m.dot emits callback "ping", which the purpose does not declare (callbacks and their from names: pong)` + "\n" +
 		"droidstar: 1 of 1 purpose files have errors\n"
 	if code != ExitFail || stderr != want {
@@ -159,7 +159,7 @@ func TestCheckCatchesModelMismatch(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "plain.dot"), []byte("digraph { a -> a [label=\"start / ok\"]; }\n"), 0o644)
 	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start]\nbackend:\n  sim:\n    model: plain.dot\n"), 0o644)
-	code, _, stderr = run(t, "check", purposeFile)
+	code, _, stderr = droidstar(t, "check", purposeFile)
 	want = purposeFile + `:5:12: backend.sim.model: plain.dot is a plain Mealy machine (no "wait" input); a purpose needs a synchronous-closure model` + "\n" +
 		"droidstar: 1 of 1 purpose files have errors\n"
 	if code != ExitFail || stderr != want {
@@ -175,13 +175,13 @@ func TestUnknownModelFormatNamesWhereToSetIt(t *testing.T) {
 	os.WriteFile(model, []byte("digraph { a -> b }\n"), 0o644)
 	purposeFile := filepath.Join(dir, "p.yaml")
 	os.WriteFile(purposeFile, []byte("name: T\ncallins: [start]\nbackend:\n  sim:\n    model: m.dot\n"), 0o644)
-	code, _, stderr := run(t, "check", purposeFile)
+	code, _, stderr := droidstar(t, "check", purposeFile)
 	want := model + ": cannot tell the model's format: no edge has a label; set format: beside model: in the purpose's backend.sim (" + purposeFile + ":5:12): droidstar-dot, mealy-dot or json\n" +
 		"droidstar: 1 of 1 purpose files have errors\n"
 	if code != ExitFail || stderr != want {
 		t.Fatalf("check: exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
 	}
-	code, stdout, stderr := run(t, "learn", "--model", model, "-o", dir)
+	code, stdout, stderr := droidstar(t, "learn", "--model", model, "-o", dir)
 	want = "droidstar: " + model + ": cannot tell the model's format: no edge has a label; name it with --model-format: droidstar-dot, mealy-dot or json\n"
 	if code != ExitFail || stdout != "" || stderr != want {
 		t.Fatalf("learn --model: exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
@@ -192,7 +192,7 @@ func TestUnknownModelFormatNamesWhereToSetIt(t *testing.T) {
 // the files are written all the same.
 func TestLearnQuietPrintsNothing(t *testing.T) {
 	dir := t.TempDir()
-	code, stdout, stderr := run(t, "learn", "--example", "countdowntimer", "-o", dir, "-q")
+	code, stdout, stderr := droidstar(t, "learn", "--example", "countdowntimer", "-o", dir, "-q")
 	if code != ExitOK || stdout != "" || stderr != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -207,7 +207,7 @@ func TestLearnQuietPrintsNothing(t *testing.T) {
 // device and get the typestate in every format.
 func TestLearnEmbeddedExample(t *testing.T) {
 	dir := t.TempDir()
-	code, stdout, stderr := run(t, "learn", "--example", "countdowntimer", "-o", dir, "--write", "json,dot,legacy-dot,summary")
+	code, stdout, stderr := droidstar(t, "learn", "--example", "countdowntimer", "-o", dir, "--write", "json,dot,legacy-dot,summary")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -269,7 +269,7 @@ func TestLearnEmbeddedExample(t *testing.T) {
 // A model file is learned directly, its alphabet derived from the model.
 func TestLearnModelFile(t *testing.T) {
 	dir := t.TempDir()
-	code, _, stderr := run(t, "learn", "--model", repoPath("testdata", "models", "vending-mealy.dot"), "-o", dir, "-q", "--write", "json")
+	code, _, stderr := droidstar(t, "learn", "--model", repoPath("testdata", "models", "vending-mealy.dot"), "-o", dir, "-q", "--write", "json")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -297,11 +297,11 @@ func TestLearnModelFile(t *testing.T) {
 
 func TestExportRendersAModel(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json"); code != ExitOK {
+	if code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json"); code != ExitOK {
 		t.Fatal(stderr)
 	}
 	file := filepath.Join(dir, "AsyncTask.json")
-	code, stdout, _ := run(t, "export", file, "--format", "legacy-dot")
+	code, stdout, _ := droidstar(t, "export", file, "--format", "legacy-dot")
 	const want = `digraph {
   0 -> 1[label=exec];
   0 -> 2[label=cancel];
@@ -321,7 +321,7 @@ func TestExportRendersAModel(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, stdout)
 	}
 	out := filepath.Join(dir, "a.dot")
-	if code, _, stderr := run(t, "export", file, "-f", "dot", "-o", out); code != ExitOK || stderr != "wrote "+out+"\n" {
+	if code, _, stderr := droidstar(t, "export", file, "-f", "dot", "-o", out); code != ExitOK || stderr != "wrote "+out+"\n" {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if data, _ := os.ReadFile(out); !bytes.HasPrefix(data, []byte("digraph AsyncTask {")) {
@@ -333,12 +333,12 @@ func TestExportRejectsCorruptModels(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "bad.json")
 	os.WriteFile(file, []byte("{\"format\": \"droidstar-model\",\n \"version\": 1,\n \"states\": oops}\n"), 0o644)
-	code, _, stderr := run(t, "export", file)
+	code, _, stderr := droidstar(t, "export", file)
 	want := "droidstar: " + file + ": 3:12: invalid character 'o' looking for beginning of value\n"
 	if code != ExitFail || stderr != want {
 		t.Fatalf("exit %d: %q, want %q", code, stderr, want)
 	}
-	code, _, stderr = run(t, "export", filepath.Join(dir, "missing.json"))
+	code, _, stderr = droidstar(t, "export", filepath.Join(dir, "missing.json"))
 	if code != ExitFail || !strings.Contains(stderr, "missing.json: no such file or directory") {
 		t.Fatalf("exit %d: %q", code, stderr)
 	}
@@ -366,7 +366,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"devices", "--format", "xml"}, "droidstar: --format: want text or json, got \"xml\"\n"},
 	}
 	for _, c := range cases {
-		code, stdout, stderr := run(t, c.args...)
+		code, stdout, stderr := droidstar(t, c.args...)
 		if code != ExitUsage || stdout != "" || stderr != c.want {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
 		}
@@ -374,7 +374,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestLearnUnknownExampleIsAUsageError(t *testing.T) {
-	code, stdout, stderr := run(t, "learn", "--example", "nosuch")
+	code, stdout, stderr := droidstar(t, "learn", "--example", "nosuch")
 	want := "droidstar: --example: no example \"nosuch\" (examples: asynctask, countdowntimer, fileobserver, mediaplayer, speechrecognizer, spellcheckersession, sqliteopenhelper)\n"
 	if code != ExitUsage || stdout != "" || stderr != want {
 		t.Fatalf("exit %d, stderr %q, want %q", code, stderr, want)
@@ -383,30 +383,30 @@ func TestLearnUnknownExampleIsAUsageError(t *testing.T) {
 
 func TestLearnFailuresExitOne(t *testing.T) {
 	bad := repoPath("testdata", "purposes", "bad", "unknown-key.yaml")
-	code, _, stderr := run(t, "learn", bad)
+	code, _, stderr := droidstar(t, "learn", bad)
 	if code != ExitFail || !strings.HasPrefix(stderr, "droidstar: "+bad+":") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
 
 func TestVersionAndHelp(t *testing.T) {
-	if code, stdout, _ := run(t, "version"); code != ExitOK || stdout != "droidstar "+toolVersion()+"\n" {
+	if code, stdout, _ := droidstar(t, "version"); code != ExitOK || stdout != "droidstar "+toolVersion()+"\n" {
 		t.Fatalf("exit %d: %q", code, stdout)
 	}
 	for _, cmd := range []string{"learn", "check", "export", "bench", "examples", "version"} {
-		code, stdout, _ := run(t, cmd, "--help")
+		code, stdout, _ := droidstar(t, cmd, "--help")
 		if code != ExitOK || !strings.Contains(stdout, "Examples:\n") {
 			t.Errorf("%s --help: exit %d, no examples:\n%s", cmd, code, stdout)
 		}
 	}
-	code, stdout, _ := run(t, "completion", "bash")
+	code, stdout, _ := droidstar(t, "completion", "bash")
 	if code != ExitOK || !strings.Contains(stdout, "__start_droidstar") {
 		t.Fatalf("bash completion: exit %d", code)
 	}
 }
 
 func TestExamplesList(t *testing.T) {
-	code, stdout, _ := run(t, "examples")
+	code, stdout, _ := droidstar(t, "examples")
 	want := `NAME                 CLASS                                         CALLINS  CALLBACKS
 asynctask            android.os.AsyncTask                          2        2
 countdowntimer       android.os.CountDownTimer                     2        1
@@ -437,7 +437,7 @@ func TestEnvironmentCallbackStopsLearning(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	code, stdout, stderr := run(t, "learn", file, "-o", out)
+	code, stdout, stderr := droidstar(t, "learn", file, "-o", out)
 	// The query that met the callback is the padded word the device ran.
 	want := "droidstar: sim-0: query start wait start start start start: the environment failed, not the class: callback env came, which the purpose declares error: environment; fix the device or its set-up and learn again\n"
 	if code != ExitFail || stdout != "" || stderr != want {
@@ -451,7 +451,7 @@ func TestEnvironmentCallbackStopsLearning(t *testing.T) {
 // learn --help says that a purpose's bound: wins when --bound is absent
 // (cobra's "(default 2)" would say the opposite).
 func TestLearnHelpSaysWhereTheBoundComesFrom(t *testing.T) {
-	code, stdout, _ := run(t, "learn", "--help")
+	code, stdout, _ := droidstar(t, "learn", "--help")
 	want := "      --bound string                 distinguisher bound in free symbols (default: the purpose's bound, else 2): N, or auto"
 	if code != ExitOK || !strings.Contains(stdout, "\n"+want) || strings.Contains(stdout, "(default 2)") {
 		t.Fatalf("exit %d; want the line starting %q and no \"(default 2)\" in:\n%s", code, want, stdout)

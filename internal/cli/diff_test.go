@@ -33,7 +33,7 @@ func fromRoot(s string) string {
 }
 
 func TestDiffSameModelsExitZero(t *testing.T) {
-	code, stdout, stderr := run(t, "diff", diffOld, diffOld)
+	code, stdout, stderr := droidstar(t, "diff", diffOld, diffOld)
 	want := "old: " + diffOld + ": MediaPlayer (android.media.MediaPlayer), 11 states, 55 transitions\n" +
 		"new: " + diffOld + ": MediaPlayer (android.media.MediaPlayer), 11 states, 55 transitions\n" +
 		"same: the two models accept the same traces\n"
@@ -48,14 +48,14 @@ func TestDiffDifferentModelsExitOne(t *testing.T) {
 		{"markdown", "mediaplayer.diff.md"},
 		{"json", "mediaplayer.diff.json"},
 	} {
-		code, stdout, stderr := run(t, "diff", diffOld, diffNew, "--format", c.format)
+		code, stdout, stderr := droidstar(t, "diff", diffOld, diffNew, "--format", c.format)
 		if code != ExitFail || fromRoot(stdout) != readGolden(t, c.golden) || stderr != "droidstar: the models differ\n" {
 			t.Errorf("--format %s: exit %d, stderr %q\nstdout:\n%s", c.format, code, stderr, stdout)
 		}
 	}
 	dir := t.TempDir()
 	out, dot := filepath.Join(dir, "report.txt"), filepath.Join(dir, "diff.dot")
-	code, stdout, stderr := run(t, "diff", diffOld, diffNew, "-o", out, "--dot", dot, "--max-traces", "1")
+	code, stdout, stderr := droidstar(t, "diff", diffOld, diffNew, "-o", out, "--dot", dot, "--max-traces", "1")
 	if want := "wrote " + dot + "\nwrote " + out + "\ndroidstar: the models differ\n"; code != ExitFail || stdout != "" || stderr != want {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -89,7 +89,7 @@ func TestDiffTroubleExitsTwo(t *testing.T) {
 		{[]string{"diff", diffOld, diffNew, "--bogus"}, "droidstar: unknown flag: --bogus\nRun 'droidstar diff --help' for usage.\n"},
 	}
 	for _, c := range cases {
-		code, stdout, stderr := run(t, c.args...)
+		code, stdout, stderr := droidstar(t, c.args...)
 		if code != ExitUsage || stdout != "" || stderr != c.want {
 			t.Errorf("%v: exit %d, stdout %q\nstderr %q\nwant   %q", c.args, code, stdout, stderr, c.want)
 		}
@@ -103,7 +103,7 @@ func TestDiffTroubleExitsTwo(t *testing.T) {
 	data, _ := doc.Marshal()
 	broken := filepath.Join(dir, "broken.json")
 	os.WriteFile(broken, data, 0o644)
-	code, _, stderr := run(t, "diff", diffOld, broken)
+	code, _, stderr := droidstar(t, "diff", diffOld, broken)
 	if want := "droidstar: " + broken + ": initial state \"s0\" is not among the states\n"; code != ExitUsage || stderr != want {
 		t.Fatalf("exit %d, stderr %q, want %q", code, stderr, want)
 	}
@@ -115,7 +115,7 @@ func TestDiffSVGWithoutHelper(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(render.EnvHelper, filepath.Join(dir, "no-such-helper"))
 	svg := filepath.Join(dir, "diff.svg")
-	code, stdout, stderr := run(t, "diff", diffOld, diffNew, "--svg", svg)
+	code, stdout, stderr := droidstar(t, "diff", diffOld, diffNew, "--svg", svg)
 	if code != ExitUsage || stdout != "" || !strings.HasPrefix(stderr, "droidstar: --svg: "+render.Helper+" not found: $"+render.EnvHelper+" is ") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -138,11 +138,11 @@ func TestDiffFixturesAreLearned(t *testing.T) {
 	} {
 		out := filepath.Join(dir, filepath.Base(c.fixture))
 		args := append(append([]string{"learn"}, c.args...), "-o", out, "-q", "--write", "json")
-		if code, _, stderr := run(t, args...); code != ExitOK {
+		if code, _, stderr := droidstar(t, args...); code != ExitOK {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
 		}
 		learned := filepath.Join(out, "MediaPlayer.json")
-		if code, stdout, stderr := run(t, "diff", c.fixture, learned); code != ExitOK {
+		if code, stdout, stderr := droidstar(t, "diff", c.fixture, learned); code != ExitOK {
 			t.Fatalf("%s differs from what droidstar learns: exit %d\n%s%s", c.fixture, code, stdout, stderr)
 		}
 		fixture, _ := model.ReadFile(c.fixture)
@@ -154,7 +154,7 @@ func TestDiffFixturesAreLearned(t *testing.T) {
 }
 
 func TestDiffHelp(t *testing.T) {
-	code, stdout, _ := run(t, "diff", "--help")
+	code, stdout, _ := droidstar(t, "diff", "--help")
 	for _, s := range []string{"Examples:\n", "Exit status: 0 when", "then say \"... and N more\"", "counts read \"at least N\"", "--max-traces int", "--svg string"} {
 		if code != ExitOK || !strings.Contains(stdout, s) {
 			t.Errorf("diff --help lacks %q (exit %d):\n%s", s, code, stdout)
@@ -167,12 +167,12 @@ func TestDiffHelp(t *testing.T) {
 func TestDiffOfUnrelatedClassesExitsTwo(t *testing.T) {
 	dir := t.TempDir()
 	for _, ex := range []string{"countdowntimer", "sqliteopenhelper"} {
-		if code, _, stderr := run(t, "learn", "--example", ex, "-o", dir, "-q", "--write", "json", "--store", "off"); code != ExitOK {
+		if code, _, stderr := droidstar(t, "learn", "--example", ex, "-o", dir, "-q", "--write", "json", "--store", "off"); code != ExitOK {
 			t.Fatalf("learn %s: exit %d: %s", ex, code, stderr)
 		}
 	}
 	timer, helper := filepath.Join(dir, "CountDownTimer.json"), filepath.Join(dir, "SQLiteOpenHelper.json")
-	code, stdout, stderr := run(t, "diff", timer, helper)
+	code, stdout, stderr := droidstar(t, "diff", timer, helper)
 	want := "droidstar: cannot compare " + timer + " with " + helper + ": they share no callins (old: start, cancel; " +
 		"new: openNew, openLV, openSV, openHV, close), so no trace of one can be played on the other; are they models of the same class?\n"
 	if code != ExitUsage || stdout != "" || stderr != want {

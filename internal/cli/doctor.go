@@ -96,7 +96,7 @@ func runDoctor(ctx context.Context, e *env, o *doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	opts := e.backendOptions(1, false).ADB.Options
+	opts := e.backendOptions().ADB.Options
 	opts.SocketTimeout, opts.Dir = o.adb.harnessTimeout, o.adb.deviceDir
 	audio := o.audioMs
 	if audio == 0 {

@@ -16,7 +16,7 @@ import (
 // model file.
 func learnAsyncTask(t *testing.T, dir string) string {
 	t.Helper()
-	if code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json"); code != ExitOK {
+	if code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json"); code != ExitOK {
 		t.Fatal(stderr)
 	}
 	return filepath.Join(dir, "AsyncTask.json")
@@ -28,7 +28,7 @@ func TestExportSVG(t *testing.T) {
 	t.Setenv(render.EnvHelper, rendertest.Helper(t))
 	dir := t.TempDir()
 	file := learnAsyncTask(t, dir)
-	code, stdout, stderr := run(t, "export", file, "--format", "svg")
+	code, stdout, stderr := droidstar(t, "export", file, "--format", "svg")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -41,7 +41,7 @@ func TestExportSVG(t *testing.T) {
 	}
 	// -o picks the format from the extension.
 	out := filepath.Join(dir, "pic.svg")
-	if code, _, stderr := run(t, "export", file, "-o", out); code != ExitOK || stderr != "wrote "+out+"\n" {
+	if code, _, stderr := droidstar(t, "export", file, "-o", out); code != ExitOK || stderr != "wrote "+out+"\n" {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if data, _ := os.ReadFile(out); !bytes.Equal(data, want) {
@@ -63,7 +63,7 @@ func TestExportFormatFromExtension(t *testing.T) {
 		"a":                "digraph AsyncTask {", // no extension: the default format
 	} {
 		out := filepath.Join(dir, name)
-		if code, _, stderr := run(t, "export", file, "-o", out); code != ExitOK {
+		if code, _, stderr := droidstar(t, "export", file, "-o", out); code != ExitOK {
 			t.Fatalf("%s: exit %d: %s", name, code, stderr)
 		}
 		if data, _ := os.ReadFile(out); !strings.HasPrefix(string(data), prefix) {
@@ -72,18 +72,18 @@ func TestExportFormatFromExtension(t *testing.T) {
 	}
 	// An explicit --format wins over the extension.
 	out := filepath.Join(dir, "b.txt")
-	if code, _, _ := run(t, "export", file, "-f", "lifestate", "-o", out); code != ExitOK {
+	if code, _, _ := droidstar(t, "export", file, "-f", "lifestate", "-o", out); code != ExitOK {
 		t.Fatal("exit")
 	}
 	if data, _ := os.ReadFile(out); !strings.HasPrefix(string(data), "# Lifestate rules") {
 		t.Errorf("--format lifestate -o b.txt:\n%.80s", data)
 	}
-	code, stdout, _ := run(t, "export", file, "-f", "mermaid")
+	code, stdout, _ := droidstar(t, "export", file, "-f", "mermaid")
 	want, _ := os.ReadFile(repoPath("testdata", "export", "examples", "asynctask.mmd"))
 	if code != ExitOK || stdout != string(want) {
 		t.Errorf("mermaid differs from the golden file:\n%s", stdout)
 	}
-	code, stdout, _ = run(t, "export", file, "-f", "lifestate")
+	code, stdout, _ = droidstar(t, "export", file, "-f", "lifestate")
 	want, _ = os.ReadFile(repoPath("testdata", "export", "examples", "asynctask.lifestate.txt"))
 	if code != ExitOK || stdout != string(want) {
 		t.Errorf("lifestate differs from the golden file:\n%s", stdout)
@@ -93,7 +93,7 @@ func TestExportFormatFromExtension(t *testing.T) {
 func TestLearnWritesSVG(t *testing.T) {
 	t.Setenv(render.EnvHelper, rendertest.Helper(t))
 	dir := t.TempDir()
-	code, _, stderr := run(t, "learn", "--example", "speechrecognizer", "-o", dir, "-q", "--svg", "--write", "json,mermaid,lifestate,lifestate-json")
+	code, _, stderr := droidstar(t, "learn", "--example", "speechrecognizer", "-o", dir, "-q", "--svg", "--write", "json,mermaid,lifestate,lifestate-json")
 	if code != ExitOK || stderr != "" {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -116,7 +116,7 @@ func TestSVGWithoutHelper(t *testing.T) {
 	t.Setenv(render.EnvHelper, "")
 	t.Setenv("PATH", t.TempDir())
 	dir := t.TempDir()
-	code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", dir, "--svg")
+	code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "-o", dir, "--svg")
 	if code != ExitFail || !strings.Contains(stderr, "droidstar-render not found") || !strings.Contains(stderr, "make build") {
 		t.Fatalf("learn --svg without the helper: exit %d: %s", code, stderr)
 	}
@@ -124,14 +124,14 @@ func TestSVGWithoutHelper(t *testing.T) {
 		t.Fatalf("learn ran anyway: %v", entries)
 	}
 	file := learnAsyncTask(t, dir)
-	code, stdout, stderr := run(t, "export", file, "-f", "svg")
+	code, stdout, stderr := droidstar(t, "export", file, "-f", "svg")
 	if code != ExitFail || stdout != "" || !strings.Contains(stderr, "droidstar-render not found") {
 		t.Fatalf("export -f svg without the helper: exit %d: %s", code, stderr)
 	}
 }
 
 func TestExportHelpListsFormats(t *testing.T) {
-	code, stdout, _ := run(t, "export", "--help")
+	code, stdout, _ := droidstar(t, "export", "--help")
 	if code != ExitOK {
 		t.Fatal(code)
 	}
@@ -158,7 +158,7 @@ func TestLearnWritesFormatsAsSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv(render.EnvHelper, broken)
-	code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json,dot,svg")
+	code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json,dot,svg")
 	if code != ExitFail || stderr != "droidstar: svg: droidstar-render: no fonts\n" {
 		t.Fatalf("learn with a failing picture: exit %d: %s", code, stderr)
 	}
@@ -170,7 +170,7 @@ func TestLearnWritesFormatsAsSet(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("the output folder holds %v, want the two earlier files only", entries)
 	}
-	code, _, stderr = run(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json,dot")
+	code, _, stderr = droidstar(t, "learn", "--example", "asynctask", "-o", dir, "-q", "--write", "json,dot")
 	if code != ExitOK || stderr != "" {
 		t.Fatalf("learn -q: exit %d: %s", code, stderr)
 	}
@@ -191,7 +191,7 @@ func TestExportRefusesAnExtensionItDoesNotWrite(t *testing.T) {
 	dir := t.TempDir()
 	file := learnAsyncTask(t, dir)
 	out := filepath.Join(dir, "x.png")
-	code, stdout, stderr := run(t, "export", file, "-o", out)
+	code, stdout, stderr := droidstar(t, "export", file, "-o", out)
 	want := "droidstar: -o " + out + ": export writes no .png files; it writes .json (json), .dot (dot), .svg (svg), " +
 		".mmd (mermaid), .gv (legacy-dot), .lifestate.txt (lifestate), .lifestate.json (lifestate-json), .txt (summary): " +
 		"name the file with one of these extensions, or give --format\n"
@@ -209,7 +209,7 @@ func TestModelCommandsGivenDOT(t *testing.T) {
 	dir := t.TempDir()
 	file := learnAsyncTask(t, dir)
 	dot := filepath.Join(dir, "AsyncTask.dot")
-	if code, _, stderr := run(t, "export", file, "-o", dot); code != ExitOK {
+	if code, _, stderr := droidstar(t, "export", file, "-o", dot); code != ExitOK {
 		t.Fatal(stderr)
 	}
 	const reads = ": this is Graphviz DOT; droidstar reads the model JSON that 'droidstar learn' writes"
@@ -227,7 +227,7 @@ func TestModelCommandsGivenDOT(t *testing.T) {
 		{[]string{"diff", file, dot}, ExitUsage, dot + reads + ": give " + file + " instead"},
 		{[]string{"export", alone}, ExitFail, alone + reads + " (NAME.json, beside NAME.dot): give that instead"},
 	} {
-		code, stdout, stderr := run(t, c.args...)
+		code, stdout, stderr := droidstar(t, c.args...)
 		if want := "droidstar: " + c.want + "\n"; code != c.code || stdout != "" || stderr != want {
 			t.Errorf("%v: exit %d\nstdout %q\nstderr %q\nwant   %q", c.args, code, stdout, stderr, want)
 		}
@@ -256,11 +256,11 @@ func TestLooksLikeDOT(t *testing.T) {
 // one edge per transition; other formats refuse the flag.
 func TestExportBundle(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, stderr := run(t, "learn", "--example", "mediaplayer", "-o", dir, "-q", "--write", "json"); code != ExitOK {
+	if code, _, stderr := droidstar(t, "learn", "--example", "mediaplayer", "-o", dir, "-q", "--write", "json"); code != ExitOK {
 		t.Fatal(stderr)
 	}
 	file := filepath.Join(dir, "MediaPlayer.json")
-	code, stdout, stderr := run(t, "export", file, "-f", "dot", "--bundle")
+	code, stdout, stderr := droidstar(t, "export", file, "-f", "dot", "--bundle")
 	want, err := os.ReadFile(repoPath("testdata", "export", "examples", "mediaplayer.bundled.dot"))
 	if err != nil {
 		t.Fatal(err)
@@ -268,12 +268,12 @@ func TestExportBundle(t *testing.T) {
 	if code != ExitOK || stdout != string(want) {
 		t.Fatalf("export -f dot --bundle: exit %d: %s\n%s", code, stderr, stdout)
 	}
-	code, stdout, _ = run(t, "export", file, "-f", "dot")
+	code, stdout, _ = droidstar(t, "export", file, "-f", "dot")
 	want, _ = os.ReadFile(repoPath("testdata", "export", "examples", "mediaplayer.dot"))
 	if code != ExitOK || stdout != string(want) {
 		t.Fatalf("export -f dot: exit %d:\n%s", code, stdout)
 	}
-	code, stdout, stderr = run(t, "export", file, "-f", "mermaid", "--bundle")
+	code, stdout, stderr = droidstar(t, "export", file, "-f", "mermaid", "--bundle")
 	if code != ExitUsage || stdout != "" || stderr != "droidstar: --bundle: only the dot format bundles on request (svg always does), not mermaid\n" {
 		t.Fatalf("export -f mermaid --bundle: exit %d, stderr %q", code, stderr)
 	}

@@ -65,7 +65,7 @@ command line.`,
 			if out != "" {
 				o.PurposeDir = filepath.Dir(out)
 			}
-			data, err := compose.DraftPurpose(c.Context(), args[0], e.backendOptions(1, false), o)
+			data, err := compose.DraftPurpose(c.Context(), args[0], e.backendOptions(), o)
 			if err != nil {
 				return err
 			}

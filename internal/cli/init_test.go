@@ -59,7 +59,7 @@ func TestInitDraftsGolden(t *testing.T) {
 			if c.android {
 				args = append(args, "--android-jar", androidJar(t))
 			}
-			code, stdout, stderr := run(t, args...)
+			code, stdout, stderr := droidstar(t, args...)
 			if code != ExitOK || stderr != "" {
 				t.Fatalf("exit %d, stderr %s", code, stderr)
 			}
@@ -83,7 +83,7 @@ func TestInitDraftsGolden(t *testing.T) {
 			if !c.android {
 				check = []string{"check", "--resolve", golden}
 			}
-			if code, stdout, stderr := run(t, check...); code != ExitOK || !strings.Contains(stdout, ": ok: ") {
+			if code, stdout, stderr := droidstar(t, check...); code != ExitOK || !strings.Contains(stdout, ": ok: ") {
 				t.Errorf("%v: exit %d\n%s%s", check, code, stdout, stderr)
 			}
 		})
@@ -180,7 +180,7 @@ func applyEdits(t *testing.T, draft string, edits []draftEdit) string {
 // examples/jvm/timer.yaml does.
 func TestInitTimerWalkthrough(t *testing.T) {
 	needJava(t)
-	code, draft, stderr := run(t, "init", "java.util.Timer")
+	code, draft, stderr := droidstar(t, "init", "java.util.Timer")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -209,7 +209,7 @@ func TestInitTimerWalkthrough(t *testing.T) {
 	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := run(t, "learn", file, "--lanes", "4", "-o", t.TempDir())
+	code, stdout, stderr := droidstar(t, "learn", file, "--lanes", "4", "-o", t.TempDir())
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -279,7 +279,7 @@ func TestInitErrors(t *testing.T) {
 			for k, v := range c.env {
 				t.Setenv(k, v)
 			}
-			code, stdout, stderr := run(t, c.args...)
+			code, stdout, stderr := droidstar(t, c.args...)
 			if code != c.code || stdout != "" || stderr != c.stderr {
 				t.Errorf("exit %d, stdout %q\nstderr %q\nwant   %q (exit %d)", code, stdout, stderr, c.stderr, c.code)
 			}
@@ -332,7 +332,7 @@ public class Gadget {
 	jar := filepath.Join(dir, "libs", "gadget.jar")
 	zipFolder(t, classes, jar)
 	file := filepath.Join(dir, "gadget.yaml")
-	code, stdout, stderr := run(t, "init", "org.example.Gadget", "--jar", jar, "-o", file)
+	code, stdout, stderr := droidstar(t, "init", "org.example.Gadget", "--jar", jar, "-o", file)
 	if code != ExitOK || stdout != "" || stderr != "wrote "+file+"\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -368,20 +368,20 @@ backend:
 	if body != want {
 		t.Errorf("draft:\n%s\nwant\n%s", body, want)
 	}
-	if code, stdout, stderr := run(t, "check", "--resolve", file); code != ExitOK || !strings.Contains(stdout, "target resolved") {
+	if code, stdout, stderr := droidstar(t, "check", "--resolve", file); code != ExitOK || !strings.Contains(stdout, "target resolved") {
 		t.Errorf("check --resolve: exit %d\n%s%s", code, stdout, stderr)
 	}
 	// A class whose API names a class the class path lacks.
 	if err := os.Remove(filepath.Join(classes, "org", "example", "Part.class")); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr = run(t, "init", "org.example.Widget", "--jar", classes)
+	code, _, stderr = droidstar(t, "init", "org.example.Widget", "--jar", classes)
 	if want := "droidstar: cannot read the methods of org.example.Widget: java.lang.NoClassDefFoundError: org/example/Part" +
 		" (a class its API uses is missing: add the jar that holds it with --jar)\n"; code != ExitFail || stderr != want {
 		t.Errorf("missing dependency: exit %d, stderr %q\nwant %q", code, stderr, want)
 	}
 	// A class folder is searched too, for the class and for suggestions.
-	code, _, stderr = run(t, "init", "org.example.Gadgt", "--jar", classes)
+	code, _, stderr = droidstar(t, "init", "org.example.Gadgt", "--jar", classes)
 	if code != ExitFail || stderr != "droidstar: no class org.example.Gadgt on the class path; did you mean org.example.Gadget?\n" {
 		t.Errorf("misspelt: exit %d, stderr %q", code, stderr)
 	}

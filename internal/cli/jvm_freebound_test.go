@@ -16,7 +16,7 @@ import (
 func TestLearnJVMServerSocketWithForcedWaits(t *testing.T) {
 	needJava(t)
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "learn", repoPath("testdata", "serversocket", "jvm.yaml"), "-o", out, "--lanes", "4", "--write", "json")
+	code, stdout, stderr := droidstar(t, "learn", repoPath("testdata", "serversocket", "jvm.yaml"), "-o", out, "--lanes", "4", "--write", "json")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

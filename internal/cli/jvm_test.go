@@ -147,7 +147,7 @@ s4 ==failed==> s2`},
 		// need not with eight harness JVMs sharing two cores.
 		t.Run(name, func(t *testing.T) {
 			out := t.TempDir()
-			code, stdout, stderr := run(t, "learn", file, "-o", out, "--lanes", "4", "--write", "json")
+			code, stdout, stderr := droidstar(t, "learn", file, "-o", out, "--lanes", "4", "--write", "json")
 			if code != ExitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -213,14 +213,14 @@ func TestJVMPurposeErrors(t *testing.T) {
 			}
 			want = strings.ReplaceAll(want, "FILE", file)
 			out := t.TempDir()
-			code, stdout, stderr := run(t, "learn", file, "-o", out)
+			code, stdout, stderr := droidstar(t, "learn", file, "-o", out)
 			if code != ExitFail || stdout != "" || stderr != "droidstar: "+want+"\n" {
 				t.Errorf("exit %d, stdout %q\nstderr %s\nwant   droidstar: %s", code, stdout, stderr, want)
 			}
 			if entries, _ := os.ReadDir(out); len(entries) != 0 {
 				t.Errorf("wrote %d files before failing", len(entries))
 			}
-			code, _, stderr = run(t, "check", "--resolve", file)
+			code, _, stderr = droidstar(t, "check", "--resolve", file)
 			if code != ExitFail || !strings.HasPrefix(stderr, want+"\n") {
 				t.Errorf("check: exit %d, stderr %s", code, stderr)
 			}

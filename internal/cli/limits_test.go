@@ -43,22 +43,22 @@ func TestInputLimits(t *testing.T) {
 		{[]string{"export", "/dev/zero"}, "droidstar: /dev/zero: is a character device, not a regular file\n"},
 		{[]string{"report", fifo}, "droidstar: " + fifo + ": is a named pipe (FIFO), not a regular file\n"},
 	} {
-		code, stdout, stderr := run(t, tc.args...)
+		code, stdout, stderr := droidstar(t, tc.args...)
 		if code != ExitFail || stdout != "" || stderr != tc.want {
 			t.Errorf("%v: exit %d, stdout %q\nstderr %q\nwant   %q", tc.args, code, stdout, stderr, tc.want)
 		}
 	}
 	// diff exits 2 on trouble, as diff(1) does.
-	if code, _, stderr := run(t, "diff", big, big); code != 2 || stderr != "droidstar: "+big+tooLarge+"\n" {
+	if code, _, stderr := droidstar(t, "diff", big, big); code != 2 || stderr != "droidstar: "+big+tooLarge+"\n" {
 		t.Errorf("diff: exit %d, stderr %q", code, stderr)
 	}
 	// The cap is raised by the flag: the big file is then read, and found
 	// to be an incomplete purpose.
-	code, _, stderr := run(t, "check", "--max-file-size", "8MiB", big)
+	code, _, stderr := droidstar(t, "check", "--max-file-size", "8MiB", big)
 	if code != ExitFail || !strings.HasPrefix(stderr, big+":1:1: callins: required field is missing\n") {
 		t.Errorf("--max-file-size 8MiB: exit %d, stderr %s", code, stderr)
 	}
-	code, _, stderr = run(t, "check", "--max-file-size", "0", big)
+	code, _, stderr = droidstar(t, "check", "--max-file-size", "0", big)
 	if want := "droidstar: invalid argument \"0\" for \"--max-file-size\" flag: \"0\" is not a positive size (examples: 4MiB, 64M, 1G, 500000)\nRun 'droidstar check --help' for usage.\n"; code != ExitUsage || stderr != want {
 		t.Errorf("--max-file-size 0: exit %d, stderr %q", code, stderr)
 	}
@@ -100,7 +100,7 @@ func TestLearnChecksFirst(t *testing.T) {
 			continue
 		}
 		args := append([]string{"learn", "--model", model, "-q", "-o", dir}, tc.args...)
-		code, stdout, stderr := run(t, args...)
+		code, stdout, stderr := droidstar(t, args...)
 		if code != tc.code || stdout != "" || !strings.HasPrefix(stderr, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q\nstderr %q\nwant   %q", tc.args, code, stdout, stderr, tc.want)
 		}
@@ -119,12 +119,12 @@ func TestExportRefusesInvalidModels(t *testing.T) {
 	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, _, first := run(t, "export", file, "--format", "dot")
+	_, _, first := droidstar(t, "export", file, "--format", "dot")
 	if !strings.HasPrefix(first, "droidstar: "+file+": model \"Bad\": ") {
 		t.Fatalf("dot: %q", first)
 	}
 	for _, format := range []string{"json", "summary", "mermaid", "lifestate-json"} {
-		code, stdout, stderr := run(t, "export", file, "--format", format)
+		code, stdout, stderr := droidstar(t, "export", file, "--format", format)
 		if code != ExitFail || stdout != "" || stderr != first {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q, want %q", format, code, stdout, stderr, first)
 		}
@@ -150,7 +150,7 @@ func TestModelSettleIsPartOfTheReset(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		args := append([]string{"learn", "--model", model, "-q", "-o", dir}, tc.args...)
-		code, stdout, stderr := run(t, args...)
+		code, stdout, stderr := droidstar(t, args...)
 		if code != tc.code || stdout != "" || stderr != tc.stderr {
 			t.Errorf("%v: exit %d, stdout %q\nstderr %q\nwant   %q", tc.args, code, stdout, stderr, tc.stderr)
 			continue

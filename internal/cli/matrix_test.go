@@ -10,12 +10,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/droidstar/droidstar/internal/store"
 )
 
 func TestMatrixAcrossModels(t *testing.T) {
 	dir := repoPath("testdata", "matrix")
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "matrix", filepath.Join(dir, "purpose.yaml"),
+	code, stdout, stderr := droidstar(t, "matrix", filepath.Join(dir, "purpose.yaml"),
 		"--sim-model", "api23="+filepath.Join(dir, "api23.dot"),
 		"--sim-model", "same="+filepath.Join(dir, "api23.dot"),
 		"--sim-model", "api34="+filepath.Join(dir, "api34.dot"), "-o", out)
@@ -59,7 +61,7 @@ func TestMatrixAcrossModels(t *testing.T) {
 
 func TestMatrixAllSameExitsZero(t *testing.T) {
 	dir := repoPath("testdata", "matrix")
-	code, stdout, stderr := run(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", t.TempDir(),
+	code, stdout, stderr := droidstar(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", t.TempDir(),
 		"--sim-model", "a="+filepath.Join(dir, "api23.dot"), "--sim-model", "b="+filepath.Join(dir, "api23.dot"))
 	if code != ExitOK || !strings.HasSuffix(stdout, "b            3            5  same\n") {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
@@ -88,7 +90,7 @@ func TestMatrixUsageErrors(t *testing.T) {
 		{[]string{"--grace", "-1s"}, "droidstar: --grace must not be negative, got -1s"},
 	}
 	for _, tc := range cases {
-		code, _, stderr := run(t, append([]string{"matrix", purposeFile, "-o", t.TempDir()}, tc.args...)...)
+		code, _, stderr := droidstar(t, append([]string{"matrix", purposeFile, "-o", t.TempDir()}, tc.args...)...)
 		if code != ExitUsage || strings.TrimSpace(stderr) != tc.want {
 			t.Errorf("%v: exit %d, stderr %s\nwant %s", tc.args, code, stderr, tc.want)
 		}
@@ -106,14 +108,14 @@ func TestMatrixUsageErrors(t *testing.T) {
 		{[]string{asynctask, "--backend", "adb", "--lanes", "2"}, "droidstar: --lanes does not apply to backend adb: each device is a target and runs one query at a time"},
 		{[]string{purposeFile, "other.yaml"}, "droidstar: matrix needs exactly one purpose file\nRun 'droidstar matrix --help' for usage."},
 	} {
-		code, stdout, stderr := run(t, append([]string{"matrix", "-o", t.TempDir()}, tc.args...)...)
+		code, stdout, stderr := droidstar(t, append([]string{"matrix", "-o", t.TempDir()}, tc.args...)...)
 		if code != ExitUsage || stdout != "" || strings.TrimSpace(stderr) != tc.want {
 			t.Errorf("%v: exit %d, stdout %q, stderr %s\nwant %s", tc.args, code, stdout, stderr, tc.want)
 		}
 	}
 	// Nothing is learned or written before the command line is checked.
 	out := t.TempDir()
-	run(t, "matrix", purposeFile, "-o", out, "--sim-model", "a="+filepath.Join(dir, "api23.dot"), "--sim-model", "a=x.dot")
+	droidstar(t, "matrix", purposeFile, "-o", out, "--sim-model", "a="+filepath.Join(dir, "api23.dot"), "--sim-model", "a=x.dot")
 	if entries, _ := os.ReadDir(out); len(entries) != 0 {
 		t.Errorf("a usage error wrote %d files", len(entries))
 	}
@@ -123,7 +125,7 @@ func TestMatrixUsageErrors(t *testing.T) {
 func TestMatrixFailedTargetKeepsGoing(t *testing.T) {
 	dir := repoPath("testdata", "matrix")
 	missing := filepath.Join(dir, "nothere.dot")
-	code, stdout, stderr := run(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", t.TempDir(),
+	code, stdout, stderr := droidstar(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", t.TempDir(),
 		"--sim-model", "a="+filepath.Join(dir, "api23.dot"), "--sim-model", "gone="+missing)
 	want := "target  states  transitions  vs a\n" +
 		"a            3            5  baseline\n" +
@@ -145,7 +147,7 @@ func TestMatrixBlamesTheCommandLinesModel(t *testing.T) {
 	if err := os.WriteFile(plain, []byte("digraph { a -> a [label=\"start / ok\"]; }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, _ := run(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", t.TempDir(), "--store", "off",
+	code, stdout, _ := droidstar(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", t.TempDir(), "--store", "off",
 		"--sim-model", "base="+unlabelled, "--sim-model", "plain="+plain, "--sim-model", "a="+filepath.Join(dir, "api23.dot"))
 	want := "target  states  transitions  vs base\n" +
 		"base         -            -  failed: " + unlabelled + ": cannot tell the model's format: no edge has a label; matrix tells the format of a --sim-model base=" + unlabelled +
@@ -161,7 +163,7 @@ func TestMatrixBlamesTheCommandLinesModel(t *testing.T) {
 // one-column matrix, named after the backend.
 func TestMatrixOneTarget(t *testing.T) {
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "matrix", filepath.Join(repoPath("testdata", "matrix"), "purpose.yaml"), "-o", out)
+	code, stdout, stderr := droidstar(t, "matrix", filepath.Join(repoPath("testdata", "matrix"), "purpose.yaml"), "-o", out)
 	want := "target  states  transitions  vs sim\n" +
 		"sim          3            5  baseline\n"
 	if code != ExitOK || stdout != want {
@@ -186,7 +188,7 @@ func TestMatrixJava(t *testing.T) {
 		java = filepath.Join(os.Getenv("JAVA_HOME"), "bin", "java")
 	}
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "matrix", repoPath("examples", "jvm", "timer.yaml"), "-o", out,
+	code, stdout, stderr := droidstar(t, "matrix", repoPath("examples", "jvm", "timer.yaml"), "-o", out,
 		"--lanes", "4", "--java", "jdk="+java)
 	want := "target  states  transitions  vs jdk\n" +
 		"jdk          3            8  baseline\n"
@@ -204,7 +206,7 @@ func TestMatrixJava(t *testing.T) {
 // entries of both spellings keep their command-line order.
 func TestMatrixDeprecatedModelFlag(t *testing.T) {
 	dir := repoPath("testdata", "matrix")
-	code, stdout, stderr := run(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", t.TempDir(),
+	code, stdout, stderr := droidstar(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", t.TempDir(),
 		"--model", "a="+filepath.Join(dir, "api23.dot"), "--sim-model", "b="+filepath.Join(dir, "api34.dot"),
 		"--model", "c="+filepath.Join(dir, "api23.dot"))
 	want := "target  states  transitions  vs a\n" +
@@ -216,7 +218,7 @@ func TestMatrixDeprecatedModelFlag(t *testing.T) {
 		t.Errorf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, want, stderr)
 	}
 	// The deprecated name is hidden from the help; the new one is shown.
-	_, help, _ := run(t, "matrix", "--help")
+	_, help, _ := droidstar(t, "matrix", "--help")
 	if !strings.Contains(help, "--sim-model stringArray") || strings.Contains(help, "--model ") {
 		t.Errorf("help:\n%s", help)
 	}
@@ -277,7 +279,7 @@ func TestMatrixResumesFromTheStore(t *testing.T) {
 		t.Errorf("same (api23's model) executed %d and took %d from the store; want 0 and %d", got[0], got[1], e23)
 	}
 
-	out, stderr = matrix(map[string]string{storeEnv: db})
+	out, stderr = matrix(map[string]string{store.Env: db})
 	if want := resuming("api23", e23) + resuming("api34", e34) + resuming("same", e23) + tail; stderr != want {
 		t.Errorf("second run, stderr:\n%s\nwant:\n%s", stderr, want)
 	}
@@ -303,7 +305,7 @@ func TestMatrixResumesFromTheStore(t *testing.T) {
 func TestMatrixUnsettledVote(t *testing.T) {
 	dir := repoPath("testdata", "matrix")
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", out,
+	code, stdout, stderr := droidstar(t, "matrix", filepath.Join(dir, "purpose.yaml"), "-o", out,
 		"--sim-model", "api34="+filepath.Join(dir, "api34.dot"),
 		"--sim-model", "api23="+filepath.Join(dir, "api23.dot"),
 		"--sim-model", "same="+filepath.Join(dir, "api34.dot"),
@@ -342,7 +344,7 @@ func TestMatrixUnsettledVote(t *testing.T) {
 func TestMatrixMaxQueries(t *testing.T) {
 	dir := repoPath("testdata", "matrix")
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "matrix", filepath.Join(dir, "purpose.yaml"), "--store", "off", "--max-queries", "5",
+	code, stdout, stderr := droidstar(t, "matrix", filepath.Join(dir, "purpose.yaml"), "--store", "off", "--max-queries", "5",
 		"--sim-model", "api23="+filepath.Join(dir, "api23.dot"), "--sim-model", "api34="+filepath.Join(dir, "api34.dot"), "-o", out)
 	want := "target  states  transitions  vs api23\n" +
 		"api23        -            -  failed: stopped after 5 executed queries (--max-queries 5) (no hypothesis yet: the statistics are in " + filepath.Join(out, "api23.partial.json") + ")\n" +
@@ -356,9 +358,9 @@ func TestMatrixMaxQueries(t *testing.T) {
 			t.Errorf("%s: %d executed, want 5", name, got)
 		}
 	}
-	code, _, stderr = run(t, "matrix", filepath.Join(dir, "purpose.yaml"), "--max-queries", "0", "-o", t.TempDir(),
+	code, _, stderr = droidstar(t, "matrix", filepath.Join(dir, "purpose.yaml"), "--max-queries", "-1", "-o", t.TempDir(),
 		"--sim-model", "api23="+filepath.Join(dir, "api23.dot"))
-	if want := "droidstar: --max-queries must be at least 1, got 0\n"; code != ExitUsage || stderr != want {
+	if want := "droidstar: --max-queries must not be negative, got -1\n"; code != ExitUsage || stderr != want {
 		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
 	}
 }
@@ -395,7 +397,7 @@ func TestMatrixFormats(t *testing.T) {
 		{"table", "", golden["differ.txt"]},
 	} {
 		os.RemoveAll("out")
-		code, stdout, stderr := run(t, "matrix", "purpose.yaml", "--sim-model", "api23=api23.dot", "--sim-model", "same=api23.dot",
+		code, stdout, stderr := droidstar(t, "matrix", "purpose.yaml", "--sim-model", "api23=api23.dot", "--sim-model", "same=api23.dot",
 			"--sim-model", "api34=api34.dot", "-o", "out", "--format", c.format)
 		if code != ExitFail || stdout != c.want || !strings.HasSuffix(stderr, "droidstar: the targets differ from the baseline api23\n") {
 			t.Errorf("--format %s: exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %s", c.format, code, stdout, c.want, stderr)
@@ -407,7 +409,7 @@ func TestMatrixFormats(t *testing.T) {
 			}
 		}
 	}
-	code, stdout, stderr := run(t, "matrix", "purpose.yaml", "-o", "out", "--format", "html")
+	code, stdout, stderr := droidstar(t, "matrix", "purpose.yaml", "-o", "out", "--format", "html")
 	if want := "droidstar: --format: unknown format \"html\" (formats: table, markdown, json)\n"; code != ExitUsage || stdout != "" || stderr != want {
 		t.Errorf("--format html: exit %d\nstdout %q\nstderr %q\nwant   %q", code, stdout, stderr, want)
 	}

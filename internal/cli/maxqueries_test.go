@@ -24,7 +24,7 @@ func TestMaxQueriesStopsWithThePartialModel(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.max, func(t *testing.T) {
 			out := t.TempDir()
-			code, stdout, stderr := run(t, "learn", "--example", "asynctask", "--store", "off", "-o", out, "-q", "--max-queries", c.max)
+			code, stdout, stderr := droidstar(t, "learn", "--example", "asynctask", "--store", "off", "-o", out, "-q", "--max-queries", c.max)
 			partial := filepath.Join(out, "AsyncTask.partial.json")
 			want := "droidstar: stopped after " + c.max + " executed queries (--max-queries " + c.max + "); " + strings.Replace(c.note, "%s", partial, 1) + "\n"
 			if code != ExitFail || stdout != "" || stderr != want {
@@ -53,19 +53,19 @@ func TestMaxQueriesResumesFromTheStore(t *testing.T) {
 	db := filepath.Join(dir, "q.db")
 	out := t.TempDir()
 	partial := filepath.Join(out, "AsyncTask.partial.json")
-	code, _, stderr := run(t, "learn", "--example", "asynctask", "--store", db, "-o", out, "-q", "--max-queries", "40")
+	code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "--store", db, "-o", out, "-q", "--max-queries", "40")
 	want := "droidstar: stopped after 40 executed queries (--max-queries 40); they are kept in the query store " + db +
 		"; the last hypothesis (5 states + error sink) is in " + partial + "; run again with a larger --max-queries to go on from there\n"
 	if code != ExitFail || stderr != want {
 		t.Fatalf("exit %d, stderr\n%s\nwant\n%s", code, stderr, want)
 	}
-	code, _, stderr = run(t, "learn", "--example", "asynctask", "--store", db, "-o", out, "-q", "--max-queries", "100000")
+	code, _, stderr = droidstar(t, "learn", "--example", "asynctask", "--store", db, "-o", out, "-q", "--max-queries", "100000")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr\n%s", code, stderr)
 	}
 	resumed := readModel(t, filepath.Join(out, "AsyncTask.json"))
 	fresh := t.TempDir()
-	if code, _, stderr := run(t, "learn", "--example", "asynctask", "--store", "off", "-o", fresh, "-q"); code != ExitOK {
+	if code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "--store", "off", "-o", fresh, "-q"); code != ExitOK {
 		t.Fatalf("exit %d, stderr\n%s", code, stderr)
 	}
 	whole := readModel(t, filepath.Join(fresh, "AsyncTask.json"))
@@ -77,12 +77,19 @@ func TestMaxQueriesResumesFromTheStore(t *testing.T) {
 	}
 }
 
-func TestMaxQueriesMustBePositive(t *testing.T) {
-	for _, n := range []string{"0", "-5"} {
-		code, stdout, stderr := run(t, "learn", "--example", "asynctask", "--store", "off", "-o", t.TempDir(), "--max-queries", n)
-		want := "droidstar: --max-queries must be at least 1, got " + n + "\n"
-		if code != ExitUsage || stdout != "" || stderr != want {
-			t.Fatalf("--max-queries %s: exit %d, stdout %q, stderr %q; want exit %d, %q", n, code, stdout, stderr, ExitUsage, want)
-		}
+// --max-queries 0 is no limit, as its help says; a negative budget is a
+// usage error.
+func TestMaxQueriesZeroIsNoLimit(t *testing.T) {
+	code, stdout, stderr := droidstar(t, "learn", "--example", "asynctask", "--store", "off", "-o", t.TempDir(), "-q", "--max-queries", "-5")
+	want := "droidstar: --max-queries must not be negative, got -5\n"
+	if code != ExitUsage || stdout != "" || stderr != want {
+		t.Fatalf("--max-queries -5: exit %d, stdout %q, stderr %q; want exit %d, %q", code, stdout, stderr, ExitUsage, want)
+	}
+	out := t.TempDir()
+	if code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "--store", "off", "-o", out, "-q", "--max-queries", "0"); code != ExitOK {
+		t.Fatalf("--max-queries 0: exit %d, stderr %q", code, stderr)
+	}
+	if d := readModel(t, filepath.Join(out, "AsyncTask.json")); d.Stats.States != 5 {
+		t.Fatalf("--max-queries 0 learned %d states, want AsyncTask's 5", d.Stats.States)
 	}
 }

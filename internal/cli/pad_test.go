@@ -11,7 +11,7 @@ func TestPadMustNotBeNegative(t *testing.T) {
 		{"learn", "--example", "asynctask", "--store", "off", "-o", t.TempDir(), "--pad", "-1"},
 		{"matrix", filepath.Join(dir, "purpose.yaml"), "-o", t.TempDir(), "--sim-model", "api23=" + filepath.Join(dir, "api23.dot"), "--pad", "-1"},
 	} {
-		code, stdout, stderr := run(t, args...)
+		code, stdout, stderr := droidstar(t, args...)
 		if want := "droidstar: --pad must not be negative, got -1\n"; code != ExitUsage || stdout != "" || stderr != want {
 			t.Errorf("%s --pad -1: exit %d, stdout %q, stderr %q; want exit %d, %q", args[0], code, stdout, stderr, ExitUsage, want)
 		}
@@ -24,7 +24,7 @@ func TestPadFlag(t *testing.T) {
 	learn := func(pad string) (executed, padded, states int) {
 		t.Helper()
 		out := t.TempDir()
-		code, _, stderr := run(t, "learn", "--example", "asynctask", "--store", "off", "-q", "-o", out, "--write", "json", "--pad", pad)
+		code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "--store", "off", "-q", "-o", out, "--write", "json", "--pad", pad)
 		if code != ExitOK {
 			t.Fatalf("--pad %s: exit %d: %s", pad, code, stderr)
 		}

@@ -15,7 +15,7 @@ func TestReport(t *testing.T) {
 	dir := t.TempDir()
 	file := learnAsyncTask(t, dir)
 	out := filepath.Join(dir, "report.html")
-	code, stdout, stderr := run(t, "report", file, "-o", out)
+	code, stdout, stderr := droidstar(t, "report", file, "-o", out)
 	if code != ExitOK || stdout != "" || stderr != "wrote "+out+"\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -29,7 +29,7 @@ func TestReport(t *testing.T) {
 		t.Errorf("the report does not inline the typestate SVG")
 	}
 	// Without -o the page goes to stdout.
-	code, stdout, _ = run(t, "report", file)
+	code, stdout, _ = droidstar(t, "report", file)
 	if code != ExitOK || stdout != string(page) {
 		t.Errorf("exit %d; stdout differs from the file", code)
 	}
@@ -43,7 +43,7 @@ func TestReportWithoutHelper(t *testing.T) {
 	dir := t.TempDir()
 	file := learnAsyncTask(t, dir)
 	out := filepath.Join(dir, "report.html")
-	code, _, stderr := run(t, "report", file, "-o", out)
+	code, _, stderr := droidstar(t, "report", file, "-o", out)
 	if code != ExitOK || !strings.Contains(stderr, "warning: the report has no typestate picture: droidstar-render not found") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -54,16 +54,16 @@ func TestReportWithoutHelper(t *testing.T) {
 }
 
 func TestReportExitCodes(t *testing.T) {
-	if code, _, stderr := run(t, "report"); code != ExitUsage || !strings.Contains(stderr, "takes one model file") {
+	if code, _, stderr := droidstar(t, "report"); code != ExitUsage || !strings.Contains(stderr, "takes one model file") {
 		t.Errorf("no argument: exit %d: %s", code, stderr)
 	}
-	if code, _, _ := run(t, "report", "a.json", "--bogus"); code != ExitUsage {
+	if code, _, _ := droidstar(t, "report", "a.json", "--bogus"); code != ExitUsage {
 		t.Errorf("unknown flag: exit %d", code)
 	}
-	if code, _, stderr := run(t, "report", filepath.Join(t.TempDir(), "missing.json")); code != ExitFail || !strings.Contains(stderr, "missing.json") {
+	if code, _, stderr := droidstar(t, "report", filepath.Join(t.TempDir(), "missing.json")); code != ExitFail || !strings.Contains(stderr, "missing.json") {
 		t.Errorf("missing file: exit %d: %s", code, stderr)
 	}
-	code, stdout, _ := run(t, "report", "--help")
+	code, stdout, _ := droidstar(t, "report", "--help")
 	if code != ExitOK || !strings.Contains(stdout, "droidstar report out/MediaPlayer.json -o mediaplayer.html") {
 		t.Errorf("help: exit %d:\n%s", code, stdout)
 	}

@@ -12,17 +12,16 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 	"unicode"
 
 	"github.com/spf13/cobra"
 
-	harnessapk "github.com/droidstar/droidstar/harness-apk"
-	"github.com/droidstar/droidstar/internal/backend/adb"
-	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/inputfile"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/progress"
+	"github.com/droidstar/droidstar/internal/run"
 )
 
 // Exit codes.
@@ -174,9 +173,9 @@ or a simulated device answering from a model (backend: sim).`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError("%w\nRun '%s --help' for usage.", err, c.CommandPath())
 	})
-	root.AddCommand(newLearnCmd(e), newCheckCmd(e), newExportCmd(e), newBenchCmd(e),
+	root.AddCommand(newLearnCmd(e, nil), newCheckCmd(e), newExportCmd(e), newBenchCmd(e),
 		newExamplesCmd(e), newVersionCmd(e), newDiffCmd(e))
-	root.AddCommand(newReportCmd(e), newMatrixCmd(e), newDevicesCmd(e), newHarnessCmd(e), newDoctorCmd(e))
+	root.AddCommand(newReportCmd(e), newMatrixCmd(e, nil), newDevicesCmd(e), newHarnessCmd(e), newDoctorCmd(e))
 	root.AddCommand(newStoreCmd(e), newInitCmd(e))
 	return root
 }
@@ -216,6 +215,10 @@ func mainWith(args []string, e *env) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
+	var usage *run.UsageError
+	if errors.As(err, &usage) {
+		return ExitUsage
+	}
 	return ExitFail
 }
 
@@ -242,15 +245,18 @@ func newVersionCmd(e *env) *cobra.Command {
 	}
 }
 
-// backendOptions are the backend settings every command shares: the
-// harness jar and app embedded in this binary among them.
-func (e *env) backendOptions(lanes int, realtime bool) compose.BackendOptions {
-	return compose.BackendOptions{
-		Getenv: e.getenv, Lanes: lanes, Realtime: realtime,
-		JVM: jvm.Options{Jar: harnessapk.JVMJar, Host: "droidstar " + toolVersion()},
-		ADB: compose.ADBOptions{Options: adb.Options{APK: harnessapk.APK, Host: "droidstar " + toolVersion()}},
+// runEnv is the outside world as a learning run sees it; quiet keeps the
+// notes to those a user must see.
+func (e *env) runEnv(quiet bool) run.Env {
+	return run.Env{
+		Getenv: e.getenv, ReadFile: e.readFile, Log: e.stderr, Quiet: quiet,
+		Host: "droidstar " + toolVersion(), ToolVersion: toolVersion(), Now: time.Now,
 	}
 }
+
+// backendOptions are the backend settings every command shares: the
+// harness jar and app embedded in this binary among them.
+func (e *env) backendOptions() compose.BackendOptions { return e.runEnv(false).Backend() }
 
 // isTerminal says whether w is a terminal (a live display can redraw it).
 func isTerminal(w io.Writer) bool {

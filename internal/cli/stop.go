@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/model"
 )
 
@@ -192,61 +191,6 @@ func partialNote(file string, size hypothesisSize, writeErr error) string {
 		return fmt.Sprintf("the last hypothesis (%s) is in %s", size, file)
 	}
 	return "no hypothesis yet: the statistics are in " + file
-}
-
-// executedBy is the number of queries the plan's devices ran, re-runs
-// and the final check included.
-func executedBy(plan *compose.Plan) int {
-	learning, equiv := plan.Job.Recorder.Snapshot()
-	return learning.Executed + equiv.Executed + plan.Job.Recorder.Verification().Executed
-}
-
-// stopGroup carries one stop to runs that start one after another or side
-// by side (a matrix's targets): those running stop dispatching, and one
-// that joins after the stop is stopped as it joins.
-type stopGroup struct {
-	mu      sync.Mutex
-	stopped bool
-	next    int
-	runs    map[int]func()
-}
-
-// stop stops every run of the group, and those that join later.
-func (g *stopGroup) stop() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.stopped = true
-	for _, stop := range g.runs {
-		stop()
-	}
-}
-
-// join adds a run that stop stops; leave takes it out once it is over.
-func (g *stopGroup) join(stop func()) (leave func()) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.stopped {
-		stop()
-		return func() {}
-	}
-	if g.runs == nil {
-		g.runs = map[int]func(){}
-	}
-	id := g.next
-	g.next++
-	g.runs[id] = stop
-	return func() {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		delete(g.runs, id)
-	}
-}
-
-// isStopped says whether stop was called.
-func (g *stopGroup) isStopped() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.stopped
 }
 
 // interrupted reports err as a stop by the stopper's signal, with the

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"syscall"
 	"testing"
@@ -67,29 +66,6 @@ func TestStopperSignals(t *testing.T) {
 	}
 }
 
-// A group's stop reaches the runs in it, not those that left, and stops
-// a run that joins afterwards as it joins.
-func TestStopGroup(t *testing.T) {
-	var g stopGroup
-	var stopped []string
-	run := func(name string) func() { return func() { stopped = append(stopped, name) } }
-	leaveA := g.join(run("a"))
-	leaveB := g.join(run("b"))
-	leaveA()
-	if g.isStopped() || len(stopped) != 0 {
-		t.Fatalf("before the stop: stopped %v, %v", g.isStopped(), stopped)
-	}
-	g.stop()
-	if !g.isStopped() || len(stopped) != 1 || stopped[0] != "b" {
-		t.Fatalf("the stop reached %v, want b", stopped)
-	}
-	leaveB()
-	g.join(run("c"))()
-	if len(stopped) != 2 || stopped[1] != "c" {
-		t.Errorf("joining after the stop: stopped %v, want c stopped too", stopped)
-	}
-}
-
 // The message says what the stop kept: for learn the partial model, for a
 // matrix each target on a line of its own.
 func TestInterruptedMessage(t *testing.T) {
@@ -108,23 +84,5 @@ func TestInterruptedMessage(t *testing.T) {
 		if got := interruptedMessage(&tc.e); got != tc.want {
 			t.Errorf("got  %q\nwant %q", got, tc.want)
 		}
-	}
-}
-
-// A failed run's error carries the timing warnings recorded before it,
-// and only those, and stays the error it was (its exit code too).
-func TestWithTimingWarnings(t *testing.T) {
-	base := errors.New("devices disagree on start wait")
-	err := withTimingWarnings(base, []string{
-		"the harness on jvm-1 was restarted",
-		"timing: callback fired arrived after a wait had answered quiet: timeouts.quiescence is too short for it",
-	})
-	want := "devices disagree on start wait\ntiming warnings before the stop, which may explain it:\n" +
-		"  timing: callback fired arrived after a wait had answered quiet: timeouts.quiescence is too short for it"
-	if err.Error() != want || !errors.Is(err, base) {
-		t.Fatalf("got %q\nwant %q", err, want)
-	}
-	if err := withTimingWarnings(base, []string{"the harness on jvm-1 was restarted"}); err != base {
-		t.Fatalf("no timing warning: got %q", err)
 	}
 }

@@ -3,145 +3,14 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
-	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/store"
 )
-
-// storeEnv is the environment variable that sets the default query store
-// ("off" runs without one).
-const storeEnv = "DROIDSTAR_STORE"
-
-// storeFlags choose the query store of a run.
-type storeFlags struct {
-	path  string
-	fresh bool
-}
-
-func (s *storeFlags) add(fl *pflag.FlagSet) {
-	fl.StringVar(&s.path, "store", "", "query store file, or off for none (default: $"+storeEnv+", else droidstar/"+store.DefaultFile+" in the user's cache folder)")
-	fl.BoolVar(&s.fresh, "fresh", false, "ignore the answers stored by earlier runs (new answers are still stored)")
-}
-
-// storePath is the store a command uses: --store, else $DROIDSTAR_STORE,
-// else the user's cache folder. An empty path with no error means none
-// (--store off or $DROIDSTAR_STORE=off, or no cache folder: the note says
-// which). A store file really named off is ./off.
-func storePath(e *env, flag string) (path, note string, err error) {
-	switch flag {
-	case "off":
-		return "", "", nil
-	case "":
-	default:
-		return flag, "", nil
-	}
-	switch v := e.getenv(storeEnv); v {
-	case "off":
-		return "", "", nil
-	case "":
-	default:
-		return v, "", nil
-	}
-	dir, err := userCacheDir(e.getenv)
-	if err != nil {
-		return "", fmt.Sprintf("no query store: %v; answers are not kept (pass --store PATH)", err), nil
-	}
-	return filepath.Join(dir, "droidstar", store.DefaultFile), "", nil
-}
-
-// userCacheDir is os.UserCacheDir reading the environment through getenv
-// (so a test's run has its own).
-func userCacheDir(getenv func(string) string) (string, error) {
-	switch runtime.GOOS {
-	case "windows", "darwin", "ios", "plan9", "android":
-		return os.UserCacheDir()
-	}
-	if dir := getenv("XDG_CACHE_HOME"); dir != "" {
-		if !filepath.IsAbs(dir) {
-			return "", fmt.Errorf("$XDG_CACHE_HOME is the relative path %q", dir)
-		}
-		return dir, nil
-	}
-	if home := getenv("HOME"); home != "" {
-		return filepath.Join(home, ".cache"), nil
-	}
-	return "", fmt.Errorf("no cache folder ($XDG_CACHE_HOME and $HOME are unset)")
-}
-
-// useStore puts the run's query store under the plan's cache and returns
-// it (nil when the run has none) for the caller to close. What it finds
-// (a damaged store set aside, answers under another fingerprint, a
-// resume) is said on stderr.
-func useStore(e *env, f *storeFlags, plan *compose.Plan, quiet bool) (*store.Store, error) {
-	st, err := openStore(e, f, quiet)
-	if st == nil || err != nil {
-		return nil, err
-	}
-	if err := storeBucket(e.stderr, st, f.fresh, plan, storeNotes{quiet: quiet, others: !quiet}); err != nil {
-		st.Close()
-		return nil, err
-	}
-	return st, nil
-}
-
-// openStore opens the store the flags and the environment choose: nil
-// when the run has none.
-func openStore(e *env, f *storeFlags, quiet bool) (*store.Store, error) {
-	path, note, err := storePath(e, f.path)
-	if err != nil {
-		return nil, err
-	}
-	if path == "" {
-		if note != "" && !quiet {
-			fmt.Fprintf(e.stderr, "droidstar: %s\n", note)
-		}
-		return nil, nil
-	}
-	st, notes, err := store.Open(path, store.Options{})
-	for _, n := range notes {
-		fmt.Fprintf(e.stderr, "droidstar: %s\n", n)
-	}
-	return st, err
-}
-
-// storeNotes say what storeBucket tells on stderr.
-type storeNotes struct {
-	quiet bool
-	// others: the answers stored under the same name and another
-	// fingerprint (a matrix's targets are such by design).
-	others bool
-	// prefix starts each line (a matrix's target name).
-	prefix string
-}
-
-// storeBucket puts st's bucket for the plan's fingerprint under its cache.
-func storeBucket(w io.Writer, st *store.Store, fresh bool, plan *compose.Plan, n storeNotes) error {
-	b, notes, err := st.Bucket(plan.StoreKey(), fresh, time.Now())
-	if n.others {
-		for _, note := range notes {
-			fmt.Fprintf(w, "droidstar: %s%s\n", n.prefix, note)
-		}
-	}
-	if err == nil {
-		_, err = plan.UseStore(b)
-	}
-	if err != nil {
-		return err
-	}
-	if k := len(b.Prior()); k > 0 && !n.quiet {
-		fmt.Fprintf(w, "droidstar: %sresuming: %s stored in %s by earlier runs (--fresh ignores them)\n", n.prefix, plural(k, "answer"), st.Path())
-	}
-	return nil
-}
 
 func newStoreCmd(e *env) *cobra.Command {
 	var path string
@@ -151,7 +20,7 @@ func newStoreCmd(e *env) *cobra.Command {
 		Long: `Every query a learning run executes is stored with its answer (the outputs,
 the error detail and the device that ran it) before the learner uses it, in a
 bbolt file: droidstar/` + store.DefaultFile + ` in the user's cache folder, or the
-file --store (or $` + storeEnv + `) names; $` + storeEnv + `=off runs without one.
+file --store (or $` + store.Env + `) names; $` + store.Env + `=off runs without one.
 Running the same command again resumes: stored answers are used and no query
 runs again. Answers are kept apart by a fingerprint of what determines them:
 the alphabet, the purpose's harness part, the timeouts, the simulated model's
@@ -169,15 +38,15 @@ never mixed in.
   droidstar store clear --fingerprint sha256:1f2e
   droidstar store clear --all`,
 	}
-	c.PersistentFlags().StringVar(&path, "store", "", "query store file (default: $"+storeEnv+", else droidstar/"+store.DefaultFile+" in the user's cache folder)")
+	c.PersistentFlags().StringVar(&path, "store", "", "query store file (default: $"+store.Env+", else droidstar/"+store.DefaultFile+" in the user's cache folder)")
 	openStore := func() (*store.Store, error) {
-		p, note, err := storePath(e, path)
+		p, note, err := store.Locate(path, e.getenv)
 		if err != nil {
 			return nil, err
 		}
 		if p == "" {
 			if note == "" {
-				note = "the query store is off (--store off or $" + storeEnv + "=off)"
+				note = "the query store is off (--store off or $" + store.Env + "=off)"
 			}
 			return nil, fmt.Errorf("%s", strings.TrimPrefix(note, "no query store: "))
 		}

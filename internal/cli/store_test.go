@@ -22,7 +22,7 @@ import (
 // that they neither write to the user's cache folder nor resume one
 // another's runs; the store's own tests name theirs with --store.
 func TestMain(m *testing.M) {
-	os.Setenv(storeEnv, "off")
+	os.Setenv(store.Env, "off")
 	os.Exit(m.Run())
 }
 
@@ -55,7 +55,7 @@ func TestLearnResumesFromTheStore(t *testing.T) {
 		t.Helper()
 		// Without the final re-check, which runs every query a second time
 		// on purpose: these tests count that a resume runs nothing twice.
-		code, stdout, stderr := run(t, append([]string{"learn", "--example", "asynctask", "--store", db, "-o", out, "--verify-final=off"}, extra...)...)
+		code, stdout, stderr := droidstar(t, append([]string{"learn", "--example", "asynctask", "--store", db, "-o", out, "--verify-final=off"}, extra...)...)
 		if code != ExitOK {
 			t.Fatalf("exit %d\n%s", code, stderr)
 		}
@@ -86,15 +86,15 @@ func TestLearnResumesFromTheStore(t *testing.T) {
 		t.Errorf("--fresh: %d executed, %d stored; want %d, 0", tot.Executed, tot.Stored, executed)
 	}
 
-	code, stdout, stderr := run(t, "store", "stats", "--store", db)
+	code, stdout, stderr := droidstar(t, "store", "stats", "--store", db)
 	if want := regexp.MustCompile(`^store ` + regexp.QuoteMeta(db) + fmt.Sprintf(`: \d+ bytes, 1 fingerprint, %d answers \(%d distinct queries, \d+ symbols\)\n$`, 2*executed, executed)); code != ExitOK || !want.MatchString(stdout) {
 		t.Errorf("stats: exit %d\n%s%s", code, stdout, stderr)
 	}
-	code, stdout, _ = run(t, "store", "list", "--store", db)
+	code, stdout, _ = droidstar(t, "store", "list", "--store", db)
 	if want := regexp.MustCompile(fmt.Sprintf(`^AsyncTask  sha256:[0-9a-f]{12}  %d answers \(%d distinct\), devices sim-0, since \S+\n    device: simulator \(mealy-dot\)\n    model: sha256:[0-9a-f]{64}\n    timeouts: quiescence 500ms, settle 100ms, post-reset 50ms\n$`, 2*executed, executed)); code != ExitOK || !want.MatchString(stdout) {
 		t.Errorf("list: exit %d\n%s", code, stdout)
 	}
-	code, stdout, _ = run(t, "store", "export", "--store", db, "--name", "AsyncTask")
+	code, stdout, _ = droidstar(t, "store", "export", "--store", db, "--name", "AsyncTask")
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 	var rec struct {
 		Name        string `json:"name"`
@@ -105,17 +105,17 @@ func TestLearnResumesFromTheStore(t *testing.T) {
 		rec.Name != "AsyncTask" || len(rec.Query) == 0 || len(rec.Outputs) != len(rec.Query) || rec.Device != "sim-0" {
 		t.Errorf("export: exit %d, %d lines, first %+v", code, len(lines), rec)
 	}
-	if code, _, stderr := run(t, "store", "clear", "--store", db); code != ExitUsage || stderr != "droidstar: store clear needs --name, --fingerprint or --all\n" {
+	if code, _, stderr := droidstar(t, "store", "clear", "--store", db); code != ExitUsage || stderr != "droidstar: store clear needs --name, --fingerprint or --all\n" {
 		t.Errorf("clear with no selection: exit %d %q", code, stderr)
 	}
-	if code, _, stderr := run(t, "store", "clear", "--store", db, "--name", "AsyncTask"); code != ExitOK || stderr != fmt.Sprintf("cleared %d answers (1 fingerprint) from %s\n", 2*executed, db) {
+	if code, _, stderr := droidstar(t, "store", "clear", "--store", db, "--name", "AsyncTask"); code != ExitOK || stderr != fmt.Sprintf("cleared %d answers (1 fingerprint) from %s\n", 2*executed, db) {
 		t.Errorf("clear: exit %d %q", code, stderr)
 	}
-	if code, stdout, _ := run(t, "store", "list", "--store", db); code != ExitOK || stdout != "" {
+	if code, stdout, _ := droidstar(t, "store", "list", "--store", db); code != ExitOK || stdout != "" {
 		t.Errorf("list after clear: exit %d %q", code, stdout)
 	}
 	missing := filepath.Join(dir, "none.db")
-	if code, _, stderr := run(t, "store", "list", "--store", missing); code != ExitFail || stderr != "droidstar: query store: stat "+missing+": no such file or directory\n" {
+	if code, _, stderr := droidstar(t, "store", "list", "--store", missing); code != ExitFail || stderr != "droidstar: query store: stat "+missing+": no such file or directory\n" {
 		t.Errorf("missing store: exit %d %q", code, stderr)
 	}
 }
@@ -129,7 +129,7 @@ func TestLearnOnALockedOrDamagedStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := run(t, "learn", "--example", "asynctask", "--store", db, "-o", dir, "-q")
+	code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "--store", db, "-o", dir, "-q")
 	st.Close()
 	if want := "droidstar: query store " + db + " is in use by another droidstar run (its lock was still held after 2s): wait for that run to end, or give this run its own store with --store PATH\n"; code != ExitFail || stderr != want {
 		t.Errorf("locked: exit %d\n%s\nwant\n%s", code, stderr, want)
@@ -137,7 +137,7 @@ func TestLearnOnALockedOrDamagedStore(t *testing.T) {
 	if err := os.WriteFile(db, []byte(strings.Repeat("damaged ", 1000)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr = run(t, "learn", "--example", "asynctask", "--store", db, "-o", dir, "-q")
+	code, _, stderr = droidstar(t, "learn", "--example", "asynctask", "--store", db, "-o", dir, "-q")
 	if want := "droidstar: query store " + db + " is damaged: not a bbolt database (file size too small 8000); it is left untouched and this run uses " + db + ".2\n"; code != ExitOK || stderr != want {
 		t.Errorf("damaged: exit %d\n%s\nwant first\n%s", code, stderr, want)
 	}
@@ -195,7 +195,7 @@ func TestDeviceVanishesAndTheRunResumes(t *testing.T) {
 	}
 	resumed := readModel(t, filepath.Join(dir, "AsyncTask.json"))
 	ref := filepath.Join(dir, "ref")
-	if code, _, stderr := run(t, "learn", "--example", "asynctask", "-o", ref, "-q", "--verify-final=off"); code != ExitOK {
+	if code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "-o", ref, "-q", "--verify-final=off"); code != ExitOK {
 		t.Fatalf("reference: exit %d\n%s", code, stderr)
 	}
 	want := readModel(t, filepath.Join(ref, "AsyncTask.json"))
@@ -227,7 +227,7 @@ func TestStoreOff(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	for range 2 {
-		code, _, stderr := run(t, "learn", "--example", "asynctask", "--store", "off", "-o", dir, "--verify-final=off")
+		code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "--store", "off", "-o", dir, "--verify-final=off")
 		if code != ExitOK || strings.Contains(stderr, "resuming") {
 			t.Fatalf("exit %d\n%s", code, stderr)
 		}
@@ -235,7 +235,7 @@ func TestStoreOff(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "off")); !os.IsNotExist(err) {
 		t.Errorf("--store off made a file named off (%v)", err)
 	}
-	code, _, stderr := run(t, "store", "list", "--store", "off")
+	code, _, stderr := droidstar(t, "store", "list", "--store", "off")
 	if want := "droidstar: the query store is off (--store off or $DROIDSTAR_STORE=off)\n"; code != ExitFail || stderr != want {
 		t.Errorf("store list --store off: exit %d, stderr %q, want %q", code, stderr, want)
 	}

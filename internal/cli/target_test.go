@@ -119,7 +119,7 @@ func TestLearnModelComparesWithTheTarget(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			args := append([]string{"learn", "--model", file, "-o", dir, "--write", "json", "--store", "off"}, tc.args...)
-			code, stdout, stderr := run(t, args...)
+			code, stdout, stderr := droidstar(t, args...)
 			if code != ExitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -160,12 +160,12 @@ func TestOraclePerfectNeedsAModel(t *testing.T) {
 	for _, tc := range tests {
 		dir := t.TempDir()
 		args := append([]string{"learn", "--oracle", "perfect", "-o", dir}, tc.args...)
-		code, stdout, stderr := run(t, args...)
+		code, stdout, stderr := droidstar(t, args...)
 		if code != ExitUsage || stdout != "" || stderr != tc.want {
 			t.Errorf("%v: exit %d, stdout %q\nstderr %s\nwant   %s", tc.args, code, stdout, stderr, tc.want)
 		}
 	}
-	code, _, stderr := run(t, "learn", "--example", "asynctask", "--oracle", "best", "-o", t.TempDir())
+	code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "--oracle", "best", "-o", t.TempDir())
 	if want := "droidstar: --oracle must be bound or perfect, got \"best\"\n"; code != ExitUsage || stderr != want {
 		t.Errorf("exit %d, stderr %s\nwant %s", code, stderr, want)
 	}
@@ -177,7 +177,7 @@ func TestOraclePerfectNeedsAModel(t *testing.T) {
 func TestLearnPurposeComparesWithTheTarget(t *testing.T) {
 	for _, oracle := range []string{"bound", "perfect"} {
 		dir := t.TempDir()
-		code, stdout, stderr := run(t, "learn", "--example", "mediaplayer", "--oracle", oracle, "-o", dir, "--write", "json")
+		code, stdout, stderr := droidstar(t, "learn", "--example", "mediaplayer", "--oracle", oracle, "-o", dir, "--write", "json")
 		if code != ExitOK {
 			t.Fatalf("%s: exit %d: %s", oracle, code, stderr)
 		}
@@ -240,7 +240,7 @@ func TestLearnPublicMealyModels(t *testing.T) {
 			target := m.Machine
 			for _, oracle := range []string{"bound", "perfect"} {
 				dir := t.TempDir()
-				code, stdout, stderr := run(t, "learn", "--model", file, "--oracle", oracle, "-o", dir, "--write", "json")
+				code, stdout, stderr := droidstar(t, "learn", "--model", file, "--oracle", oracle, "-o", dir, "--write", "json")
 				if code != ExitOK {
 					t.Fatalf("%s: exit %d: %s", oracle, code, stderr)
 				}
@@ -307,7 +307,7 @@ func TestLearnPublicMealyModels(t *testing.T) {
 func TestBoundCountsEverySymbol(t *testing.T) {
 	file := repoPath("testdata", "serversocket", "purpose.yaml")
 	dir := t.TempDir()
-	code, stdout, stderr := run(t, "learn", file, "--bound-counts", "every", "-o", dir, "--write", "json", "--store", "off")
+	code, stdout, stderr := droidstar(t, "learn", file, "--bound-counts", "every", "-o", dir, "--write", "json", "--store", "off")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -343,17 +343,17 @@ func TestBoundCountsEverySymbol(t *testing.T) {
 		{nil, "bound: 2 used (counting every symbol), the learned model needs 3,"},
 		{[]string{"--bound-counts", "free"}, "bound: 2 used, the learned model needs 1\n"},
 	} {
-		code, stdout, stderr := run(t, append([]string{"learn", own, "-o", t.TempDir(), "--store", "off"}, c.args...)...)
+		code, stdout, stderr := droidstar(t, append([]string{"learn", own, "-o", t.TempDir(), "--store", "off"}, c.args...)...)
 		if code != ExitOK || !strings.HasPrefix(tailFrom(t, stdout, "bound:"), c.want) {
 			t.Errorf("%v: exit %d, summary\n%s%s\nwant the bound line to start %q", c.args, code, stdout, stderr, c.want)
 		}
 	}
 
-	if code, stdout, _ := run(t, "check", own); code != ExitOK || stdout != own+": ok: ServerSocket, 3 callins, 2 callbacks, bound 2 (counting every symbol), backends sim (mealy-dot model, 12 states)\n" {
+	if code, stdout, _ := droidstar(t, "check", own); code != ExitOK || stdout != own+": ok: ServerSocket, 3 callins, 2 callbacks, bound 2 (counting every symbol), backends sim (mealy-dot model, 12 states)\n" {
 		t.Errorf("check: exit %d, %q", code, stdout)
 	}
 
-	code, stdout, stderr = run(t, "learn", file, "--bound-counts", "all", "-o", t.TempDir())
+	code, stdout, stderr = droidstar(t, "learn", file, "--bound-counts", "all", "-o", t.TempDir())
 	if want := "droidstar: --bound-counts is free or every, got \"all\"\n"; code != ExitUsage || stdout != "" || stderr != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, stdout, stderr, ExitUsage, want)
 	}

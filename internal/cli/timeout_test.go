@@ -16,7 +16,7 @@ import (
 func learnJSON(t *testing.T, args ...string) *model.Document {
 	t.Helper()
 	dir := t.TempDir()
-	code, stdout, stderr := run(t, append([]string{"learn", "--store", "off", "-q", "--write", "json", "-o", dir}, args...)...)
+	code, stdout, stderr := droidstar(t, append([]string{"learn", "--store", "off", "-q", "--write", "json", "-o", dir}, args...)...)
 	if code != 0 {
 		t.Fatalf("learn %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
 	}
@@ -95,7 +95,7 @@ func TestTimeoutFlagErrors(t *testing.T) {
 			`droidstar: --timeout auto:2s: the starting timeout 2s is above the ceiling 500ms (the purpose's timeouts.quiescence)`},
 	}
 	for _, c := range cases {
-		code, _, stderr := run(t, append([]string{"learn", "--store", "off", "-q", "-o", t.TempDir()}, c.args...)...)
+		code, _, stderr := droidstar(t, append([]string{"learn", "--store", "off", "-q", "-o", t.TempDir()}, c.args...)...)
 		if code != 2 || strings.TrimSpace(stderr) != c.want {
 			t.Errorf("learn %s: exit %d, %q; want exit 2, %q", strings.Join(c.args, " "), code, stderr, c.want)
 		}

@@ -18,7 +18,7 @@ import (
 // exact.
 func TestFlakyTargetLearnedExactly(t *testing.T) {
 	ref := t.TempDir()
-	if code, _, stderr := run(t, "learn", "--example", "mediaplayer", "-q", "-o", ref, "--write", "dot"); code != 0 {
+	if code, _, stderr := droidstar(t, "learn", "--example", "mediaplayer", "-q", "-o", ref, "--write", "dot"); code != 0 {
 		t.Fatalf("reference run: exit %d\n%s", code, stderr)
 	}
 	want, err := os.ReadFile(filepath.Join(ref, "MediaPlayer.dot"))
@@ -28,7 +28,7 @@ func TestFlakyTargetLearnedExactly(t *testing.T) {
 	votes := 0
 	for seed := 1; seed <= 20; seed++ {
 		dir := t.TempDir()
-		code, _, stderr := run(t, "learn", "--example", "mediaplayer", "-q", "-o", dir, "--write", "dot,json",
+		code, _, stderr := droidstar(t, "learn", "--example", "mediaplayer", "-q", "-o", dir, "--write", "dot,json",
 			"--sim-flaky", "0.005", "--seed", itoa(seed))
 		if code != 0 {
 			t.Fatalf("seed %d: exit %d\n%s", seed, code, stderr)
@@ -70,7 +70,7 @@ func TestFlakyTargetLearnedExactly(t *testing.T) {
 	wrong := 0
 	for seed := 1; seed <= 20; seed++ {
 		dir := t.TempDir()
-		code, _, stderr := run(t, "learn", "--example", "mediaplayer", "-q", "-o", dir, "--write", "dot",
+		code, _, stderr := droidstar(t, "learn", "--example", "mediaplayer", "-q", "-o", dir, "--write", "dot",
 			"--sim-flaky", "0.005", "--seed", itoa(seed), "--verify-final", "off")
 		if code != 0 {
 			t.Fatalf("seed %d, --verify-final off: exit %d\n%s", seed, code, stderr)
@@ -97,7 +97,7 @@ func itoa(n int) string {
 // the partial model, and the disagreeing traces side by side.
 func TestHalfFlakyTargetStops(t *testing.T) {
 	dir := t.TempDir()
-	code, stdout, stderr := run(t, "learn", "--example", "mediaplayer", "-q", "-o", dir, "--sim-flaky", "0.5", "--seed", "1")
+	code, stdout, stderr := droidstar(t, "learn", "--example", "mediaplayer", "-q", "-o", dir, "--sim-flaky", "0.5", "--seed", "1")
 	if code != ExitFlaky || stdout != "" {
 		t.Fatalf("exit %d, stdout %q", code, stdout)
 	}
@@ -126,9 +126,9 @@ func TestVoteFlagsChecked(t *testing.T) {
 	for _, tc := range []struct{ flag, want string }{
 		{"--repeat=-1", "droidstar: --repeat must be 0 or more, got -1\n"},
 		{"--verify=1.5", "droidstar: --verify must be a fraction from 0 to 1, got 1.5\n"},
-		{"--verify-final=true", "droidstar: invalid argument \"true\" for \"--verify-final\" flag: want near, all or off\nRun 'droidstar learn --help' for usage.\n"},
+		{"--verify-final=true", "droidstar: --verify-final must be near, all or off, got \"true\"\n"},
 	} {
-		code, _, stderr := run(t, "learn", "--example", "asynctask", "-q", "-o", t.TempDir(), tc.flag)
+		code, _, stderr := droidstar(t, "learn", "--example", "asynctask", "-q", "-o", t.TempDir(), tc.flag)
 		if code != ExitUsage || stderr != tc.want {
 			t.Errorf("%s: exit %d, %q", tc.flag, code, stderr)
 		}

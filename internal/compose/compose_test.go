@@ -11,7 +11,7 @@ import (
 )
 
 func TestFromModelPlainMealy(t *testing.T) {
-	plan, err := compose.FromModel("m.dot", []byte(`digraph { __start0 -> a; a -> a [label="x / 1"]; }`), compose.ModelOptions{Bound: 1})
+	plan, err := compose.Build(context.Background(), compose.Source{Model: &compose.ModelSource{File: "m.dot", Data: []byte(`digraph { __start0 -> a; a -> a [label="x / 1"]; }`), Bound: 1}}, compose.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func TestFromModelPlainMealy(t *testing.T) {
 }
 
 func TestDisagreementFindsShortestDifference(t *testing.T) {
-	plan, err := compose.FromModel("timer.dot", []byte(composetest.TimerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6})
+	plan, err := compose.Build(context.Background(), compose.Source{Model: &compose.ModelSource{File: "timer.dot", Data: []byte(composetest.TimerDOT), Bound: 2, Quiescence: 500e6}}, compose.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package compose_test
+package compose
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/internal/backend"
-	"github.com/droidstar/droidstar/internal/compose"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
@@ -63,12 +62,11 @@ func TestDisagreeingLanesAreNamedByPlatform(t *testing.T) {
 			both.Add(2)
 			first := &constExec{name: c.a, platform: c.platform, out: "1", both: &both}
 			second := &constExec{name: c.b, platform: c.platform, out: "2", both: &both}
-			plan, err := compose.NewPlan(engine.Target{Name: "T", Inputs: in, Outputs: out, Semantics: model.SemanticsMealy},
+			plan, err := NewPlan(engine.Target{Name: "T", Inputs: in, Outputs: out, Semantics: model.SemanticsMealy},
 				nil, nil, []backend.Executor{first, second})
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan.Cache.Repeat = 0
 			// Two words that share the prefix x, one per lane.
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()

@@ -2,7 +2,6 @@ package compose_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -22,12 +21,12 @@ func TestPaddedServerSocketLearnsTheSameModel(t *testing.T) {
 	}
 	learn := func(n int) (states, executed, padded int) {
 		t.Helper()
-		plan, err := compose.FromPurpose(context.Background(), p, os.ReadFile, compose.BackendOptions{})
+		plan, err := compose.Build(context.Background(), compose.Source{Purpose: p},
+			compose.Options{Pipeline: compose.Pipeline{Pad: pad.Sizes{Learning: n}, Repeat: compose.DefaultRepeat}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer plan.Close()
-		plan.Pad(pad.Sizes{Learning: n})
 		res, err := engine.Run(context.Background(), plan.Job, engine.Options{VirtualClock: true})
 		if err != nil {
 			t.Fatal(err)

@@ -43,7 +43,7 @@ func (c *countingExecutor) Execute(ctx context.Context, inputs []string) (query.
 // planOn is the model file's plan with its executor replaced by c.
 func planOn(t *testing.T, file string, data []byte, c *countingExecutor) *Plan {
 	t.Helper()
-	base, err := FromModel(file, data, ModelOptions{Bound: 2, Quiescence: time.Second})
+	base, err := fromModel(ModelSource{File: file, Data: data, Bound: 2, Quiescence: time.Second}, BackendOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +64,11 @@ func learnWithStore(t *testing.T, plan *Plan, path string) (*engine.Result, *sto
 		t.Fatalf("open %s: %v %q", path, err, notes)
 	}
 	defer st.Close()
-	b, notes, err := st.Bucket(plan.StoreKey(), false, time.Now())
+	b, notes, err := st.Bucket(plan.storeKey(), false, time.Now())
 	if err != nil || len(notes) > 0 {
 		t.Fatalf("bucket: %v %q", err, notes)
 	}
-	if _, err := plan.UseStore(b); err != nil {
+	if err := plan.useStore(b); err != nil {
 		t.Fatal(err)
 	}
 	res, err := engine.Run(context.Background(), plan.Job, engine.Options{VirtualClock: true})
@@ -162,7 +162,7 @@ func TestStoreKeepsAnotherModelApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	b, notes, err := st.Bucket(plan.StoreKey(), false, time.Now())
+	b, notes, err := st.Bucket(plan.storeKey(), false, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,21 +182,21 @@ func TestAutoTimeoutHasItsOwnStoreKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan := func() *Plan {
-		p, err := FromModel(file, data, ModelOptions{Bound: 2, Quiescence: time.Second, Reset: 150 * time.Millisecond, Latency: 50 * time.Millisecond})
+		p, err := fromModel(ModelSource{File: file, Data: data, Bound: 2, Quiescence: time.Second, Reset: 150 * time.Millisecond, Latency: 50 * time.Millisecond}, BackendOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
 	fixed, auto := plan(), plan()
-	if err := auto.AutoTimeout(200 * time.Millisecond); err != nil {
+	if err := auto.autoTimeout(200 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	const want = "quiescence 1s, reset 150ms, latency 50ms"
-	if got := fixed.StoreKey().Parts[store.PartTimeouts]; got != want {
+	if got := fixed.storeKey().Parts[store.PartTimeouts]; got != want {
 		t.Errorf("fixed timeouts part %q, want %q", got, want)
 	}
-	if got := auto.StoreKey().Parts[store.PartTimeouts]; got != want+", quiescence auto from 200ms" {
+	if got := auto.storeKey().Parts[store.PartTimeouts]; got != want+", quiescence auto from 200ms" {
 		t.Errorf("auto timeouts part %q, want %q", got, want+", quiescence auto from 200ms")
 	}
 }

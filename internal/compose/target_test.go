@@ -2,7 +2,6 @@ package compose_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -23,7 +22,7 @@ func TestTargetMachineCountsFreeSymbols(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := compose.FromPurpose(context.Background(), p, os.ReadFile, compose.BackendOptions{})
+	plan, err := compose.Build(context.Background(), compose.Source{Purpose: p}, compose.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +51,7 @@ func TestTargetMachineCountsFreeSymbols(t *testing.T) {
 // A learned machine that differs from the target gets a shortest word on
 // which it does, with both machines' answers.
 func TestCheckTargetNamesTheShortestDifference(t *testing.T) {
-	plan, err := compose.FromModel("timer.dot", []byte(composetest.TimerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6})
+	plan, err := compose.Build(context.Background(), compose.Source{Model: &compose.ModelSource{File: "timer.dot", Data: []byte(composetest.TimerDOT), Bound: 2, Quiescence: 500e6}}, compose.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func TestConfirmationsRunEachWordOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, err := FromModel(file, data, ModelOptions{Bound: 2, Quiescence: 2 * time.Second, Reset: 50 * time.Millisecond, Latency: 50 * time.Millisecond})
+	base, err := fromModel(ModelSource{File: file, Data: data, Bound: 2, Quiescence: 2 * time.Second, Reset: 50 * time.Millisecond, Latency: 50 * time.Millisecond}, BackendOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestConfirmationsRunEachWordOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan.quiescence = base.quiescence
-	if err := plan.AutoTimeout(100 * time.Millisecond); err != nil {
+	if err := plan.autoTimeout(100 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	in := plan.Job.Target.Inputs

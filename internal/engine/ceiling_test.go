@@ -13,16 +13,14 @@ import (
 // words are kept, and what was dropped runs again when asked again. The
 // final check re-runs what is left of the tree.
 func TestTinyCacheLearnsTheSameModel(t *testing.T) {
-	plans := map[string]func() *compose.Plan{
-		"timer":        func() *compose.Plan { return timerPlan(t) },
-		"serversocket": func() *compose.Plan { return serverSocketPlan(t, 2) },
+	plans := map[string]func(compose.Pipeline) *compose.Plan{
+		"timer":        func(pl compose.Pipeline) *compose.Plan { return timerPlanWith(t, pl) },
+		"serversocket": func(pl compose.Pipeline) *compose.Plan { return serverSocketPlanWith(t, 2, pl) },
 	}
 	for name, plan := range plans {
 		t.Run(name, func(t *testing.T) {
 			learn := func(maxNodes int) (*engine.Result, *compose.Plan) {
-				p := plan()
-				p.Cache.MaxNodes = maxNodes
-				p.Job.Verify = p.Cache.VerifyAll
+				p := plan(compose.Pipeline{Repeat: compose.DefaultRepeat, MaxNodes: maxNodes, Final: compose.FinalAll})
 				res, err := engine.Run(context.Background(), p.Job, engine.Options{VirtualClock: true})
 				if err != nil {
 					t.Fatal(err)
@@ -37,7 +35,7 @@ func TestTinyCacheLearnsTheSameModel(t *testing.T) {
 			if w, differ, err := compose.Disagreement(tiny.Machine, p); err != nil || differ {
 				t.Fatalf("with 8 nodes the model differs from the target on %q (err %v)", p.Target().Inputs.Format(w), err)
 			}
-			if n, all := p.Cache.Nodes(), wholePlan.Cache.Nodes(); n >= all {
+			if n, all := p.CacheNodes(), wholePlan.CacheNodes(); n >= all {
 				t.Fatalf("with 8 nodes the tree holds %d edges, uncapped %d: nothing was dropped", n, all)
 			}
 		})

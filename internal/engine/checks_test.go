@@ -21,7 +21,7 @@ func deepPlan(t *testing.T, bound int) *compose.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := compose.FromModel(file, data, compose.ModelOptions{Format: "mealy-dot", Bound: bound})
+	plan, err := compose.Build(context.Background(), compose.Source{Model: &compose.ModelSource{File: file, Data: data, Format: "mealy-dot", Bound: bound}}, compose.Options{Pipeline: compose.Pipeline{Repeat: compose.DefaultRepeat}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,6 +86,16 @@ type Job struct {
 	// overturned one (learning then starts again). Its queries are counted
 	// in the verification phase.
 	Verify func(ctx context.Context, obs oracle.Observations) (revised bool, err error)
+	// Prepare, when set, runs before the learner's first query, its
+	// queries counted in the learning phase (a calibrated timeout's probe
+	// of the first callbacks under its ceiling).
+	Prepare func(ctx context.Context) error
+	// OnHypothesis, when set, sees every hypothesis before it is checked,
+	// after the progress display and before Options.Learner's own hook.
+	OnHypothesis func(ctx context.Context, round int, h *learn.Hypothesis)
+	// Timeout, when set, says what a calibrated quiescence timeout
+	// settled at, for the statistics of every document the run returns.
+	Timeout func() *model.AutoTimeout
 }
 
 // Options control one run.
@@ -208,14 +218,20 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	}
 	lopts := o.Learner
 	lopts.Lookahead = lookahead
-	if o.Progress != nil {
-		user := lopts.OnHypothesis
+	if user, own := lopts.OnHypothesis, job.OnHypothesis; o.Progress != nil || own != nil {
 		lopts.OnHypothesis = func(round int, h *learn.Hypothesis) {
-			watch.hypothesis(round, typestateStates(h.Machine, t.Semantics))
+			if o.Progress != nil {
+				watch.hypothesis(round, typestateStates(h.Machine, t.Semantics))
+			}
+			if own != nil {
+				own(ctx, round, h)
+			}
 			if user != nil {
 				user(round, h)
 			}
 		}
+	}
+	if o.Progress != nil {
 		stop := watch.run(o.ProgressEvery)
 		defer stop()
 	}
@@ -224,6 +240,11 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	learner, err := learn.ByName(learnerName)
 	if err != nil {
 		return nil, err
+	}
+	if job.Prepare != nil {
+		if err := job.Prepare(oracle.WithPhase(ctx, oracle.PhaseLearning)); err != nil {
+			return nil, err
+		}
 	}
 	// A vote that overturns an answer the learner already used makes its
 	// table untrustworthy: learn again. The cache answers everything it
@@ -287,6 +308,7 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	doc.Stats.States, doc.Stats.EQs = typestateStates(h.Machine, t.Semantics), res.EQs
 	doc.Stats.Counterexamples = checks.found
 	doc.Stats.Learner = learnerName
+	doc.Stats.Timeout = job.timeout()
 	if o.Determinism != nil {
 		d := *o.Determinism
 		d.Reruns, d.Agreements, d.Votes = rec.Determinism()
@@ -339,6 +361,7 @@ func Unfinished(job Job, o Options, wall time.Duration, stopErr error) *model.Do
 	}
 	rec := job.Recorder
 	doc.Backend, doc.Stats = recorded(job, wall, o.VirtualClock)
+	doc.Stats.Timeout = job.timeout()
 	doc.Warnings = append(rec.Warnings(), "no hypothesis yet: learning stopped: "+stopErr.Error())
 	doc.Tool = &model.ToolInfo{Name: "droidstar", Version: o.ToolVersion}
 	if o.Now != nil {
@@ -346,6 +369,13 @@ func Unfinished(job Job, o Options, wall time.Duration, stopErr error) *model.Do
 		doc.Learned = &now
 	}
 	return doc
+}
+
+func (job Job) timeout() *model.AutoTimeout {
+	if job.Timeout == nil {
+		return nil
+	}
+	return job.Timeout()
 }
 
 // recorded is what the job's recorder says ran: the backend with each

@@ -50,8 +50,13 @@ func learnOptions(first func()) learn.Options {
 }
 
 func timerPlan(t *testing.T) *compose.Plan {
+	return timerPlanWith(t, compose.Pipeline{Repeat: compose.DefaultRepeat})
+}
+
+// timerPlanWith is timerPlan with the pipeline's stages pl.
+func timerPlanWith(t *testing.T, pl compose.Pipeline) *compose.Plan {
 	t.Helper()
-	plan, err := compose.FromModel("timer.dot", []byte(composetest.TimerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6})
+	plan, err := compose.Build(context.Background(), compose.Source{Model: &compose.ModelSource{File: "timer.dot", Data: []byte(composetest.TimerDOT), Bound: 2, Quiescence: 500e6}}, compose.Options{Pipeline: pl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +130,6 @@ func TestRunReportsNonDeterminism(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Cache.Repeat = 0
 	res, err := engine.Run(context.Background(), p.Job, engine.Options{})
 	var nd *oracle.NondeterminismError
 	if !errors.As(err, &nd) {
@@ -140,7 +144,7 @@ func TestRunReportsNonDeterminism(t *testing.T) {
 // equivalence rounds with their transitions, and the last one has the
 // final counts.
 func TestRunReportsProgress(t *testing.T) {
-	plan, err := compose.FromModel("timer.dot", []byte(composetest.TimerDOT), compose.ModelOptions{Bound: 2, Quiescence: 500e6, Sim: compose.BackendOptions{Lanes: 2}})
+	plan, err := compose.Build(context.Background(), compose.Source{Model: &compose.ModelSource{File: "timer.dot", Data: []byte(composetest.TimerDOT), Bound: 2, Quiescence: 500e6}}, compose.Options{Backend: compose.BackendOptions{Lanes: 2}, Pipeline: compose.Pipeline{Repeat: compose.DefaultRepeat}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -16,6 +15,11 @@ import (
 // callins are all followed by a wait, where the states right after bind
 // and right after close differ only on "wait accept wait".
 func serverSocketPlan(t *testing.T, bound int) *compose.Plan {
+	return serverSocketPlanWith(t, bound, compose.Pipeline{Repeat: compose.DefaultRepeat})
+}
+
+// serverSocketPlanWith is serverSocketPlan with the pipeline's stages pl.
+func serverSocketPlanWith(t *testing.T, bound int, pl compose.Pipeline) *compose.Plan {
 	t.Helper()
 	p, err := purpose.Load(filepath.Join("..", "..", "testdata", "serversocket", "purpose.yaml"))
 	if err != nil {
@@ -24,7 +28,7 @@ func serverSocketPlan(t *testing.T, bound int) *compose.Plan {
 	if bound > 0 {
 		p.Bound = bound
 	}
-	plan, err := compose.FromPurpose(context.Background(), p, os.ReadFile, compose.BackendOptions{})
+	plan, err := compose.Build(context.Background(), compose.Source{Purpose: p}, compose.Options{Pipeline: pl})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,13 +28,12 @@ func TestKVLearnsTheExamples(t *testing.T) {
 	reran := 0
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			plan, err := composetest.ExamplePlan(name)
+			// learn's default --verify-final near.
+			plan, err := composetest.ExamplePlan(name, compose.Pipeline{Repeat: compose.DefaultRepeat, Final: compose.FinalNear})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer plan.Close()
-			// learn's default --verify-final near.
-			plan.Job.Verify = plan.Cache.VerifyNear
 			res, err := engine.Run(context.Background(), plan.Job, engine.Options{
 				VirtualClock: true, Learn: learn.NameKV,
 				Conformance: &model.Conformance{Method: engine.ConformanceWp, Depth: 1},

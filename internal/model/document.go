@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -673,4 +674,15 @@ func freshName(base string, taken []string) string {
 		}
 		name = fmt.Sprintf("%s%d", base, n)
 	}
+}
+
+// FileBase makes a model's name safe as a file name: the base of the
+// files a model is written to (NAME.json, NAME.dot, NAME.partial.json).
+func FileBase(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 {
+			return '_'
+		}
+		return r
+	}, name)
 }

@@ -36,16 +36,6 @@ import (
 // DefaultFile is the store's file name in the user's cache folder.
 const DefaultFile = "queries.db"
 
-// DefaultPath is the store a run uses without --store: DefaultFile under
-// os.UserCacheDir()/droidstar.
-func DefaultPath() (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache folder for the query store (%v); pass --store PATH", err)
-	}
-	return filepath.Join(base, "droidstar", DefaultFile), nil
-}
-
 // Part names of a Key, in the order messages list them.
 const (
 	PartAlphabet = "alphabet"

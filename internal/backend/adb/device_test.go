@@ -173,14 +173,14 @@ func setup(t *testing.T, fakes ...*fake) (*compose.Plan, []*adbd.Device, *locked
 	for _, d := range devs {
 		serials = append(serials, d.Addr())
 	}
-	plan, err := compose.FromPurpose(context.Background(), p, os.ReadFile, compose.BackendOptions{ADB: compose.ADBOptions{
+	plan, err := compose.Build(context.Background(), compose.Source{Purpose: p}, compose.Options{Backend: compose.BackendOptions{ADB: compose.ADBOptions{
 		Client:    adbclient.New(adbclient.Config{Host: "127.0.0.1", Port: s.Port()}),
 		Selection: adb.Selection{Devices: serials},
 		Options: adb.Options{APK: harnessapk.APK, Host: "droidstar test", Log: log,
 			// Far beyond what a healthy run of a few queries takes on a
 			// virtual clock, even on a loaded machine, and still short.
 			Deadline: adb.Deadline{PerQuery: 20 * time.Millisecond, Margin: time.Second}},
-	}})
+	}}, Pipeline: compose.Pipeline{Repeat: compose.DefaultRepeat}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func simulated(t *testing.T) *engine.Result {
 	}
 	p.Backend.Kind = purpose.BackendSim
 	p.Backend.Sim = &purpose.SimBackend{ModelPath: filepath.Join("..", "..", "..", "examples", "asynctask", "model.dot")}
-	plan, err := compose.FromPurpose(context.Background(), p, os.ReadFile, compose.BackendOptions{})
+	plan, err := compose.Build(context.Background(), compose.Source{Purpose: p}, compose.Options{Pipeline: compose.Pipeline{Repeat: compose.DefaultRepeat}})
 	if err != nil {
 		t.Fatal(err)
 	}

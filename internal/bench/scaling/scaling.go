@@ -21,16 +21,12 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/examples"
-	harnessapk "github.com/droidstar/droidstar/harness-apk"
-	"github.com/droidstar/droidstar/internal/adbclient"
-	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/sim"
-	"github.com/droidstar/droidstar/internal/compose"
-	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
 	"github.com/droidstar/droidstar/internal/fake/simharness"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/run"
 )
 
 // Example is the example the benchmark learns by default: on one
@@ -119,7 +115,7 @@ func RunWith(ctx context.Context, example string, counts []int, o Options) ([]Ro
 	if o.Host == "" {
 		o.Host = "droidstar scaling benchmark"
 	}
-	// The sim plan is both what the fakes answer from and what each
+	// The sim run is both what the fakes answer from and what each
 	// learned machine is compared with, so the comparison sees exactly the
 	// model the devices ran.
 	sp, err := examples.Purpose(example)
@@ -132,21 +128,25 @@ func RunWith(ctx context.Context, example string, counts []int, o Options) ([]Ro
 	if !HaveADB() {
 		return nil, fmt.Errorf("scaling: %w", adbserver.ErrNoADB)
 	}
-	if err := sp.Backend.Use(purpose.BackendSim); err != nil {
-		return nil, fmt.Errorf("scaling: %s: %w", sp.File, err)
+	simSpec := spec()
+	simSpec.Example = example
+	sess, err := run.Open(simSpec, run.Env{Host: o.Host})
+	if err != nil {
+		return nil, fmt.Errorf("scaling: %w", err)
 	}
-	simPlan, err := compose.FromPurpose(ctx, sp, examples.ReadFile, compose.BackendOptions{})
+	defer sess.Close()
+	simRun, err := sess.Start(ctx, simSpec, "")
 	if err != nil {
 		return nil, fmt.Errorf("scaling: %s: %w", example, err)
 	}
-	defer simPlan.Close()
+	defer simRun.Close()
 	timing := scaledTiming(sp, o.Speed)
 	names := simharness.PurposeCallbackNames(sp)
 
 	rows := make([]Row, len(counts))
 	for run := range o.Runs {
 		for k, n := range counts {
-			row, err := runRow(ctx, example, n, simPlan, timing, names, o.Host)
+			row, err := runRow(ctx, sess, example, n, simRun, timing, names)
 			if err != nil {
 				return nil, fmt.Errorf("scaling: %s on %s: %w", example, devices(n), err)
 			}
@@ -210,10 +210,19 @@ func scaledTiming(p *purpose.Purpose, speed float64) sim.Timing {
 	return t
 }
 
+// spec is how the benchmark learns: as learn does with no flags, without
+// padding, conformance test, final check, store, grace or keeping devices
+// awake (the fakes have no screen), so that the rows measure the devices.
+func spec() run.Spec {
+	s := run.Defaults()
+	s.Pad, s.Conformance, s.Vote.Final, s.Store.Path, s.Grace, s.ADB.KeepAwake = run.Pad{}, run.ConformanceOff, run.FinalOff, run.StoreOff, 0, false
+	return s
+}
+
 // runRow learns the example on n fresh fakes behind a fresh adb
 // server, so that no row inherits an installed harness or a warm server
 // from the one before.
-func runRow(ctx context.Context, example string, n int, simPlan *compose.Plan, timing sim.Timing, names map[string]string, host string) (_ *Row, err error) {
+func runRow(ctx context.Context, sess *run.Session, example string, n int, simRun *run.Run, timing sim.Timing, names map[string]string) (_ *Row, err error) {
 	server, err := adbserver.Start(ctx)
 	if err != nil {
 		return nil, err
@@ -224,46 +233,36 @@ func runRow(ctx context.Context, example string, n int, simPlan *compose.Plan, t
 		}
 	}()
 	props := adbserver.Props("Pixel 8", "14", 34)
-	h := adbserver.SimHarness(simPlan.Model, timing, props, names)
+	h := adbserver.SimHarness(simRun.Model(), timing, props, names)
 	for i := range n {
 		if _, err := server.Attach(ctx, adbd.Config{Props: props, Harness: h}); err != nil {
 			return nil, fmt.Errorf("attach fake device %d: %w", i+1, err)
 		}
 	}
-
-	p, err := examples.Purpose(example)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Backend.Use(purpose.BackendADB); err != nil {
-		return nil, fmt.Errorf("%s: %w", p.File, err)
-	}
-	client := adbclient.New(adbclient.Config{Host: "127.0.0.1", Port: server.Port()})
-	plan, err := compose.FromPurpose(ctx, p, examples.ReadFile, compose.BackendOptions{ADB: compose.ADBOptions{
-		Client:    client,
-		Selection: adb.Selection{Devices: []string{"all"}},
-		Options:   adb.Options{APK: harnessapk.APK, Host: host},
-	}})
+	s := spec()
+	s.Example, s.Backend, s.Devices = example, purpose.BackendADB, []string{"all"}
+	s.ADB.Host, s.ADB.Port = "127.0.0.1", server.Port()
+	r, err := sess.Start(ctx, s, "")
 	if err != nil {
 		return nil, fmt.Errorf("prepare the devices: %w", err)
 	}
 	defer func() {
-		if cerr := plan.Close(); cerr != nil {
+		if cerr := r.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("close the devices: %w", cerr))
 		}
 	}()
-	if len(plan.Executors) != n {
-		return nil, fmt.Errorf("the adb server offers %d devices, want %d", len(plan.Executors), n)
-	}
-	res, err := engine.Run(ctx, plan.Job, engine.Options{})
+	out, err := r.Learn(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("learn: %w", err)
 	}
-	_, differ, err := compose.Disagreement(res.Machine, simPlan)
+	_, differ, err := simRun.Disagreement(out.Machine)
 	if err != nil {
 		return nil, fmt.Errorf("compare with the model: %w", err)
 	}
-	doc := res.Document
+	doc := out.Document
+	if len(doc.Backend.Devices) != n {
+		return nil, fmt.Errorf("the adb server offers %d devices, want %d", len(doc.Backend.Devices), n)
+	}
 	row := &Row{Devices: n, WallSecs: doc.Stats.WallSecs, EstimatedWallSecs: doc.Stats.EstimatedWallSecs,
 		Executed: doc.Stats.Total().Executed, DeviceSecs: doc.Stats.DeviceSecs, Equal: !differ}
 	for _, d := range doc.Backend.Devices {

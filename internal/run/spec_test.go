@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"errors"
@@ -15,9 +15,9 @@ func TestParseBound(t *testing.T) {
 		want    boundChoice
 		wantErr string
 	}{
-		{in: "3", want: boundChoice{Fixed: 3}},
-		{in: "auto", want: boundChoice{Auto: true, Max: engine.DefaultAutoMax}},
-		{in: "auto:6", want: boundChoice{Auto: true, Max: 6}},
+		{in: "3", want: boundChoice{fixed: 3}},
+		{in: "auto", want: boundChoice{auto: true, max: engine.DefaultAutoMax}},
+		{in: "auto:6", want: boundChoice{auto: true, max: 6}},
 		{in: "0", wantErr: "--bound must be at least 1, got 0"},
 		{in: "auto:1", wantErr: "--bound auto:MAX needs MAX above 1 (the bound it starts from), got 1"},
 		{in: "auto6", wantErr: `--bound must be a number, auto or auto:MAX, got "auto6"`},
@@ -57,7 +57,7 @@ func TestParseConformance(t *testing.T) {
 		{in: "w-method:1", wantErr: `--conformance must be off, random:N, random:N:SEED or wp:K, got "w-method:1"`},
 	}
 	for _, tc := range tests {
-		got, err := parseConformance(tc.in)
+		got, err := ParseConformance(tc.in)
 		if tc.wantErr != "" {
 			if err == nil || err.Error() != tc.wantErr || !isUsage(err) {
 				t.Errorf("%q: error %v, want usage error %q", tc.in, err, tc.wantErr)
@@ -71,6 +71,6 @@ func TestParseConformance(t *testing.T) {
 }
 
 func isUsage(err error) bool {
-	var e *exitError
-	return errors.As(err, &e) && e.code == ExitUsage
+	var e *UsageError
+	return errors.As(err, &e)
 }

@@ -1,0 +1,85 @@
+package compose
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/nouns"
+	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/resolve"
+)
+
+// Check opens every backend the purpose lists far enough to catch
+// mismatches without running a query: a sim model is loaded and compared
+// with the purpose, and for adb the permissions are checked against the
+// harness app (the rest is resolved on the device when learning starts).
+// Only with resolveIt does a jvm harness start and resolve the target
+// (classes, methods, listeners, arguments, callback names): that runs the
+// program the purpose names in backend.jvm.java, with its JVM options, and
+// the static initialisers of its jars; with resolveIt and o.Resolver an
+// adb purpose is resolved on the host JVM against android.jar (see
+// resolveOnHost). It says what it found, one part per backend.
+func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions, resolveIt bool) ([]string, error) {
+	var parts []string
+	for _, kind := range p.Backend.Kinds {
+		q := *p
+		if err := q.Backend.Use(kind); err != nil {
+			return nil, err
+		}
+		if kind == purpose.BackendADB {
+			if err := adb.CheckPermissions(p); err != nil {
+				return nil, err
+			}
+			part, err := resolveOnHost(ctx, p, o, resolveIt)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, part)
+			continue
+		}
+		if kind == purpose.BackendJVM && !resolveIt {
+			parts = append(parts, "jvm (not resolved: check --resolve runs the harness)")
+			continue
+		}
+		plan, err := fromPurpose(ctx, &q, read, o)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case plan.Model != nil:
+			parts = append(parts, fmt.Sprintf("sim (%s model, %s)", plan.Model.Format, nouns.Count(plan.Model.Machine.NumStates(), "state")))
+		case len(plan.Executors) > 0:
+			d := plan.Executors[0].Describe()
+			parts = append(parts, fmt.Sprintf("%s (ran the harness on %s %s: target resolved)", kind, d.Model, d.Release))
+		}
+		if err := plan.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return parts, nil
+}
+
+// resolveOnHost resolves an adb purpose's classes, methods, listeners and
+// callback names against android.jar on the host JVM, when asked to and
+// given the resolver; otherwise the device resolves them when learning
+// starts. A purpose with jars is left to the device: their JVM class files
+// come from the example's Makefile, which a user's purpose does not have.
+func resolveOnHost(ctx context.Context, p *purpose.Purpose, o BackendOptions, resolveIt bool) (string, error) {
+	switch {
+	case !resolveIt:
+		return "adb (resolved on the device when learning starts)", nil
+	case o.Resolver == "":
+		return "adb (resolved on the device when learning starts; check --resolve --resolver CP resolves it on this host)", nil
+	case len(p.Jars) > 0:
+		return "adb (resolved on the device when learning starts: the host resolver does not load the purpose's jars)", nil
+	}
+	results, err := resolve.Run(ctx, []resolve.Job{{Purpose: p}}, resolve.Options{Java: o.JVM.Java, Classpath: o.Resolver})
+	if err != nil {
+		return "", err
+	}
+	if results[0].Err != nil {
+		return "", results[0].Err
+	}
+	return "adb (resolved on this host against android.jar, API 23)", nil
+}
