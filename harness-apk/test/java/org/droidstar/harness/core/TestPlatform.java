@@ -1,8 +1,6 @@
 package org.droidstar.harness.core;
 
 import java.io.File;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -111,13 +109,8 @@ public final class TestPlatform implements Platform, ProbeHooks {
     }
 
     @Override
-    public File filesDir() {
-        return filesDir;
-    }
-
-    @Override
-    public File codeDir() {
-        return filesDir;
+    public Workspace workspace() {
+        return Workspace.direct(filesDir, staging);
     }
 
     @Override
@@ -126,12 +119,8 @@ public final class TestPlatform implements Platform, ProbeHooks {
     }
 
     @Override
-    public ClassLoader loadJars(List<File> jars, ClassLoader parent) throws Exception {
-        URL[] urls = new URL[jars.size()];
-        for (int i = 0; i < urls.length; i++) {
-            urls[i] = jars.get(i).toURI().toURL();
-        }
-        return new URLClassLoader(urls, parent);
+    public Jars.Loader jarLoader() {
+        return Jars.CLASS_FILES;
     }
 
     @Override
@@ -164,11 +153,6 @@ public final class TestPlatform implements Platform, ProbeHooks {
             return t;
         }
     });
-
-    @Override
-    public File stagingDir() {
-        return staging;
-    }
 
     @Override
     public void unlink(File f) throws Exception {

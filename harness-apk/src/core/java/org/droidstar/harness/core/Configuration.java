@@ -560,7 +560,7 @@ public final class Configuration implements Literal.Scope {
                 }
                 File f = new File((String) j);
                 if (!f.isAbsolute()) {
-                    f = new File(platform.codeDir(), (String) j);
+                    f = new File(platform.workspace().code(), (String) j);
                 }
                 if (!f.isFile()) {
                     throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, w, "the jar " + j + " does not exist");
@@ -575,7 +575,7 @@ public final class Configuration implements Literal.Scope {
                 files.add(f);
             }
             try {
-                loader = platform.loadJars(files, loader);
+                loader = Jars.load(platform, files, loader);
             } catch (Exception e) {
                 throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, "jars", "cannot load the jars: " + e);
             }

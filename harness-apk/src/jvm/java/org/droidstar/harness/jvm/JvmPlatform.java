@@ -1,8 +1,6 @@
 package org.droidstar.harness.jvm;
 
 import java.io.File;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.util.Collections;
 import java.util.List;
@@ -16,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 
+import org.droidstar.harness.core.Jars;
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
 import org.droidstar.harness.core.ProbeHooks;
@@ -97,13 +96,8 @@ public final class JvmPlatform implements Platform, ProbeHooks {
     }
 
     @Override
-    public File filesDir() {
-        return workspace.files();
-    }
-
-    @Override
-    public File codeDir() {
-        return workspace.code();
+    public Workspace workspace() {
+        return workspace;
     }
 
     @Override
@@ -112,23 +106,14 @@ public final class JvmPlatform implements Platform, ProbeHooks {
     }
 
     @Override
-    public ClassLoader loadJars(List<File> jars, ClassLoader parent) throws Exception {
-        URL[] urls = new URL[jars.size()];
-        for (int i = 0; i < urls.length; i++) {
-            urls[i] = jars.get(i).toURI().toURL();
-        }
-        return new URLClassLoader(urls, parent);
+    public Jars.Loader jarLoader() {
+        return Jars.CLASS_FILES;
     }
 
     @Override
     public void registerShims(ShimRegistry registry) {
         registry.register("java.util.TimerTask", JvmShims.TimerTaskShim.class);
         registry.register("java.util.concurrent.FutureTask", JvmShims.FutureTaskShim.class);
-    }
-
-    @Override
-    public File stagingDir() {
-        return workspace.staging();
     }
 
     @Override
