@@ -9,10 +9,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A purpose of a configure request, resolved: classes loaded, constructors
@@ -330,20 +328,31 @@ public final class Configuration implements Literal.Scope {
      * The fields of the purpose object: the purpose file's own names
      * (PROTOCOL.md), so that every path in an error is a purpose path.
      */
-    private static final Set<String> KEYS = new LinkedHashSet<String>();
-    static final Set<String> TARGET_KEYS = new LinkedHashSet<String>();
-
-    static {
-        Collections.addAll(KEYS, "name", "class", "target", "setup", "callins", "callbacks", "details", "timeouts",
-                "jars", "jar_sha256", "adapters");
-        Collections.addAll(TARGET_KEYS, "new", "factory", "shim", "listeners", "init", "dispose");
-    }
-
+    static final List<String> KEYS = PurposeFields.keys("name", "class", "target", "setup", "callins", "callbacks",
+            "details", "timeouts", "jars", "jar_sha256", "adapters");
+    /** The fields of target. */
+    static final List<String> TARGET_KEYS = PurposeFields.keys("new", "factory", "shim", "listeners", "init",
+            "dispose");
     /** The fields of a part of a detail (details.METHOD[k]). */
-    static final Set<String> PART_KEYS = new LinkedHashSet<String>();
+    static final List<String> PART_KEYS = PurposeFields.keys("arg", "call", "extra");
 
-    static {
-        Collections.addAll(PART_KEYS, "arg", "call", "extra");
+    /**
+     * Every key set configure checks, named by where it appears, in
+     * declaration order: unknown purpose and target fields are logged,
+     * unknown keys of the others refused. Tests hold these against the
+     * host's purpose schema, so that the two cannot drift apart unseen.
+     */
+    static Map<String, List<String>> acceptedKeys() {
+        Map<String, List<String>> out = new LinkedHashMap<String, List<String>>();
+        out.put("top", KEYS);
+        out.put("target", TARGET_KEYS);
+        out.put("details.part", PART_KEYS);
+        out.put("literal", Literal.KINDS);
+        out.put("action", EnvAction.KINDS);
+        out.put("action.write", EnvAction.WRITE_KEYS);
+        out.put("action.append", EnvAction.WRITE_KEYS);
+        out.put("action.sqlite", EnvAction.SQLITE_KEYS);
+        return Collections.unmodifiableMap(out);
     }
 
     /**

@@ -15,7 +15,9 @@ import java.util.Map;
  */
 public abstract class Literal {
     /** The keys of object literals, in the order messages list them. */
-    static final String KINDS = "file, path, listener, target, context, constant, new, call, result, int, long, float, double, string";
+    static final List<String> KINDS = PurposeFields.keys("file", "path", "listener", "target", "context", "constant",
+            "new", "call", "result", "int", "long", "float", "double", "string");
+    private static final String KIND_NAMES = PurposeFields.names(KINDS);
 
     /** The cost of a fit that the literal does not allow. */
     public static final int NO_FIT = -1;
@@ -90,7 +92,7 @@ public abstract class Literal {
         }
         Map<?, ?> m = (Map<?, ?>) json;
         if (m.size() != 1) {
-            throw bad(where, "an object literal has exactly one key (" + KINDS + "), not "
+            throw bad(where, "an object literal has exactly one key (" + KIND_NAMES + "), not "
                     + m.size());
         }
         String key = (String) m.keySet().iterator().next();
@@ -168,7 +170,7 @@ public abstract class Literal {
         if (key.equals("int") || key.equals("long") || key.equals("float") || key.equals("double")) {
             return typed(key, v, where);
         }
-        throw bad(where, "unknown literal {\"" + key + "\": ...} (" + KINDS + ")");
+        throw bad(where, "unknown literal {\"" + key + "\": ...} (" + KIND_NAMES + ")");
     }
 
     static ProtocolError bad(String where, String message) {

@@ -1,6 +1,8 @@
 package org.droidstar.harness.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -57,6 +59,20 @@ final class PurposeFields {
                     "\"" + key + "\" must be " + noun + ", not " + Json.typeName(v));
         }
         return v;
+    }
+
+    /** A set of keys configure accepts, in the order messages list them. */
+    static List<String> keys(String... names) {
+        return Collections.unmodifiableList(Arrays.asList(names));
+    }
+
+    /** Keys as messages list them: "a, b, c". */
+    static String names(List<String> keys) {
+        StringBuilder sb = new StringBuilder();
+        for (String k : keys) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(k);
+        }
+        return sb.toString();
     }
 
     static String quoted(String s) {
