@@ -59,7 +59,7 @@ final class CallinSection {
         } else {
             Literal on = Literal.parse(onJson, w + ".on", c);
             Class<?> t = on.staticType();
-            if (t == null || on instanceof Literal.NullLit) {
+            if (t == null || on instanceof ScalarLiterals.NullLit) {
                 throw new ProtocolError(ProtocolError.BAD_ARGUMENT, w + ".on",
                         on.describe() + " has no type to call " + method + " on");
             }

@@ -208,7 +208,7 @@ final class TargetSection {
                         + " has no method " + l.registerName + " with one parameter");
             }
             List<Literal> args = new ArrayList<Literal>();
-            args.add(new Literal.ListenerLit(w, l.key(), l.lookup()));
+            args.add(new InstanceLiterals.ListenerLit(w, l.key(), l.lookup()));
             boolean fits = false;
             for (Invocable inv : candidates) {
                 fits |= Invocable.fit(inv, args) != null;
