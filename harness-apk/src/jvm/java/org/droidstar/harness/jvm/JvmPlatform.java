@@ -7,18 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Timer;
 import java.util.TimerTask;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 
+import org.droidstar.harness.core.DaemonMainThread;
 import org.droidstar.harness.core.Jars;
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
 import org.droidstar.harness.core.ProbeHooks;
-import org.droidstar.harness.core.PostingMainThread;
 import org.droidstar.harness.core.ShimRegistry;
 import org.droidstar.harness.core.Workspace;
 
@@ -32,37 +26,10 @@ import org.droidstar.harness.core.Workspace;
  */
 public final class JvmPlatform implements Platform, ProbeHooks {
     private final Workspace workspace;
-    private final ExecutorService main;
-    private final MainThread mainThread;
-    private volatile Thread mainThreadItself;
+    private final DaemonMainThread mainThread = new DaemonMainThread("droidstar-main");
 
     public JvmPlatform(Workspace workspace) {
         this.workspace = workspace;
-        this.main = Executors.newSingleThreadExecutor(new ThreadFactory() {
-            @Override
-            public Thread newThread(Runnable r) {
-                Thread t = new Thread(r, "droidstar-main");
-                t.setDaemon(true);
-                mainThreadItself = t;
-                return t;
-            }
-        });
-        this.mainThread = new PostingMainThread() {
-            @Override
-            protected boolean post(Runnable task) {
-                try {
-                    main.execute(task);
-                    return true;
-                } catch (RejectedExecutionException e) {
-                    return false;
-                }
-            }
-
-            @Override
-            protected boolean onMainThread() {
-                return Thread.currentThread() == mainThreadItself;
-            }
-        };
     }
 
     @Override
@@ -182,6 +149,6 @@ public final class JvmPlatform implements Platform, ProbeHooks {
 
     /** Stops the main thread (the JVM exits anyway: it is a daemon). */
     public void shutdown() {
-        main.shutdownNow();
+        mainThread.shutdown();
     }
 }
