@@ -87,7 +87,7 @@ final class ResolvePlatform implements Platform, Jars.Loader {
     }
 
     @Override
-    public ClassLoader load(List<File> jars, Workspace workspace, ClassLoader parent) {
+    public ClassLoader load(List<File> jars, Workspace w, ClassLoader parent) {
         URLClassLoader l = new URLClassLoader(classpath, parent);
         loaders.add(l);
         return l;
