@@ -1,18 +1,14 @@
 package org.droidstar.harness.core;
 
 import java.io.File;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
@@ -27,9 +23,8 @@ public final class TestPlatform implements Platform, ProbeHooks {
     public static final String MAIN = "test-main";
 
     private final File filesDir;
-    private final ExecutorService main;
+    private final DaemonMainThread main = new DaemonMainThread(MAIN);
     private final MainThread mainThread;
-    private volatile Thread mainThreadItself;
     /** The value of {"context": true}. */
     public volatile Object context = "the test context";
     /**
@@ -41,42 +36,17 @@ public final class TestPlatform implements Platform, ProbeHooks {
 
     public TestPlatform(File filesDir) {
         this.filesDir = filesDir;
-        main = Executors.newSingleThreadExecutor(new ThreadFactory() {
-            @Override
-            public Thread newThread(Runnable r) {
-                Thread t = new Thread(r, MAIN);
-                t.setDaemon(true);
-                mainThreadItself = t;
-                return t;
-            }
-        });
-        final PostingMainThread posting = new PostingMainThread() {
-            @Override
-            protected boolean post(Runnable task) {
-                try {
-                    main.execute(task);
-                    return true;
-                } catch (RejectedExecutionException e) {
-                    return false;
-                }
-            }
-
-            @Override
-            protected boolean onMainThread() {
-                return Thread.currentThread() == mainThreadItself;
-            }
-        };
         mainThread = new MainThread() {
             @Override
             public <T> T call(Callable<T> task, long timeoutMs) throws Exception {
                 long override = mainThreadTimeoutMs;
-                return posting.call(task, override > 0 ? override : timeoutMs);
+                return main.call(task, override > 0 ? override : timeoutMs);
             }
         };
     }
 
     public void shutdown() {
-        main.shutdownNow();
+        main.shutdown();
         timers.shutdownNow();
     }
 
@@ -111,13 +81,8 @@ public final class TestPlatform implements Platform, ProbeHooks {
     }
 
     @Override
-    public File filesDir() {
-        return filesDir;
-    }
-
-    @Override
-    public File codeDir() {
-        return filesDir;
+    public Workspace workspace() {
+        return Workspace.direct(filesDir, staging);
     }
 
     @Override
@@ -126,12 +91,8 @@ public final class TestPlatform implements Platform, ProbeHooks {
     }
 
     @Override
-    public ClassLoader loadJars(List<File> jars, ClassLoader parent) throws Exception {
-        URL[] urls = new URL[jars.size()];
-        for (int i = 0; i < urls.length; i++) {
-            urls[i] = jars.get(i).toURI().toURL();
-        }
-        return new URLClassLoader(urls, parent);
+    public Jars.Loader jarLoader() {
+        return Jars.CLASS_FILES;
     }
 
     @Override
@@ -164,11 +125,6 @@ public final class TestPlatform implements Platform, ProbeHooks {
             return t;
         }
     });
-
-    @Override
-    public File stagingDir() {
-        return staging;
-    }
 
     @Override
     public void unlink(File f) throws Exception {

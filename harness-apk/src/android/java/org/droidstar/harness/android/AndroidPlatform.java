@@ -12,9 +12,11 @@ import android.os.FileObserver;
 import dalvik.system.DexClassLoader;
 
 import java.io.File;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
+import org.droidstar.harness.core.Jars;
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
 import org.droidstar.harness.core.ProbeHooks;
@@ -75,13 +77,8 @@ public final class AndroidPlatform implements Platform, ProbeHooks {
     }
 
     @Override
-    public File filesDir() {
-        return workspace.files();
-    }
-
-    @Override
-    public File codeDir() {
-        return workspace.code();
+    public Workspace workspace() {
+        return workspace;
     }
 
     @Override
@@ -93,24 +90,25 @@ public final class AndroidPlatform implements Platform, ProbeHooks {
      * Adapter jars must hold dex code (classes.dex), as built by dx or d8;
      * plain JVM class files do not load on ART.
      */
+    private static final Jars.Loader DEX = new Jars.Loader() {
+        @Override
+        public ClassLoader load(List<File> jars, Workspace workspace, ClassLoader parent) throws IOException {
+            StringBuilder path = new StringBuilder();
+            for (File jar : jars) {
+                if (path.length() > 0) {
+                    path.append(File.pathSeparator);
+                }
+                path.append(jar.getAbsolutePath());
+            }
+            // Ignored from Android 8 (API 26), where ART picks its own place.
+            File optimized = workspace.codeFolder("oat");
+            return new DexClassLoader(path.toString(), optimized.getAbsolutePath(), null, parent);
+        }
+    };
+
     @Override
-    public ClassLoader loadJars(List<File> jars, ClassLoader parent) throws Exception {
-        StringBuilder path = new StringBuilder();
-        for (File jar : jars) {
-            if (!jar.isFile()) {
-                throw new java.io.FileNotFoundException("no adapter jar " + jar);
-            }
-            if (path.length() > 0) {
-                path.append(File.pathSeparator);
-            }
-            path.append(jar.getAbsolutePath());
-        }
-        // Ignored from Android 8 (API 26), where ART picks its own place.
-        File optimized = new File(workspace.code(), "oat");
-        if (!optimized.isDirectory() && !optimized.mkdirs()) {
-            throw new java.io.IOException("cannot create " + optimized);
-        }
-        return new DexClassLoader(path.toString(), optimized.getAbsolutePath(), null, parent);
+    public Jars.Loader jarLoader() {
+        return DEX;
     }
 
     @Override
@@ -133,11 +131,6 @@ public final class AndroidPlatform implements Platform, ProbeHooks {
     }
 
     // The probe op's hooks (AndroidProbes).
-
-    @Override
-    public File stagingDir() {
-        return workspace.staging();
-    }
 
     @Override
     public void unlink(File f) throws Exception {

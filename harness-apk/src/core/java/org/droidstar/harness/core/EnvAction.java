@@ -5,6 +5,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.Charset;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,8 +35,13 @@ public final class EnvAction {
         return kind;
     }
 
-    /** The action kinds, in the order messages list them. */
-    static final String KINDS = "write, append, delete, touch, sqlite, sleep";
+    /** The action kinds: an action's one key. */
+    static final List<String> KINDS = PurposeFields.keys("write", "append", "delete", "touch", "sqlite", "sleep");
+    /** The keys of the argument of write and append. */
+    static final List<String> WRITE_KEYS = PurposeFields.keys("file", "content");
+    /** The keys of the argument of sqlite. */
+    static final List<String> SQLITE_KEYS = PurposeFields.keys("file", "version");
+    private static final String KIND_NAMES = PurposeFields.names(KINDS);
 
     /**
      * Reads and checks an action in the purpose file's shape: an object with
@@ -46,18 +52,18 @@ public final class EnvAction {
     public static EnvAction parse(Object json, String where) throws ProtocolError {
         if (!(json instanceof Map)) {
             throw new ProtocolError(ProtocolError.BAD_ACTION, where,
-                    "an environment action is an object with one key (" + KINDS + "), not " + Json.typeName(json));
+                    "an environment action is an object with one key (" + KIND_NAMES + "), not " + Json.typeName(json));
         }
         Map<?, ?> m = (Map<?, ?>) json;
         if (m.size() != 1) {
             throw new ProtocolError(ProtocolError.BAD_ACTION, where,
-                    "an environment action has exactly one key (" + KINDS + "), not " + m.size());
+                    "an environment action has exactly one key (" + KIND_NAMES + "), not " + m.size());
         }
         String kind = (String) m.keySet().iterator().next();
         Object v = m.get(kind);
         String w = where + "." + kind;
         if (kind.equals("write") || kind.equals("append")) {
-            Map<?, ?> a = argument(v, w, kind, "{\"file\": NAME, \"content\": TEXT}", "file", "content");
+            Map<?, ?> a = argument(v, w, kind, "{\"file\": NAME, \"content\": TEXT}", WRITE_KEYS);
             Object c = a.get("content");
             if (c != null && !(c instanceof String)) {
                 throw new ProtocolError(ProtocolError.BAD_ACTION, w + ".content",
@@ -69,7 +75,7 @@ public final class EnvAction {
             return new EnvAction(kind, fileName(v, w, kind), null, 0, 0);
         }
         if (kind.equals("sqlite")) {
-            Map<?, ?> a = argument(v, w, kind, "{\"file\": NAME, \"version\": N}", "file", "version");
+            Map<?, ?> a = argument(v, w, kind, "{\"file\": NAME, \"version\": N}", SQLITE_KEYS);
             Object ver = a.get("version");
             long version = 0;
             if (ver != null) {
@@ -90,11 +96,11 @@ public final class EnvAction {
             return new EnvAction(kind, null, null, 0, ((Long) v).longValue());
         }
         throw new ProtocolError(ProtocolError.BAD_ACTION, where, "unknown environment action \"" + kind
-                + "\" (" + KINDS + ")");
+                + "\" (" + KIND_NAMES + ")");
     }
 
     /** The object argument of write, append and sqlite, with no keys but keys. */
-    private static Map<?, ?> argument(Object v, String where, String kind, String shape, String... keys)
+    private static Map<?, ?> argument(Object v, String where, String kind, String shape, List<String> keys)
             throws ProtocolError {
         if (!(v instanceof Map)) {
             throw new ProtocolError(ProtocolError.BAD_ACTION, where,
@@ -102,13 +108,7 @@ public final class EnvAction {
         }
         Map<?, ?> m = (Map<?, ?>) v;
         for (Object k : m.keySet()) {
-            boolean ok = false;
-            for (String key : keys) {
-                if (key.equals(k)) {
-                    ok = true;
-                }
-            }
-            if (!ok) {
+            if (!keys.contains(k)) {
                 throw new ProtocolError(ProtocolError.BAD_ACTION, where + "." + k, kind + " takes no \"" + k + "\"");
             }
         }

@@ -1,8 +1,5 @@
 package org.droidstar.harness.core;
 
-import java.io.File;
-import java.util.List;
-
 /**
  * What the query runner needs from where it runs: the host JVM or an Android
  * device. The core never imports android.*; the Android layer implements
@@ -27,23 +24,21 @@ public interface Platform {
     /** The thread callins run on (the main looper on Android). */
     MainThread mainThread();
 
-    /** Where {"file": NAME} literals and environment actions live: the run's private folder. */
-    File filesDir();
-
     /**
-     * Where relative jar paths resolve (the host stages jars under jars/) and
-     * compiled code goes; the files folder on the JVM.
+     * The run's folders: files ({"file": NAME} literals, environment
+     * actions), code (relative jar paths, compiled code; the files folder on
+     * the JVM) and the staging folder they were filled from.
      */
-    File codeDir();
+    Workspace workspace();
 
     /** The value of a {"context": true} literal; null where there is none (the JVM). */
     Object context();
 
     /**
-     * A class loader for user adapter jars (DexClassLoader on Android,
-     * URLClassLoader on the JVM).
+     * Makes the class loader of adapter jars (DexClassLoader on Android,
+     * {@link Jars#CLASS_FILES} on the JVM); the core has checked the jars.
      */
-    ClassLoader loadJars(List<File> jars, ClassLoader parent) throws Exception;
+    Jars.Loader jarLoader();
 
     /** Registers the platform's built-in shims for abstract framework classes. */
     void registerShims(ShimRegistry registry);

@@ -124,9 +124,9 @@ final class Probe {
     /** Runs every check and fills the reply. */
     void run(Request req, Map<String, Object> reply) throws InterruptedException {
         Map<String, Object> files = new LinkedHashMap<String, Object>();
-        File staging = hooks != null ? hooks.stagingDir() : null;
+        File staging = platform.workspace().staging();
         files.put("staging", staging == null ? null : folder(staging, req.file));
-        files.put("private", folder(platform.filesDir(), req.file));
+        files.put("private", folder(platform.workspace().files(), req.file));
         reply.put("files", files);
         reply.put("jar", jar());
         reply.put("proxy", proxy());
@@ -337,7 +337,7 @@ final class Probe {
                 if (in == null) {
                     throw new IllegalStateException("this harness has no embedded " + ADAPTER_JAR);
                 }
-                File dir = new File(platform.codeDir(), "probe");
+                File dir = new File(platform.workspace().code(), "probe");
                 File jar = new File(dir, ADAPTER_JAR);
                 try {
                     if (!dir.isDirectory() && !dir.mkdirs()) {
@@ -347,23 +347,14 @@ final class Probe {
                         jar.setWritable(true, false);
                         jar.delete();
                     }
-                    OutputStream out = new FileOutputStream(jar);
-                    try {
-                        byte[] buf = new byte[8192];
-                        int n;
-                        while ((n = in.read(buf)) > 0) {
-                            out.write(buf, 0, n);
-                        }
-                    } finally {
-                        out.close();
-                    }
+                    Workspace.copy(in, jar);
                 } finally {
                     in.close();
                 }
                 if (!jar.setWritable(false, false)) {
                     throw new IOException(jar + ": cannot make it read-only");
                 }
-                ClassLoader loader = platform.loadJars(Collections.singletonList(jar), Probe.class.getClassLoader());
+                ClassLoader loader = Jars.load(platform, Collections.singletonList(jar), Probe.class.getClassLoader());
                 Class<?> c = Class.forName(ADAPTER_CLASS, true, loader);
                 if (c.getClassLoader() == Probe.class.getClassLoader()) {
                     throw new IllegalStateException(ADAPTER_CLASS + " came from the harness, not the jar");

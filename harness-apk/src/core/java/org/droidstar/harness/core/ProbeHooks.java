@@ -12,13 +12,6 @@ import java.util.Map;
  */
 public interface ProbeHooks {
     /**
-     * The folder the host staged this run's files in (read-only to an app
-     * on a device), or null when the harness works in the folder the host
-     * wrote (the JVM's --files).
-     */
-    File stagingDir();
-
-    /**
      * Deletes a file with the platform's unlink, so that a failure names
      * its errno (File.delete only says false).
      */

@@ -67,7 +67,7 @@ public final class QueryRunner {
         List<Object> ms = new ArrayList<Object>();
         Map<String, Object> err = null;
         long generation = buffer.begin(config.callbacks);
-        Instances q = new Instances(platform.filesDir(), platform.context());
+        Instances q = new Instances(platform.workspace().files(), platform.context());
         boolean made = false;
         boolean settled = false;
         int stragglers;

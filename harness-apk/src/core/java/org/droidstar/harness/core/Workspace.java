@@ -47,11 +47,12 @@ public final class Workspace {
     private final File code;
     private final List<String> removed;
     private final int copied;
-    private File staging;
+    private final File staging;
 
-    private Workspace(File files, File code, List<String> removed, int copied) {
+    private Workspace(File files, File code, File staging, List<String> removed, int copied) {
         this.files = files;
         this.code = code;
+        this.staging = staging;
         this.removed = removed;
         this.copied = copied;
     }
@@ -61,7 +62,15 @@ public final class Workspace {
      * the host writes the files where the harness works.
      */
     public static Workspace direct(File dir) {
-        return new Workspace(dir, dir, new ArrayList<String>(), 0);
+        return direct(dir, null);
+    }
+
+    /**
+     * A direct workspace that names a staging folder it was not filled
+     * from: what the probe tests report on.
+     */
+    static Workspace direct(File dir, File staging) {
+        return new Workspace(dir, dir, staging, new ArrayList<String>(), 0);
     }
 
     /**
@@ -107,9 +116,7 @@ public final class Workspace {
                 }
             }
         }
-        Workspace w = new Workspace(files, code, removed, copied);
-        w.staging = staging;
-        return w;
+        return new Workspace(files, code, staging, removed, copied);
     }
 
     /**
@@ -128,6 +135,16 @@ public final class Workspace {
     /** Where relative jar paths (jars/NAME) resolve, and dex output goes. */
     public File code() {
         return code;
+    }
+
+    /**
+     * The folder name under the code folder, made if need be: where a
+     * loader writes what it compiles.
+     */
+    public File codeFolder(String name) throws IOException {
+        File dir = new File(code, name);
+        mkdirs(dir);
+        return dir;
     }
 
     /** The folders of earlier runs that opening removed. */
@@ -209,7 +226,11 @@ public final class Workspace {
     }
 
     private static void copyFile(File from, File to) throws IOException {
-        InputStream in = new FileInputStream(from);
+        copy(new FileInputStream(from), to);
+    }
+
+    /** Writes in to the file to (anew) and closes in. */
+    static void copy(InputStream in, File to) throws IOException {
         try {
             OutputStream out = new FileOutputStream(to);
             try {

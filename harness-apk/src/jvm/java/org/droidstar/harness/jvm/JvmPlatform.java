@@ -1,25 +1,18 @@
 package org.droidstar.harness.jvm;
 
 import java.io.File;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Timer;
 import java.util.TimerTask;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 
+import org.droidstar.harness.core.DaemonMainThread;
+import org.droidstar.harness.core.Jars;
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
 import org.droidstar.harness.core.ProbeHooks;
-import org.droidstar.harness.core.PostingMainThread;
 import org.droidstar.harness.core.ShimRegistry;
 import org.droidstar.harness.core.Workspace;
 
@@ -33,37 +26,10 @@ import org.droidstar.harness.core.Workspace;
  */
 public final class JvmPlatform implements Platform, ProbeHooks {
     private final Workspace workspace;
-    private final ExecutorService main;
-    private final MainThread mainThread;
-    private volatile Thread mainThreadItself;
+    private final DaemonMainThread mainThread = new DaemonMainThread("droidstar-main");
 
     public JvmPlatform(Workspace workspace) {
         this.workspace = workspace;
-        this.main = Executors.newSingleThreadExecutor(new ThreadFactory() {
-            @Override
-            public Thread newThread(Runnable r) {
-                Thread t = new Thread(r, "droidstar-main");
-                t.setDaemon(true);
-                mainThreadItself = t;
-                return t;
-            }
-        });
-        this.mainThread = new PostingMainThread() {
-            @Override
-            protected boolean post(Runnable task) {
-                try {
-                    main.execute(task);
-                    return true;
-                } catch (RejectedExecutionException e) {
-                    return false;
-                }
-            }
-
-            @Override
-            protected boolean onMainThread() {
-                return Thread.currentThread() == mainThreadItself;
-            }
-        };
     }
 
     @Override
@@ -97,13 +63,8 @@ public final class JvmPlatform implements Platform, ProbeHooks {
     }
 
     @Override
-    public File filesDir() {
-        return workspace.files();
-    }
-
-    @Override
-    public File codeDir() {
-        return workspace.code();
+    public Workspace workspace() {
+        return workspace;
     }
 
     @Override
@@ -112,23 +73,14 @@ public final class JvmPlatform implements Platform, ProbeHooks {
     }
 
     @Override
-    public ClassLoader loadJars(List<File> jars, ClassLoader parent) throws Exception {
-        URL[] urls = new URL[jars.size()];
-        for (int i = 0; i < urls.length; i++) {
-            urls[i] = jars.get(i).toURI().toURL();
-        }
-        return new URLClassLoader(urls, parent);
+    public Jars.Loader jarLoader() {
+        return Jars.CLASS_FILES;
     }
 
     @Override
     public void registerShims(ShimRegistry registry) {
         registry.register("java.util.TimerTask", JvmShims.TimerTaskShim.class);
         registry.register("java.util.concurrent.FutureTask", JvmShims.FutureTaskShim.class);
-    }
-
-    @Override
-    public File stagingDir() {
-        return workspace.staging();
     }
 
     @Override
@@ -197,6 +149,6 @@ public final class JvmPlatform implements Platform, ProbeHooks {
 
     /** Stops the main thread (the JVM exits anyway: it is a daemon). */
     public void shutdown() {
-        main.shutdownNow();
+        mainThread.shutdown();
     }
 }

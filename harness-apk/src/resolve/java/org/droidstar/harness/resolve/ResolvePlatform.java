@@ -9,9 +9,11 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.droidstar.harness.android.AndroidPlatform;
+import org.droidstar.harness.core.Jars;
 import org.droidstar.harness.core.MainThread;
 import org.droidstar.harness.core.Platform;
 import org.droidstar.harness.core.ShimRegistry;
+import org.droidstar.harness.core.Workspace;
 
 /**
  * A device as far as resolving a purpose needs one, on the host JVM: the
@@ -19,13 +21,13 @@ import org.droidstar.harness.core.ShimRegistry;
  * JVM class files they were dexed from (the host cannot load dex). Nothing
  * here runs a query, so there is no main thread and no context object.
  */
-final class ResolvePlatform implements Platform {
-    private final File filesDir;
+final class ResolvePlatform implements Platform, Jars.Loader {
+    private final Workspace workspace;
     private final URL[] classpath;
     private final List<URLClassLoader> loaders = new ArrayList<URLClassLoader>();
 
     ResolvePlatform(File filesDir, URL[] classpath) {
-        this.filesDir = filesDir;
+        this.workspace = Workspace.direct(filesDir);
         this.classpath = classpath.clone();
     }
 
@@ -66,13 +68,8 @@ final class ResolvePlatform implements Platform {
     }
 
     @Override
-    public File filesDir() {
-        return filesDir;
-    }
-
-    @Override
-    public File codeDir() {
-        return filesDir;
+    public Workspace workspace() {
+        return workspace;
     }
 
     @Override
@@ -85,7 +82,12 @@ final class ResolvePlatform implements Platform {
      * device) stand for the class path given on the request.
      */
     @Override
-    public ClassLoader loadJars(List<File> jars, ClassLoader parent) {
+    public Jars.Loader jarLoader() {
+        return this;
+    }
+
+    @Override
+    public ClassLoader load(List<File> jars, Workspace w, ClassLoader parent) {
         URLClassLoader l = new URLClassLoader(classpath, parent);
         loaders.add(l);
         return l;
