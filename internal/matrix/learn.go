@@ -7,7 +7,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/atomicfile"
 	"github.com/droidstar/droidstar/internal/export"
-	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/run"
 )
 
 // learnTarget learns r's target and writes NAME.json and NAME.dot, or
@@ -25,7 +25,7 @@ func learnTarget(ctx context.Context, s Spec, r *Result) error {
 			if doc.Stats != nil && doc.Stats.States > 0 {
 				r.PartialStates, r.PartialSink = doc.Stats.States, len(doc.States) > doc.Stats.States
 			}
-			file, werr := writeModel(s.Out, r.Name+".partial.json", doc)
+			file, werr := run.WritePartial(s.Out, r.Name, doc)
 			if werr != nil {
 				r.PartialErr = werr
 				return err
@@ -67,14 +67,4 @@ func learnTarget(ctx context.Context, s Spec, r *Result) error {
 	r.Learned, r.File, r.doc = true, file, doc
 	r.States, r.Transitions = len(ts.States), len(ts.Edges)
 	return nil
-}
-
-// writeModel writes doc as the model file name in dir and returns its path.
-func writeModel(dir, name string, doc *model.Document) (string, error) {
-	data, err := doc.Marshal()
-	if err != nil {
-		return "", fmt.Errorf("model %s: %w", name, err)
-	}
-	file := filepath.Join(dir, name)
-	return file, atomicfile.Write(file, data)
 }

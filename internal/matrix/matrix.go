@@ -4,9 +4,9 @@
 // baseline. A Spec goes in, a Report comes out; the report renders as
 // matrix.json (format "droidstar-matrix"), matrix.md and a text table.
 //
-// How one target is learned is not this package's business: the caller
-// supplies it as a LearnFunc, so the package works the same whatever
-// drives the learner, and its tests learn with hand-built models.
+// A target is learned by a LearnFunc: Runs.Learn learns it as one run of a
+// run.Spec, the run 'droidstar learn' makes of the same options, and the
+// package's tests pass hand-built models instead.
 package matrix
 
 import (
