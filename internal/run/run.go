@@ -27,8 +27,6 @@ import (
 
 // Run is one learning run, its pipeline built and its devices ready.
 type Run struct {
-	spec Spec
-	set  settings
 	plan *compose.Plan
 	opts engine.Options
 	// target is the simulated target as the purpose sees it, when the
@@ -67,7 +65,7 @@ func (s *Session) Start(ctx context.Context, spec Spec, name string) (*Run, erro
 	pl := compose.Pipeline{
 		Bound: compose.BoundChoice{N: set.bound.fixed, Auto: set.bound.auto, Max: set.bound.max, CountsEvery: set.countsEvery},
 		Pad:   pad.Sizes{Learning: spec.Pad.Learning, Check: spec.Pad.Check}, AutoTimeout: set.autoStart, MaxQueries: spec.MaxQueries,
-		Repeat: spec.Vote.Repeat, Verify: spec.Vote.Verify, Seed: s.seed, Final: finalChecks[spec.Vote.Final],
+		Repeat: spec.Vote.Repeat, Verify: spec.Vote.Verify, Seed: s.seed, Final: finalCheck(spec.Vote.Final),
 		RequestTime: spec.Grace / 2,
 	}
 	if s.storePath != "" || s.storeNote != "" {
@@ -88,7 +86,7 @@ func (s *Session) Start(ctx context.Context, spec Spec, name string) (*Run, erro
 	case err != nil:
 		return nil, err
 	}
-	r := &Run{spec: spec, set: set, plan: plan}
+	r := &Run{plan: plan}
 	if plan.Model != nil {
 		// A model the purpose cannot read in full (it emits an undeclared
 		// or environment callback) stops learning where a query meets it,
@@ -110,7 +108,16 @@ func (s *Session) Start(ctx context.Context, spec Spec, name string) (*Run, erro
 	return r, nil
 }
 
-var finalChecks = map[string]compose.FinalCheck{FinalNear: compose.FinalNear, FinalAll: compose.FinalAll, FinalOff: compose.FinalOff}
+// finalCheck is the pipeline's name for a Vote.Final that Validate passed.
+func finalCheck(final string) compose.FinalCheck {
+	switch final {
+	case FinalNear:
+		return compose.FinalNear
+	case FinalAll:
+		return compose.FinalAll
+	}
+	return compose.FinalOff
+}
 
 // source loads the spec's source and picks its backend kind.
 func (s *Session) source(spec Spec) (compose.Source, string, error) {
