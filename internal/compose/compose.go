@@ -1,11 +1,12 @@
 // Package compose is droidstar's composition root: the one place that
 // turns a purpose or a model file into executors and a membership
-// pipeline, switches on backend kinds and reads the backends' environment
-// (JAVA_HOME, the adb server variables; the CLI reads its own). The
-// engine runs what it builds without knowing where the answers come from.
+// pipeline (Build), switches on backend kinds and reads the backends'
+// environment (JAVA_HOME, the adb server variables). The engine runs what
+// it builds without knowing where the answers come from; internal/run
+// describes a run in the user's terms and builds it here.
 //
-// Adding a backend kind means a purpose schema entry (internal/purpose),
-// a case in startBackend here, and the CLI flags that configure it.
+// Adding a backend kind means a purpose schema entry (internal/purpose)
+// and a case in startBackend here.
 package compose
 
 import (
@@ -117,19 +118,20 @@ func (p *Plan) StopDispatching() {
 	p.stopOnce.Do(func() { close(p.stop) })
 }
 
-// DefaultRepeat is how often a contradicted query runs again by default.
+// DefaultRepeat is how often a contradicted query runs again by default
+// (run.Defaults, learn --repeat).
 const DefaultRepeat = 3
 
 // Target is the plan's target.
 func (p *Plan) Target() engine.Target { return p.Job.Target }
 
-// NewPlan assembles the membership pipeline over the executors:
+// NewPlan assembles the bare membership pipeline over the executors:
 //
 //	restrict.Filter → cache.Cache → dispatch.Scheduler → mapper → executors
 //
-// (UseStore puts a query store's stage under the cache, Pad the padding
-// stage above it.) The filter sits above the cache so that an excluded query's allowed
-// prefix is answered from the cache instead of running again.
+// with the cache's vote off (Build adds the other stages and the vote's
+// settings). The filter sits above the cache so that an excluded query's
+// allowed prefix is answered from the cache instead of running again.
 func NewPlan(t engine.Target, rules []restrict.Rule, m mapper.Map, execs []backend.Executor) (*Plan, error) {
 	sem, err := t.Sem()
 	if err != nil {
