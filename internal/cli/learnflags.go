@@ -26,7 +26,7 @@ type learningFlags struct {
 func addLearningFlags(fl *pflag.FlagSet) *learningFlags {
 	l := &learningFlags{spec: run.Defaults(), flags: fl}
 	s := &l.spec
-	fl.StringVar(&s.Backend, "backend", "", "which of the purpose's backends to use (default: the first it lists; an --example uses sim)")
+	fl.StringVar(&s.Backend, "backend", "", "which of the purpose's backends to use (default: the first it lists; an embedded example's is sim)")
 	fl.IntVar(&s.Lanes, "lanes", s.Lanes, "executors running queries in parallel (simulated devices or harness JVMs)")
 	fl.BoolVar(&s.Realtime, "realtime", false, "make the simulated device sleep for real instead of using a virtual clock")
 	addServerFlags(fl, &s.ADB.Host, &s.ADB.Port)
