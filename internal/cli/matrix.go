@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -116,11 +114,7 @@ func runMatrix(ctx context.Context, e *env, o *matrixOptions) error {
 	if devices != nil && o.Spec.Lanes != 1 {
 		return usageError("--lanes does not apply to backend adb: each device is a target and runs one query at a time")
 	}
-	// Device targets learn in parallel, and each says what it resumes.
-	log := &syncWriter{w: e.stderr}
-	env := e.runEnv(false)
-	env.Log = log
-	sess, err := run.Open(o.Spec, env)
+	sess, err := run.Open(o.Spec, e.runEnv(false))
 	if err != nil {
 		return err
 	}
@@ -138,6 +132,9 @@ func runMatrix(ctx context.Context, e *env, o *matrixOptions) error {
 			return matrixUsage(err)
 		}
 	}
+	// Device targets learn in parallel, and each says what it resumes
+	// and when it starts.
+	log := sess.Log()
 	runs := &matrix.Runs{Session: sess, Spec: o.Spec, Log: log}
 	// One stop for the whole matrix: the targets learning stop
 	// dispatching, and no further target starts.
@@ -229,16 +226,4 @@ func matrixUsage(err error) error {
 		return &exitError{code: ExitUsage, err: err}
 	}
 	return err
-}
-
-// syncWriter serialises the writes of targets learning in parallel.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(b)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path"
 	"slices"
 	"sort"
@@ -140,10 +139,6 @@ func startDevices(ctx context.Context, p *purpose.Purpose, o ADBOptions, getenv 
 	if err != nil {
 		return nil, &NoDeviceError{Err: err}
 	}
-	if o.Log != nil {
-		// The devices start in parallel and may all log at once.
-		o.Log = &lockedWriter{w: o.Log}
-	}
 	return startAll(len(devices), func(i int) (backend.Executor, error) {
 		e, err := adb.Start(ctx, p, client.Device(devices[i].Serial), o.Options)
 		if err != nil {
@@ -173,18 +168,6 @@ type NoDeviceError struct{ Err error }
 
 func (e *NoDeviceError) Error() string { return e.Err.Error() }
 func (e *NoDeviceError) Unwrap() error { return e.Err }
-
-// lockedWriter serialises writes to w.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
 
 // startAll starts n executors in parallel and closes them all if one
 // fails. The error is a purpose error when there is one (every executor

@@ -53,7 +53,8 @@ type BackendOptions struct {
 	// JVM configures the jvm backend (the harness jar, the java command).
 	JVM jvm.Options
 	// ADB configures the adb backend: the server, which devices, and the
-	// harness app.
+	// harness app. Its Log is shared by devices starting in parallel: it
+	// must be safe for concurrent use (the run package's is).
 	ADB ADBOptions
 	// Resolver, when set, is the class path of the host resolver (as
 	// `make -C harness-apk resolver` prints it), with which Check resolves

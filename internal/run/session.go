@@ -140,6 +140,11 @@ func (s *Session) openStore() (*store.Store, error) {
 	return st, err
 }
 
+// Log is where the session's notes go, safe for writers side by side (a
+// matrix's targets, a run's devices): a command's own lines about its runs
+// go there too, so that no two lines mix.
+func (s *Session) Log() io.Writer { return s.log }
+
 // StorePath is the query store's file, "" when the runs keep none.
 func (s *Session) StorePath() string {
 	s.mu.Lock()
