@@ -52,7 +52,7 @@ func (d *decoder) action(p *Purpose, v value) (Action, bool) {
 		a.Sleep = &ms
 		return a, ok
 	case "sqlite":
-		sm := d.mapping(f.value, sqliteKeys)
+		sm := d.mapping(f.value, actionKeys[f.key])
 		sq := &SQLiteAction{}
 		if sf := d.req(sm, "file"); sf != nil {
 			d.where(p, sf.value)
@@ -70,7 +70,7 @@ func (d *decoder) action(p *Purpose, v value) (Action, bool) {
 		a.SQLite = sq
 		return a, true
 	default: // write, append
-		cm := d.mapping(f.value, contentKeys)
+		cm := d.mapping(f.value, actionKeys[f.key])
 		w := &WriteAction{}
 		if cf := d.req(cm, "file"); cf != nil {
 			d.where(p, cf.value)

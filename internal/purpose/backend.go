@@ -8,9 +8,6 @@ import (
 	"github.com/goccy/go-yaml/ast"
 )
 
-// Backend kinds, in the order messages list them.
-var backendKinds = []string{BackendSim, BackendJVM, BackendADB}
-
 // Formats of the sim backend's model file.
 var simFormats = []string{"auto", "droidstar-dot", "mealy-dot", "json"}
 

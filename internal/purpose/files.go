@@ -18,7 +18,8 @@ func resolvePath(file, p string) string {
 	return filepath.Join(filepath.Dir(file), p)
 }
 
-func (d *decoder) files(p *Purpose, v value) []File {
+// files reads the files or the jars, whose items take keys.
+func (d *decoder) files(p *Purpose, v value, keys []string) []File {
 	items, ok := d.list(v, "files")
 	if !ok {
 		return nil
@@ -37,7 +38,7 @@ func (d *decoder) files(p *Purpose, v value) []File {
 			f = File{From: s, Name: filepath.Base(filepath.FromSlash(s))}
 			at = item
 		} else {
-			fm := d.mapping(item, fileKeys)
+			fm := d.mapping(item, keys)
 			if fm == nil {
 				continue
 			}

@@ -1,32 +1,49 @@
 package purpose
 
-// Keys of each map in the schema, in the order the messages list them.
+// The keys the decoder allows in each map, read from the schema table
+// (schema.go) in its order, the order messages list them in. Maps whose
+// keys are names the purpose chooses (target.shim, details, the sim's
+// latency) are read with no list.
 var (
-	// harnessKeys are the top-level fields of the harness's configure
-	// request (internal/harness.Request).
-	harnessKeys     = []string{"name", "class", "target", "setup", "callins", "callbacks", "details", "timeouts", "jars", "adapters"}
-	topKeys         = []string{"name", "class", "description", "target", "setup", "files", "permissions", "jars", "adapters", "callins", "callbacks", "details", "timeouts", "bound", "bound_counts", "restrictions", "backend"}
-	callinKeys      = []string{"symbol", "call", "on", "args", "do", "result", "error_if"}
-	callbackKeys    = []string{"symbol", "from", "error", "returns", "throws", "sleep_ms"}
-	timeoutKeys     = []string{"quiescence", "settle", "post_reset"}
-	restrictionKeys = []string{"at_most", "of", "first", "followed_by_wait"}
-	simKeys         = []string{"model", "format", "latency", "realtime"}
-	jvmKeys         = []string{"java", "options"}
-	adbKeys         = []string{}
+	topKeys         = keysIn(inTop)
+	targetKeys      = keysIn("target")
+	factoryKeys     = keysIn("target.factory")
+	listenerKeys    = keysIn("target.listeners[]")
+	initKeys        = keysIn("target.init[]")
+	disposeKeys     = keysIn("target.dispose")
+	fileKeys        = keysIn("files[]")
+	jarKeys         = keysIn("jars[]")
+	callinKeys      = keysIn("callins[]")
+	callbackKeys    = keysIn("callbacks[]")
+	detailKeys      = keysIn("details.*[]")
+	timeoutKeys     = keysIn("timeouts")
+	restrictionKeys = keysIn("restrictions[]")
+	backendKinds    = keysIn("backend")
+	simKeys         = keysIn("backend.sim")
+	jvmKeys         = keysIn("backend.jvm")
+	adbKeys         = keysIn("backend.adb")
+	literalKeys     = keysIn(inLiteral)
+	actionKinds     = keysIn(inAction)
+	// actionKeys are the keys of the map under each action that takes one.
+	actionKeys = map[string][]string{
+		"write":  keysIn("<action>.write"),
+		"append": keysIn("<action>.append"),
+		"sqlite": keysIn("<action>.sqlite"),
+	}
 )
 
-// Keys of the harness maps.
-var (
-	targetKeys   = []string{"new", "factory", "shim", "listeners", "init", "dispose"}
-	factoryKeys  = []string{"class", "method", "args"}
-	callKeys     = []string{"call", "args"}
-	listenerKeys = []string{"type", "register", "name"}
-	fileKeys     = []string{"name", "from"}
-	literalKeys  = []string{"file", "path", "listener", "target", "context", "constant", "new", "call", "result", "int", "long", "float", "double", "string"}
-	actionKinds  = []string{"write", "append", "delete", "touch", "sqlite", "sleep"}
-	contentKeys  = []string{"file", "content"}
-	sqliteKeys   = []string{"file", "version"}
-)
+// harnessKeys are the top-level keys the harness is sent: the fields a
+// harness error may name, whose positions the decoder records.
+var harnessKeys = sentKeys(inTop)
 
-// detailKeys are the fields of a part of a callback's detail.
-var detailKeys = []string{"arg", "call", "extra"}
+// sentKeys lists the keys of the map at in that a purpose file writes and
+// the harness is sent.
+func sentKeys(in string) []string {
+	var keys []string
+	for _, k := range schema {
+		if k.In == in && k.Wire == Sent {
+			keys = append(keys, k.Name)
+		}
+	}
+	return keys
+}

@@ -87,19 +87,20 @@ func (d *decoder) target(p *Purpose, v value) *Target {
 	if f := m.opt("init"); f != nil {
 		items, _ := d.list(f.value, "calls")
 		for _, item := range items {
-			if c := d.call(p, item); c != nil {
+			if c := d.call(p, item, initKeys); c != nil {
 				t.Init = append(t.Init, *c)
 			}
 		}
 	}
 	if f := m.opt("dispose"); f != nil {
-		t.Dispose = d.call(p, f.value)
+		t.Dispose = d.call(p, f.value, disposeKeys)
 	}
 	return t
 }
 
-// call reads a method call: a bare method name or {call: NAME, args: [...]}.
-func (d *decoder) call(p *Purpose, v value) *Call {
+// call reads a method call: a bare method name or {call: NAME, args: [...]},
+// whose keys are those of its place (init's items or dispose).
+func (d *decoder) call(p *Purpose, v value, keys []string) *Call {
 	if !v.ok {
 		return nil
 	}
@@ -107,7 +108,7 @@ func (d *decoder) call(p *Purpose, v value) *Call {
 	if _, isStr := stringValue(v.node); isStr {
 		return &Call{Method: d.javaName(p, v, "method")}
 	}
-	m := d.mapping(v, callKeys)
+	m := d.mapping(v, keys)
 	if m == nil {
 		return nil
 	}

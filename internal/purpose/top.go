@@ -58,13 +58,13 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 		p.Setup = d.actions(p, f.value)
 	}
 	if f := m.opt("files"); f != nil {
-		p.Files = d.files(p, f.value)
+		p.Files = d.files(p, f.value, fileKeys)
 	}
 	if f := m.opt("permissions"); f != nil {
 		p.Permissions = d.permissions(p, f.value)
 	}
 	if f := m.opt("jars"); f != nil {
-		p.Jars = d.files(p, f.value)
+		p.Jars = d.files(p, f.value, jarKeys)
 	}
 	if f := m.opt("adapters"); f != nil {
 		p.Adapters = d.adapters(p, f.value)
