@@ -57,14 +57,15 @@ func TestSchemaKeys(t *testing.T) {
 
 // schemaBase is a purpose object that configures, with a map at every
 // place of the schema that a key test needs: each key is given a bad
-// value where its map is, and configure must refuse it there.
+// value where its map is, and configure must refuse it there. The Java
+// suite's SchemaKeysTest starts from the same purpose.
 const schemaBase = `{"name":"Gate","class":"org.droidstar.harness.corpus.Gate",
  "target":{"new":[],"listeners":[{"type":"org.droidstar.harness.corpus.Gate$Listener","register":"setListener"}],
   "init":[{"call":"setLabel","args":["x"]}],"dispose":{"call":"release"}},
  "setup":[{"delete":"f"}],
  "callins":[{"symbol":"open","call":"open"},{"symbol":"close","call":"close"}],
- "callbacks":[{"symbol":"opened","from":["onOpened/x"]}],
- "details":{"onOpened":[{"arg":0}]},
+ "callbacks":[{"symbol":"broken","from":["onBroken/x"]}],
+ "details":{"onBroken":[{"arg":0}]},
  "timeouts":{"quiescence":10}}`
 
 // schemaPlaces says, for each map of the corpus's file, where to find one
@@ -92,7 +93,7 @@ var schemaPlaces = map[string]func(p map[string]any) (map[string]any, string){
 	"callins[]":   func(p map[string]any) (map[string]any, string) { return item(p, "callins"), "callins[0]" },
 	"callbacks[]": func(p map[string]any) (map[string]any, string) { return item(p, "callbacks"), "callbacks[0]" },
 	"details.*[]": func(p map[string]any) (map[string]any, string) {
-		return item(obj(p, "details"), "onOpened"), "details.onOpened[0]"
+		return item(obj(p, "details"), "onBroken"), "details.onBroken[0]"
 	},
 	"timeouts": func(p map[string]any) (map[string]any, string) { return obj(p, "timeouts"), "timeouts" },
 	inLiteral: func(p map[string]any) (map[string]any, string) {

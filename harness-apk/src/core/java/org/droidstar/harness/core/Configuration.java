@@ -331,6 +331,19 @@ public final class Configuration implements Literal.Scope {
     }
 
     /**
+     * The key sets configure checks, each in declaration order: "top" (the
+     * purpose object), "target" and "details.part". SchemaKeysTest holds them
+     * to the corpus's schema-keys.json, which the purpose schema generates.
+     */
+    static Map<String, List<String>> acceptedKeys() {
+        Map<String, List<String>> keys = new LinkedHashMap<String, List<String>>();
+        keys.put("top", new ArrayList<String>(KEYS));
+        keys.put("target", new ArrayList<String>(TARGET_KEYS));
+        keys.put("details.part", new ArrayList<String>(PART_KEYS));
+        return keys;
+    }
+
+    /**
      * Resolves the purpose in the order PROTOCOL.md gives, so that a purpose
      * with several faults gets the same first complaint from every harness:
      * the fields' types, the jars and adapters, the class, the target, setup,
