@@ -97,10 +97,11 @@ type resolver struct {
 // unconfigured (PROTOCOL.md; the corpus case configure-failure-unconfigures).
 func (s *server) configure(req *object) (any, *protoError) {
 	s.config = nil
-	p, ok := req.get("purpose").(*object)
+	raw, ok := req.get("purpose").(*object)
 	if !ok {
 		return nil, badRequest("", `configure needs "purpose": an object, not %s`, typeName(req.get("purpose")))
 	}
+	p := at(raw, "")
 	r := &resolver{s: s}
 	name, perr := stringField(p, "name", "name", true)
 	if perr != nil {
@@ -151,27 +152,28 @@ func (s *server) configure(req *object) (any, *protoError) {
 	if target == nil {
 		target = &object{vals: map[string]any{}}
 	}
-	newArgs := target.get("new")
+	tf := at(target, "target")
+	newArgs := tf.get("new")
 	if _, isList := newArgs.([]any); newArgs != nil && !isList {
 		return nil, badRequest("target.new", `"new" must be an array, not %s`, typeName(newArgs))
 	}
-	factory, perr := objectField(target, "factory", "target.factory", false)
+	factory, perr := objectField(tf, "factory", "target.factory", false)
 	if perr != nil {
 		return nil, perr
 	}
-	shim, perr := objectField(target, "shim", "target.shim", false)
+	shim, perr := objectField(tf, "shim", "target.shim", false)
 	if perr != nil {
 		return nil, perr
 	}
-	listeners, perr := listField(target, "listeners", "target.listeners", false)
+	listeners, perr := listField(tf, "listeners", "target.listeners", false)
 	if perr != nil {
 		return nil, perr
 	}
-	init, perr := listField(target, "init", "target.init", false)
+	init, perr := listField(tf, "init", "target.init", false)
 	if perr != nil {
 		return nil, perr
 	}
-	dispose, perr := objectField(target, "dispose", "target.dispose", false)
+	dispose, perr := objectField(tf, "dispose", "target.dispose", false)
 	if perr != nil {
 		return nil, perr
 	}
@@ -234,7 +236,7 @@ func (s *server) configure(req *object) (any, *protoError) {
 	case r.madeBy != "":
 		// no instance at the reset: a callin makes it
 	case factory != nil:
-		if perr := r.factory(factory); perr != nil {
+		if perr := r.factory(at(factory, "target.factory")); perr != nil {
 			return nil, perr
 		}
 	default:
@@ -247,7 +249,7 @@ func (s *server) configure(req *object) (any, *protoError) {
 		// Configuration.readRegistrations, which a model has no methods for
 		// but this: nothing registers on an instance that does not exist.
 		for i, raw := range listeners {
-			if l, ok := raw.(*object); ok && l.get("register") != nil {
+			if l, ok := raw.(*object); ok && at(l, "target.listeners[]").get("register") != nil {
 				return nil, badRequest(fmt.Sprintf("target.listeners[%d].register", i),
 					"no instance exists at the reset to register the listener on: %s makes it (result: target); pass the listener to a callin as an argument instead", r.madeBy)
 			}
@@ -257,12 +259,12 @@ func (s *server) configure(req *object) (any, *protoError) {
 		}
 	}
 	for i, c := range init {
-		if perr := r.call(c, fmt.Sprintf("target.init[%d]", i)); perr != nil {
+		if perr := r.call(c, fmt.Sprintf("target.init[%d]", i), "target.init[]"); perr != nil {
 			return nil, perr
 		}
 	}
 	if dispose != nil {
-		if perr := r.call(dispose, "target.dispose"); perr != nil {
+		if perr := r.call(dispose, "target.dispose", "target.dispose"); perr != nil {
 			return nil, perr
 		}
 	}
@@ -289,12 +291,13 @@ func (s *server) configure(req *object) (any, *protoError) {
 	if perr := r.details(details); perr != nil {
 		return nil, perr
 	}
+	tof := at(timeouts, "timeouts")
 	for _, key := range []string{"quiescence", "settle", "post_reset"} {
-		if perr := millisField(timeouts, key, key == "quiescence"); perr != nil {
+		if perr := millisField(tof, key, key == "quiescence"); perr != nil {
 			return nil, perr
 		}
 	}
-	q, _ := timeouts.get("quiescence").(int64)
+	q, _ := tof.get("quiescence").(int64)
 	c.quiescence = time.Duration(q) * time.Millisecond
 	s.config = c
 	return reply, nil
@@ -384,10 +387,11 @@ func (r *resolver) listeners(listeners []any, class string) ([]string, *protoErr
 	}
 	for i, raw := range listeners {
 		w := fmt.Sprintf("target.listeners[%d]", i)
-		l, ok := raw.(*object)
+		lo, ok := raw.(*object)
 		if !ok {
 			return nil, badRequest(w, "a listener is an object with type and register, not %s", typeName(raw))
 		}
+		l := at(lo, "target.listeners[]")
 		typ, perr := stringField(l, "type", w+".type", true)
 		if perr != nil {
 			return nil, perr
@@ -438,7 +442,11 @@ func (r *resolver) listeners(listeners []any, class string) ([]string, *protoErr
 // callins for the first one whose result becomes the instance.
 func instanceMaker(callins []any) string {
 	for i, raw := range callins {
-		if c, ok := raw.(*object); ok && c.get("result") == "target" {
+		o, ok := raw.(*object)
+		if !ok {
+			continue
+		}
+		if c := at(o, "callins[]"); c.get("result") == "target" {
 			sym, ok := c.get("symbol").(string)
 			if !ok {
 				sym = "?"
@@ -468,7 +476,7 @@ func shimFor(platform, name string) string {
 }
 
 // factory is Configuration.readFactory without the method lookup.
-func (r *resolver) factory(f *object) *protoError {
+func (r *resolver) factory(f fields) *protoError {
 	cls, perr := stringField(f, "class", "target.factory.class", false)
 	if perr != nil {
 		return perr
@@ -484,12 +492,14 @@ func (r *resolver) factory(f *object) *protoError {
 	return r.args(f.get("args"), "target.factory.args")
 }
 
-// call is Configuration.call (init and dispose) without the method lookup.
-func (r *resolver) call(raw any, where string) *protoError {
-	m, ok := raw.(*object)
+// call is Configuration.call (init and dispose) without the method lookup;
+// in is its map's path in the schema.
+func (r *resolver) call(raw any, where, in string) *protoError {
+	o, ok := raw.(*object)
 	if !ok {
 		return badRequest(where, "a call is an object with call and args, not %s", typeName(raw))
 	}
+	m := at(o, in)
 	if _, perr := stringField(m, "call", where+".call", true); perr != nil {
 		return perr
 	}
@@ -499,10 +509,11 @@ func (r *resolver) call(raw any, where string) *protoError {
 // callin checks one callin and that the model has its symbol as an input:
 // the simulation's counterpart of the Java harness finding the method.
 func (r *resolver) callin(raw any, w string, c *config) (string, *protoError) {
-	m, ok := raw.(*object)
+	o, ok := raw.(*object)
 	if !ok {
 		return "", badRequest(w, "a callin is an object with symbol, call, on, args and do, not %s", typeName(raw))
 	}
+	m := at(o, "callins[]")
 	sym, perr := stringField(m, "symbol", w+".symbol", true)
 	if perr != nil {
 		return "", perr
@@ -559,7 +570,7 @@ func (r *resolver) callin(raw any, w string, c *config) (string, *protoError) {
 	if perr := r.result(m, w); perr != nil {
 		return "", perr
 	}
-	if _, ok := m.vals["error_if"]; ok {
+	if m.has("error_if") {
 		v := m.get("error_if")
 		if perr := errorIf(m, v, w); perr != nil {
 			return "", perr
@@ -579,7 +590,7 @@ const noMethod = "a callin with do calls no method unless it says which: add cal
 
 // result is Configuration.readResult without the return type, which only
 // reflection knows.
-func (r *resolver) result(m *object, w string) *protoError {
+func (r *resolver) result(m fields, w string) *protoError {
 	v := m.get("result")
 	if v == nil {
 		return nil
@@ -603,7 +614,7 @@ func (r *resolver) result(m *object, w string) *protoError {
 
 // errorIf is Configuration.readErrorIf for what the value's shape tells;
 // whether it can be what the method returns only reflection knows.
-func errorIf(m *object, v any, w string) *protoError {
+func errorIf(m fields, v any, w string) *protoError {
 	we := w + ".error_if"
 	if m.get("call") == nil {
 		return badRequest(we, noMethod)
@@ -622,10 +633,11 @@ func (r *resolver) callbacks(cbs []any, c *config) ([]string, *protoError) {
 	known, checkKnown := r.knownCallbackMethods()
 	for i, raw := range cbs {
 		w := fmt.Sprintf("callbacks[%d]", i)
-		m, ok := raw.(*object)
+		o, ok := raw.(*object)
 		if !ok {
 			return nil, badRequest(w, "a callback is an object with symbol, from and error, not %s", typeName(raw))
 		}
+		m := at(o, "callbacks[]")
 		sym, perr := stringField(m, "symbol", w+".symbol", true)
 		if perr != nil {
 			return nil, perr
@@ -697,7 +709,7 @@ func (r *resolver) callbacks(cbs []any, c *config) ([]string, *protoError) {
 // behaviour is Configuration.readBehaviour for what the shapes tell: the
 // methods the behaviour acts on, and their return types, only reflection
 // knows. A simulated device runs no listener, so it has no use for it.
-func (r *resolver) behaviour(m *object, w string) *protoError {
+func (r *resolver) behaviour(m fields, w string) *protoError {
 	if v := m.get("sleep_ms"); v != nil {
 		if n, ok := v.(int64); !ok || n < 0 {
 			return badRequest(w+".sleep_ms", "sleep_ms is a non-negative integer of milliseconds, not %s", describe(v))
@@ -748,12 +760,13 @@ func (r *resolver) details(ds *object) *protoError {
 }
 
 func detailPart(raw any, w string) *protoError {
-	m, ok := raw.(*object)
+	o, ok := raw.(*object)
 	if !ok {
 		return badRequest(w, "a detail part is an object with arg and call or extra, not %s", typeName(raw))
 	}
-	for _, k := range m.keys {
-		if k != "arg" && k != "call" && k != "extra" {
+	m := at(o, "details.*[]")
+	for _, k := range o.keys {
+		if !slices.Contains(keysAt(m.in), k) {
 			return badRequest(w+"."+k, `a detail part takes arg, call and extra, not "%s"`, k)
 		}
 	}
@@ -841,10 +854,6 @@ func (r *resolver) args(raw any, where string) *protoError {
 	return nil
 }
 
-// literalKinds lists the keys of object literals in the order messages
-// list them.
-const literalKinds = "file, path, listener, target, context, constant, new, call, result, int, long, float, double, string"
-
 func badArgument(where, format string, args ...any) *protoError {
 	return &protoError{code: codeBadArgument, where: where, message: fmt.Sprintf(format, args...)}
 }
@@ -864,7 +873,10 @@ func (r *resolver) literal(v any, where string) *protoError {
 		return badArgument(where, "an object literal has exactly one key (%s), not %d", literalKinds, len(m.keys))
 	}
 	key := m.keys[0]
-	val := m.get(key)
+	if !slices.Contains(keysAt(inLiteral), key) {
+		return badArgument(where, `unknown literal {"%s": ...} (%s)`, key, literalKinds)
+	}
+	val := at(m, inLiteral).get(key)
 	w := where + "." + key
 	switch key {
 	case "file", "path":
@@ -1033,10 +1045,6 @@ func typedLiteral(key string, v any, w string) *protoError {
 	return nil
 }
 
-// actionKinds lists the environment actions in the order messages list
-// them (EnvAction.KINDS).
-const actionKinds = "write, append, delete, touch, sqlite, sleep"
-
 func badAction(where, format string, args ...any) *protoError {
 	return &protoError{code: codeBadAction, where: where, message: fmt.Sprintf(format, args...)}
 }
@@ -1051,11 +1059,14 @@ func action(raw any, where string) *protoError {
 		return badAction(where, "an environment action has exactly one key (%s), not %d", actionKinds, len(m.keys))
 	}
 	kind := m.keys[0]
-	v := m.get(kind)
+	if !slices.Contains(keysAt(inAction), kind) {
+		return badAction(where, `unknown environment action "%s" (%s)`, kind, actionKinds)
+	}
+	v := at(m, inAction).get(kind)
 	w := where + "." + kind
 	switch kind {
 	case "write", "append":
-		a, perr := actionArgument(v, w, kind, `{"file": NAME, "content": TEXT}`, "file", "content")
+		a, perr := actionArgument(v, w, kind, `{"file": NAME, "content": TEXT}`)
 		if perr != nil {
 			return perr
 		}
@@ -1068,7 +1079,7 @@ func action(raw any, where string) *protoError {
 	case "delete", "touch":
 		return actionFile(v, w, kind)
 	case "sqlite":
-		a, perr := actionArgument(v, w, kind, `{"file": NAME, "version": N}`, "file", "version")
+		a, perr := actionArgument(v, w, kind, `{"file": NAME, "version": N}`)
 		if perr != nil {
 			return perr
 		}
@@ -1088,18 +1099,19 @@ func action(raw any, where string) *protoError {
 }
 
 // actionArgument is the object argument of write, append and sqlite, with
-// no keys but keys.
-func actionArgument(v any, where, kind, shape string, keys ...string) (*object, *protoError) {
+// no keys but its schema's.
+func actionArgument(v any, where, kind, shape string) (fields, *protoError) {
 	m, ok := v.(*object)
 	if !ok {
-		return nil, badAction(where, "%s: want %s, not %s", kind, shape, typeName(v))
+		return fields{}, badAction(where, "%s: want %s, not %s", kind, shape, typeName(v))
 	}
+	a := at(m, inAction+"."+kind)
 	for _, k := range m.keys {
-		if !slices.Contains(keys, k) {
-			return nil, badAction(where+"."+k, `%s takes no "%s"`, kind, k)
+		if !slices.Contains(keysAt(a.in), k) {
+			return fields{}, badAction(where+"."+k, `%s takes no "%s"`, kind, k)
 		}
 	}
-	return m, nil
+	return a, nil
 }
 
 func actionFile(f any, where, kind string) *protoError {
@@ -1128,7 +1140,7 @@ func checkRelative(name, where string) *protoError {
 	return nil
 }
 
-func stringField(m *object, key, where string, required bool) (string, *protoError) {
+func stringField(m fields, key, where string, required bool) (string, *protoError) {
 	v := m.get(key)
 	if v == nil {
 		if required {
@@ -1143,7 +1155,7 @@ func stringField(m *object, key, where string, required bool) (string, *protoErr
 	return s, nil
 }
 
-func listField(m *object, key, where string, required bool) ([]any, *protoError) {
+func listField(m fields, key, where string, required bool) ([]any, *protoError) {
 	v := m.get(key)
 	if v == nil {
 		if required {
@@ -1158,7 +1170,7 @@ func listField(m *object, key, where string, required bool) ([]any, *protoError)
 	return l, nil
 }
 
-func objectField(m *object, key, where string, required bool) (*object, *protoError) {
+func objectField(m fields, key, where string, required bool) (*object, *protoError) {
 	v := m.get(key)
 	if v == nil {
 		if required {
@@ -1173,7 +1185,7 @@ func objectField(m *object, key, where string, required bool) (*object, *protoEr
 	return o, nil
 }
 
-func millisField(timeouts *object, key string, required bool) *protoError {
+func millisField(timeouts fields, key string, required bool) *protoError {
 	v := timeouts.get(key)
 	where := "timeouts." + key
 	if v == nil {
