@@ -18,6 +18,7 @@ import (
 	"time"
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	"github.com/droidstar/droidstar/internal/backend/jvm/jvmtest"
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
 	"github.com/droidstar/droidstar/internal/harness"
@@ -506,10 +507,7 @@ func TestStartRejectsBannerBreakingProps(t *testing.T) {
 // gives an APK file to install on it.
 func jvmDevice(t *testing.T) (*adbserver.Server, *adbd.Device, string) {
 	t.Helper()
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Skip("no java on PATH")
-	}
+	java := jvmtest.Java(t)
 	jar := writeJar(t)
 	s := adbserver.NewT(t)
 	d := s.AttachT(t, adbd.Config{Harness: adbd.JVMHarness(java, jar)})
