@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/droidstar/droidstar/internal/backend/jvm/jvmtest"
 	"github.com/droidstar/droidstar/internal/model"
 )
 
@@ -137,9 +138,7 @@ func TestSignalSim(t *testing.T) {
 // signal from the group (it has its own), is ended by droidstar, and
 // leaves neither a process nor its temporary folder.
 func TestSignalJVM(t *testing.T) {
-	if _, err := exec.LookPath("java"); err != nil && os.Getenv("JAVA_HOME") == "" {
-		t.Skip("java is not on PATH and JAVA_HOME is unset: the jvm harness tests need Java 8 or later")
-	}
+	jvmtest.Java(t)
 	t.Parallel()
 	bin := build(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {

@@ -37,15 +37,6 @@ func server(t *testing.T) (*adbserver.Server, *adbclient.Client) {
 	return s, adbclient.New(adbclient.Config{Host: "127.0.0.1", Port: s.Port(), Env: s.Env()})
 }
 
-func attach(t *testing.T, s *adbserver.Server, cfg adbd.Config) *adbd.Device {
-	t.Helper()
-	d, err := s.Attach(testCtx(t), cfg)
-	if err != nil {
-		t.Fatalf("attach a fake device: %v\nadb server log:\n%s", err, s.Log())
-	}
-	return d
-}
-
 // Defect 1: with eight devices the devices-l answer is well over 255
 // bytes, where goadb cut it off without an error.
 func TestIntegrationEightDevices(t *testing.T) {
@@ -53,7 +44,7 @@ func TestIntegrationEightDevices(t *testing.T) {
 	ctx := testCtx(t)
 	want := map[string]adbclient.DeviceInfo{}
 	for i := range 8 {
-		d := attach(t, s, adbd.Config{Props: map[string]string{
+		d := s.AttachT(t, adbd.Config{Props: map[string]string{
 			"ro.product.model":  fmt.Sprintf("Fake Phone %d", i),
 			"ro.product.name":   fmt.Sprintf("fakeprod%d", i),
 			"ro.product.device": fmt.Sprintf("fakedev%d", i),
@@ -99,7 +90,7 @@ func TestIntegrationEightDevices(t *testing.T) {
 // shell_v2, as every Android since 7 does).
 func TestIntegrationShell(t *testing.T) {
 	s, c := server(t)
-	fake := attach(t, s, adbd.Config{Props: map[string]string{"droidstar.multi": "first line\nsecond line"}})
+	fake := s.AttachT(t, adbd.Config{Props: map[string]string{"droidstar.multi": "first line\nsecond line"}})
 	ctx := testCtx(t)
 	d := c.Device(fake.Addr())
 
@@ -142,7 +133,7 @@ func TestIntegrationShell(t *testing.T) {
 // a good push lands with its mode and time.
 func TestIntegrationPush(t *testing.T) {
 	s, c := server(t)
-	fake := attach(t, s, adbd.Config{})
+	fake := s.AttachT(t, adbd.Config{})
 	ctx := testCtx(t)
 	d := c.Device(fake.Addr())
 
@@ -179,8 +170,8 @@ func TestIntegrationPush(t *testing.T) {
 // file gone either way.
 func TestIntegrationInstall(t *testing.T) {
 	s, c := server(t)
-	ok := attach(t, s, adbd.Config{})
-	full := attach(t, s, adbd.Config{InstallFailure: "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]"})
+	ok := s.AttachT(t, adbd.Config{})
+	full := s.AttachT(t, adbd.Config{InstallFailure: "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]"})
 	ctx := testCtx(t)
 	apk := []byte("PK\x03\x04 not really an apk")
 	tmp := func(f *adbd.Device) string {
@@ -226,7 +217,7 @@ func TestIntegrationInstall(t *testing.T) {
 func TestIntegrationOpenHarness(t *testing.T) {
 	s, c := server(t)
 	got := make(chan string, 1)
-	fake := attach(t, s, adbd.Config{Harness: func(ctx context.Context, _ adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
+	fake := s.AttachT(t, adbd.Config{Harness: func(ctx context.Context, _ adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
 			line, err := bufio.NewReader(conn).ReadString('\n')
 			if err != nil {
@@ -296,8 +287,8 @@ func TestIntegrationOpenHarness(t *testing.T) {
 // is wrong with it.
 func TestIntegrationDeviceStates(t *testing.T) {
 	s, c := server(t)
-	unauth := attach(t, s, adbd.Config{State: adbd.Unauthorized})
-	offline := attach(t, s, adbd.Config{State: adbd.Offline})
+	unauth := s.AttachT(t, adbd.Config{State: adbd.Unauthorized})
+	offline := s.AttachT(t, adbd.Config{State: adbd.Offline})
 	ctx := testCtx(t)
 
 	list, err := c.Devices(ctx)

@@ -48,10 +48,7 @@ func attach(t *testing.T, s *adbserver.Server, props map[string]map[string]strin
 	var serials []string
 	for _, d := range devs {
 		p := adbserver.Props(d.model, d.release, d.sdk)
-		f, err := s.Attach(context.Background(), adbd.Config{Props: p, Harness: h(p)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := s.AttachT(t, adbd.Config{Props: p, Harness: h(p)})
 		serials = append(serials, f.Addr())
 		props[f.Addr()] = p
 	}

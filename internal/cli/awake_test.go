@@ -164,10 +164,7 @@ func attachStayOn(t *testing.T, s *adbserver.Server, settings map[string]string,
 		hist := r.dev.SettingHistory(stayOn)
 		r.during = append(r.during, hist[len(hist)-1])
 	})(props)
-	dev, err := s.Attach(context.Background(), adbd.Config{Props: props, Harness: h, GlobalSettings: settings, HarnessNeverListens: never})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev := s.AttachT(t, adbd.Config{Props: props, Harness: h, GlobalSettings: settings, HarnessNeverListens: never})
 	r.mu.Lock()
 	r.dev = dev
 	r.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/droidstar/droidstar/internal/golden"
 	"github.com/droidstar/droidstar/internal/model"
 )
 
@@ -20,9 +21,9 @@ func droidstar(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-func repoPath(parts ...string) string {
-	return filepath.Join(append([]string{"..", ".."}, parts...)...)
-}
+// repoPath is golden.Path (a file by its path from the repository's root),
+// under the name the CLI's tests call it by.
+func repoPath(parts ...string) string { return golden.Path(parts...) }
 
 // Every malformed purpose is reported by 'check' exactly as its "# want:"
 // lines say, with exit code 1.

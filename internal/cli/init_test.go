@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/droidstar/droidstar/internal/golden"
 )
 
 // androidJar is Debian's android.jar (API 23), fetched as the resolver's
@@ -41,8 +43,9 @@ func androidJar(t *testing.T) string {
 var javaLine = regexp.MustCompile(`reflection on Java [0-9.]+`)
 
 // TestInitDraftsGolden drafts the three classes of the issue and compares
-// each with its golden file (DROIDSTAR_UPDATE_GOLDEN=1 rewrites them); each
-// draft passes check as it is, and the JVM ones resolve on the harness.
+// each with its golden file (go test ./internal/cli -update rewrites
+// them); each draft passes check as it is, and the JVM ones resolve on the
+// harness.
 func TestInitDraftsGolden(t *testing.T) {
 	needJava(t)
 	cases := []struct {
@@ -63,25 +66,20 @@ func TestInitDraftsGolden(t *testing.T) {
 			if code != ExitOK || stderr != "" {
 				t.Fatalf("exit %d, stderr %s", code, stderr)
 			}
-			golden := repoPath("testdata", "init", c.name+".yaml")
-			if os.Getenv("DROIDSTAR_UPDATE_GOLDEN") != "" {
-				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+			file := repoPath("testdata", "init", c.name+".yaml")
+			if !golden.Updating() {
+				want, err := os.ReadFile(file)
+				if err != nil {
 					t.Fatal(err)
 				}
+				if g, w := javaLine.FindString(stdout), javaLine.FindString(string(want)); g != w {
+					t.Skipf("%s was drafted by %s, this JVM gives %s: the JDK's classes differ between versions", file, w, g)
+				}
 			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if g, w := javaLine.FindString(stdout), javaLine.FindString(string(want)); g != w {
-				t.Skipf("%s was drafted by %s, this JVM gives %s: the JDK's classes differ between versions", golden, w, g)
-			}
-			if stdout != string(want) {
-				t.Errorf("the draft differs from %s (DROIDSTAR_UPDATE_GOLDEN=1 rewrites it):\n%s", golden, stdout)
-			}
-			check := []string{"check", golden}
+			golden.Check(t, "init", c.name+".yaml", []byte(stdout), "./internal/cli")
+			check := []string{"check", file}
 			if !c.android {
-				check = []string{"check", "--resolve", golden}
+				check = []string{"check", "--resolve", file}
 			}
 			if code, stdout, stderr := droidstar(t, check...); code != ExitOK || !strings.Contains(stdout, ": ok: ") {
 				t.Errorf("%v: exit %d\n%s%s", check, code, stdout, stderr)
@@ -185,25 +183,16 @@ func TestInitTimerWalkthrough(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	edited := applyEdits(t, draft, timerWalkthrough)
-	golden := repoPath("testdata", "init", "timer-edited.yaml")
-	if os.Getenv("DROIDSTAR_UPDATE_GOLDEN") != "" {
-		if err := os.WriteFile(golden, []byte(edited), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edited != string(want) {
-		t.Fatalf("the edited draft differs from %s:\n%s", golden, edited)
+	goldenFile := repoPath("testdata", "init", "timer-edited.yaml")
+	if !golden.Check(t, "init", "timer-edited.yaml", []byte(edited), "./internal/cli") {
+		t.FailNow()
 	}
 	readme, err := os.ReadFile(repoPath("README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), "```yaml\n"+edited+"```\n") {
-		t.Errorf("the README does not show %s as its walkthrough's result", golden)
+		t.Errorf("the README does not show %s as its walkthrough's result", goldenFile)
 	}
 	file := filepath.Join(t.TempDir(), "timer.yaml")
 	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {

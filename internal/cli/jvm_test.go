@@ -2,23 +2,21 @@ package cli
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/droidstar/droidstar/internal/backend/jvm/jvmtest"
 	"github.com/droidstar/droidstar/internal/model"
 )
 
-// needJava skips when there is no JVM: the real harness cannot run. CI
-// installs Java, so there these tests always run.
+// needJava skips when there is no JVM (jvmtest.Java), under the name the
+// CLI's tests call it by.
 func needJava(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("java"); err != nil && os.Getenv("JAVA_HOME") == "" {
-		t.Skip("java is not on PATH and JAVA_HOME is unset: the jvm harness tests need Java 8 or later")
-	}
+	jvmtest.Java(t)
 }
 
 // TestLearnJVMExamples learns every examples/jvm purpose through the real

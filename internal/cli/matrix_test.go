@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/droidstar/droidstar/internal/golden"
 	"github.com/droidstar/droidstar/internal/store"
 )
 
@@ -314,18 +315,8 @@ func TestMatrixUnsettledVote(t *testing.T) {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFlaky, stdout, stderr)
 	}
 	got := strings.ReplaceAll(stdout+"--- stderr\n"+stderr, out, "OUT")
-	golden := filepath.Join("testdata", "matrix-vote-unsettled.golden")
-	if os.Getenv("DROIDSTAR_UPDATE_GOLDEN") != "" {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("output differs from %s (DROIDSTAR_UPDATE_GOLDEN=1 rewrites it):\n%s", golden, got)
+	if !golden.CheckFile(t, "internal/cli/testdata/matrix-vote-unsettled.golden", []byte(got), "./internal/cli") {
+		t.FailNow()
 	}
 	entries, _ := os.ReadDir(out)
 	var names []string

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/droidstar/droidstar/internal/golden"
 	"github.com/droidstar/droidstar/internal/model"
 )
 
@@ -102,18 +103,8 @@ func TestHalfFlakyTargetStops(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q", code, stdout)
 	}
 	got := strings.ReplaceAll(stderr, dir, "OUT")
-	golden := filepath.Join("testdata", "vote-unsettled.golden")
-	if os.Getenv("DROIDSTAR_UPDATE_GOLDEN") != "" {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("stderr differs from %s (DROIDSTAR_UPDATE_GOLDEN=1 rewrites it):\n%s", golden, got)
+	if !golden.CheckFile(t, "internal/cli/testdata/vote-unsettled.golden", []byte(got), "./internal/cli") {
+		t.FailNow()
 	}
 	if strings.Contains(got, "last hypothesis") {
 		if _, err := os.Stat(filepath.Join(dir, "MediaPlayer.partial.json")); err != nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,10 +13,6 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 )
-
-func repoPath(parts ...string) string {
-	return filepath.Join(append([]string{"..", ".."}, parts...)...)
-}
 
 // golden compares got with testdata/diff/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
@@ -30,7 +25,7 @@ var exampleNames = []string{"asynctask", "countdowntimer", "fileobserver", "medi
 // exampleDoc loads an example's simulation model as a model document.
 func exampleDoc(t *testing.T, name string) *model.Document {
 	t.Helper()
-	file := repoPath("examples", name, "model.dot")
+	file := goldenfile.Path("examples", name, "model.dot")
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -421,7 +416,7 @@ func TestEveryMutationOfEveryExample(t *testing.T) {
 // overlay DOT are golden files.
 func TestMediaPlayerGolden(t *testing.T) {
 	oldFile, newFile := "testdata/diff/mediaplayer.json", "testdata/diff/mediaplayer-pause-error.json"
-	r, err := Compare(readDoc(t, repoPath(oldFile)), readDoc(t, repoPath(newFile)), Options{OldFile: oldFile, NewFile: newFile})
+	r, err := Compare(readDoc(t, goldenfile.Path(oldFile)), readDoc(t, goldenfile.Path(newFile)), Options{OldFile: oldFile, NewFile: newFile})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -608,7 +603,7 @@ transitions under the best state matching: 5 unchanged, 0 changed, 0 removed, 0 
 
 func TestCompareErrors(t *testing.T) {
 	closure := exampleDoc(t, "countdowntimer")
-	mealyDoc := readDoc(t, repoPath("testdata", "models", "vending-mealy.json"))
+	mealyDoc := readDoc(t, goldenfile.Path("testdata", "models", "vending-mealy.json"))
 	_, err := Compare(closure, mealyDoc, Options{OldFile: "a.json", NewFile: "b.json"})
 	want := "incompatible semantics: a.json is a closure model (callback typestate), b.json is a plain Mealy model; both must be closure models or both plain Mealy models"
 	if err == nil || err.Error() != want {
@@ -646,7 +641,7 @@ func TestCompareErrors(t *testing.T) {
 // Plain Mealy models are compared as they are: every answer counts, and
 // each divergence gives a witness both ways.
 func TestPlainMealyModels(t *testing.T) {
-	d := readDoc(t, repoPath("testdata", "models", "vending-mealy.json"))
+	d := readDoc(t, goldenfile.Path("testdata", "models", "vending-mealy.json"))
 	m := machine(t, d)
 	mm := m.Clone()
 	coin, _ := m.Inputs.Index("coin")
@@ -683,7 +678,7 @@ transitions under the best state matching: 3 unchanged, 1 changed, 2 removed, 0 
 
 // States only one model has are drawn in its colour, and so are their edges.
 func TestOverlayDOTMarksUnmatchedStates(t *testing.T) {
-	d := readDoc(t, repoPath("testdata", "models", "vending-mealy.json"))
+	d := readDoc(t, goldenfile.Path("testdata", "models", "vending-mealy.json"))
 	m := machine(t, d)
 	mm := m.Clone()
 	coin, _ := m.Inputs.Index("coin")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	goldenfile "github.com/droidstar/droidstar/internal/golden"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 )
@@ -220,7 +221,7 @@ func TestWriteJSONIsTheWholeEncoding(t *testing.T) {
 		{"same", exampleDoc(t, "mediaplayer"), exampleDoc(t, "mediaplayer")},
 		{"examples", exampleDoc(t, "mediaplayer"), exampleDoc(t, "countdowntimer")},
 		{"mutated", exampleDoc(t, "mediaplayer"), model.FromMachine("MediaPlayer", model.SemanticsClosure, mp, nil)},
-		{"files", readDoc(t, repoPath("testdata", "diff", "mediaplayer.json")), readDoc(t, repoPath("testdata", "diff", "mediaplayer-pause-error.json"))},
+		{"files", readDoc(t, goldenfile.Path("testdata", "diff", "mediaplayer.json")), readDoc(t, goldenfile.Path("testdata", "diff", "mediaplayer-pause-error.json"))},
 		{"large", model.FromMachine("old", model.SemanticsMealy, randomMealy(120, 1), nil), model.FromMachine("new", model.SemanticsMealy, randomMealy(110, 2), nil)},
 	}
 	for _, c := range cases {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/learn/equivalence"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
 
 // BenchmarkLearners learns random minimal machines of 100, 500 and 2000
@@ -24,7 +25,7 @@ func BenchmarkLearners(b *testing.B) {
 				b.ReportAllocs()
 				var queries int
 				for i := 0; i < b.N; i++ {
-					mq := &machineOracle{m: target}
+					mq := &oracletest.Machine{M: target}
 					res, err := learner(context.Background(), target.Inputs, target.Outputs, mq, &equivalence.Perfect{Target: target}, learn.Options{})
 					if err != nil {
 						b.Fatal(err)
@@ -32,7 +33,7 @@ func BenchmarkLearners(b *testing.B) {
 					if res.Hypothesis.Machine.NumStates() != target.NumStates() {
 						b.Fatalf("learned %d states, want %d", res.Hypothesis.Machine.NumStates(), target.NumStates())
 					}
-					queries = mq.queries
+					queries = mq.Queries
 				}
 				b.ReportMetric(float64(queries), "queries")
 				b.ReportMetric(float64(target.NumStates()), "states")

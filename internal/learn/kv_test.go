@@ -14,6 +14,7 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/mealy/mealytest"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
 
 // checkLearned fails unless res holds the minimal machine equivalent to
@@ -72,9 +73,9 @@ func checkKVLearned(t *testing.T, name string, target *mealy.Machine, res *learn
 	}
 }
 
-func learnKV(t *testing.T, target *mealy.Machine) (*learn.Result, *machineOracle) {
+func learnKV(t *testing.T, target *mealy.Machine) (*learn.Result, *oracletest.Machine) {
 	t.Helper()
-	mq := &machineOracle{m: target}
+	mq := &oracletest.Machine{M: target}
 	res, err := learn.KV(context.Background(), target.Inputs, target.Outputs, mq, &equivalence.Perfect{Target: target}, learn.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +215,7 @@ func TestKVWithBoundOracleOnClosureModel(t *testing.T) {
 	target, forcing := mealytest.ServerSocket()
 	sem := mealy.ClosureSemantics(target.Inputs, target.Outputs)
 	for _, per := range []int{1, 4} {
-		mq := &machineOracle{m: target}
+		mq := &oracletest.Machine{M: target}
 		eq := &equivalence.Bound{MQ: mq, Bound: 1, Sem: sem, Forcing: forcing, PerBatch: per}
 		res, err := learn.KV(context.Background(), target.Inputs, target.Outputs, mq, eq, learn.Options{})
 		if err != nil {
@@ -275,16 +276,16 @@ func TestKVUsesSuffixDirectly(t *testing.T) {
 	for seed := int64(1); seed <= 30; seed++ {
 		target := randomMachine(seed, 5+int(seed%20), 3, 2)
 		for _, strip := range []bool{false, true} {
-			mq := &machineOracle{m: target}
+			mq := &oracletest.Machine{M: target}
 			res, err := learn.KV(context.Background(), target.Inputs, target.Outputs, mq, &suffixCex{target: target, strip: strip}, learn.Options{})
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
 			checkKVLearned(t, fmt.Sprintf("seed %d, strip %v", seed, strip), target, res)
 			if strip {
-				without += mq.queries
+				without += mq.Queries
 			} else {
-				with += mq.queries
+				with += mq.Queries
 			}
 		}
 	}
@@ -296,7 +297,7 @@ func TestKVUsesSuffixDirectly(t *testing.T) {
 
 func TestKVMaxRoundsKeepsHypothesis(t *testing.T) {
 	target := counter()
-	res, err := learn.KV(context.Background(), target.Inputs, target.Outputs, &machineOracle{m: target},
+	res, err := learn.KV(context.Background(), target.Inputs, target.Outputs, &oracletest.Machine{M: target},
 		&equivalence.Perfect{Target: target}, learn.Options{MaxRounds: 1})
 	if !errors.Is(err, learn.ErrMaxRounds) || res == nil || res.Hypothesis == nil {
 		t.Fatalf("want ErrMaxRounds with the last hypothesis, got %v, %v", res, err)
@@ -308,7 +309,7 @@ func TestKVMaxRoundsKeepsHypothesis(t *testing.T) {
 
 // failingOracle answers its first n batches from a machine, then fails.
 type failingOracle struct {
-	machineOracle
+	oracletest.Machine
 	batches, n int
 }
 
@@ -319,7 +320,7 @@ func (o *failingOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answ
 	if o.batches > o.n {
 		return nil, errDeviceGone
 	}
-	return o.machineOracle.Ask(ctx, qs)
+	return o.Machine.Ask(ctx, qs)
 }
 
 // A failure before the first hypothesis returns nothing; after it, the
@@ -327,7 +328,7 @@ func (o *failingOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answ
 func TestKVKeepsLastHypothesisOnFailure(t *testing.T) {
 	target := randomMachine(3, 12, 3, 2)
 	for n := 0; n < 12; n++ {
-		mq := &failingOracle{machineOracle: machineOracle{m: target}, n: n}
+		mq := &failingOracle{Machine: oracletest.Machine{M: target}, n: n}
 		res, err := learn.KV(context.Background(), target.Inputs, target.Outputs, mq, &equivalence.Perfect{Target: target}, learn.Options{})
 		if !errors.Is(err, errDeviceGone) {
 			t.Fatalf("after %d batches: error %v, want the device's", n, err)
@@ -345,7 +346,7 @@ func TestKVStopsWhenCancelled(t *testing.T) {
 	target := randomMachine(5, 20, 3, 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	rounds := 0
-	res, err := learn.KV(ctx, target.Inputs, target.Outputs, &machineOracle{m: target}, &equivalence.Perfect{Target: target},
+	res, err := learn.KV(ctx, target.Inputs, target.Outputs, &oracletest.Machine{M: target}, &equivalence.Perfect{Target: target},
 		learn.Options{OnHypothesis: func(round int, _ *learn.Hypothesis) {
 			rounds = round
 			if round == 2 {
@@ -361,7 +362,7 @@ func TestKVStopsWhenCancelled(t *testing.T) {
 // so rather than looping or building a wrong machine silently.
 func TestKVReportsNonDeterminism(t *testing.T) {
 	target := counter()
-	flip := &flipOracle{machineOracle: machineOracle{m: target}}
+	flip := &flipOracle{Machine: oracletest.Machine{M: target}}
 	_, err := learn.KV(context.Background(), target.Inputs, target.Outputs, flip, &equivalence.Perfect{Target: target}, learn.Options{MaxRounds: 50})
 	if err == nil || !strings.Contains(err.Error(), "deterministic") {
 		t.Fatalf("error %v, want one saying the target is not deterministic", err)
@@ -370,13 +371,13 @@ func TestKVReportsNonDeterminism(t *testing.T) {
 
 // flipOracle answers "read" as zero everywhere after its first batch.
 type flipOracle struct {
-	machineOracle
+	oracletest.Machine
 	batches int
 }
 
 func (o *flipOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
 	o.batches++
-	out, err := o.machineOracle.Ask(ctx, qs)
+	out, err := o.Machine.Ask(ctx, qs)
 	if o.batches > 1 {
 		for k, q := range qs {
 			for j, in := range q {
@@ -397,7 +398,7 @@ func BenchmarkKV(b *testing.B) {
 		b.Run(fmt.Sprintf("states=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				mq := &machineOracle{m: target}
+				mq := &oracletest.Machine{M: target}
 				res, err := learn.KV(context.Background(), target.Inputs, target.Outputs, mq, &equivalence.Perfect{Target: target}, learn.Options{})
 				if err != nil {
 					b.Fatal(err)
@@ -405,7 +406,7 @@ func BenchmarkKV(b *testing.B) {
 				if res.Hypothesis.Machine.NumStates() != target.Minimize().NumStates() {
 					b.Fatal("learned machine is not the target")
 				}
-				b.ReportMetric(float64(mq.queries), "queries")
+				b.ReportMetric(float64(mq.Queries), "queries")
 			}
 		})
 	}

@@ -14,19 +14,8 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/mealy/mealytest"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
-
-// batchOracle answers from a known machine and records the size of every
-// batch it is asked.
-type batchOracle struct {
-	machineOracle
-	batches []int
-}
-
-func (o *batchOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	o.batches = append(o.batches, len(qs))
-	return o.machineOracle.Ask(ctx, qs)
-}
 
 // checkLearned fails unless res holds a hypothesis equivalent to target,
 // minimal, whose access words reach their states, and whose observations
@@ -109,7 +98,7 @@ func TestLSharpLearnsKnownMachinesWithPerfectTeacher(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			mq := &batchOracle{machineOracle: machineOracle{m: c.m}}
+			mq := &oracletest.Machine{M: c.m}
 			res, err := learn.LSharp(context.Background(), c.m.Inputs, c.m.Outputs, mq, &equivalence.Perfect{Target: c.m}, learn.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -127,7 +116,7 @@ func minimalRandom(seed int64, states, inputs, outputs int) *mealy.Machine {
 func TestLSharpLearnsRandomMinimalMachines(t *testing.T) {
 	for seed := int64(1); seed <= 200; seed++ {
 		target := minimalRandom(seed, 2+int(seed%29), 2+int(seed%4), 2+int(seed/7%3))
-		mq := &machineOracle{m: target}
+		mq := &oracletest.Machine{M: target}
 		res, err := learn.LSharp(context.Background(), target.Inputs, target.Outputs, mq, &equivalence.Perfect{Target: target}, learn.Options{})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -140,19 +129,19 @@ func TestLSharpLearnsRandomMinimalMachines(t *testing.T) {
 // of several states must ask some batch of more than one query.
 func TestLSharpAsksInBatches(t *testing.T) {
 	target := minimalRandom(7, 20, 4, 2)
-	mq := &batchOracle{machineOracle: machineOracle{m: target}}
+	mq := &oracletest.Machine{M: target, Log: true}
 	if _, err := learn.LSharp(context.Background(), target.Inputs, target.Outputs, mq, &equivalence.Perfect{Target: target}, learn.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	most := 0
-	for _, n := range mq.batches {
+	for _, n := range mq.Sizes() {
 		most = max(most, n)
 	}
 	if most < target.Inputs.Size() {
-		t.Fatalf("largest batch %d queries, want at least %d (one per input of a basis state); batches %v", most, target.Inputs.Size(), mq.batches)
+		t.Fatalf("largest batch %d queries, want at least %d (one per input of a basis state); batches %v", most, target.Inputs.Size(), mq.Sizes())
 	}
-	if len(mq.batches) >= mq.queries {
-		t.Fatalf("%d batches for %d queries: nothing was asked together", len(mq.batches), mq.queries)
+	if len(mq.Sizes()) >= mq.Queries {
+		t.Fatalf("%d batches for %d queries: nothing was asked together", len(mq.Sizes()), mq.Queries)
 	}
 }
 
@@ -161,8 +150,8 @@ func TestLSharpAsksInBatches(t *testing.T) {
 func TestLSharpWithBoundOracleOnClosureMachine(t *testing.T) {
 	target, forcing := mealytest.ServerSocket()
 	sem := mealy.ClosureSemantics(target.Inputs, target.Outputs)
-	mq := &machineOracle{m: target}
-	eq := &equivalence.Bound{MQ: &machineOracle{m: target}, Bound: target.NeededFreeBound(forcing), Sem: sem, Forcing: forcing, PerBatch: 4}
+	mq := &oracletest.Machine{M: target}
+	eq := &equivalence.Bound{MQ: &oracletest.Machine{M: target}, Bound: target.NeededFreeBound(forcing), Sem: sem, Forcing: forcing, PerBatch: 4}
 	res, err := learn.LSharp(context.Background(), target.Inputs, target.Outputs, mq, eq, learn.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +165,7 @@ func TestLSharpWithBoundOracleOnClosureMachine(t *testing.T) {
 // A failure after the first hypothesis returns it with the error.
 func TestLSharpMaxRoundsKeepsHypothesis(t *testing.T) {
 	target := counter()
-	res, err := learn.LSharp(context.Background(), target.Inputs, target.Outputs, &machineOracle{m: target},
+	res, err := learn.LSharp(context.Background(), target.Inputs, target.Outputs, &oracletest.Machine{M: target},
 		&equivalence.Perfect{Target: target}, learn.Options{MaxRounds: 1})
 	if !errors.Is(err, learn.ErrMaxRounds) || res == nil || res.Hypothesis == nil {
 		t.Fatalf("want ErrMaxRounds with the last hypothesis, got %v, %v", res, err)
@@ -189,7 +178,7 @@ func TestLSharpMaxRoundsKeepsHypothesis(t *testing.T) {
 // failingAfter answers from a machine until it has answered limit batches,
 // then fails with err.
 type failingAfter struct {
-	machineOracle
+	oracletest.Machine
 	limit int
 	err   error
 }
@@ -199,7 +188,7 @@ func (o *failingAfter) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answe
 		return nil, o.err
 	}
 	o.limit--
-	return o.machineOracle.Ask(ctx, qs)
+	return o.Machine.Ask(ctx, qs)
 }
 
 func TestLSharpErrors(t *testing.T) {
@@ -214,11 +203,11 @@ func TestLSharpErrors(t *testing.T) {
 		want     error
 		keepsHyp bool
 	}{
-		{"cancelled", cancelled, &machineOracle{m: target}, context.Canceled, false},
-		{"first batch fails", context.Background(), &failingAfter{machineOracle{m: target}, 0, boom}, boom, false},
-		{"revised", context.Background(), &failingAfter{machineOracle{m: target}, 0, oracle.ErrRevised}, oracle.ErrRevised, false},
+		{"cancelled", cancelled, &oracletest.Machine{M: target}, context.Canceled, false},
+		{"first batch fails", context.Background(), &failingAfter{oracletest.Machine{M: target}, 0, boom}, boom, false},
+		{"revised", context.Background(), &failingAfter{oracletest.Machine{M: target}, 0, oracle.ErrRevised}, oracle.ErrRevised, false},
 		// A hypothesis needs a few batches; a failure after it keeps it.
-		{"fails later", context.Background(), &failingAfter{machineOracle{m: target}, 12, boom}, boom, true},
+		{"fails later", context.Background(), &failingAfter{oracletest.Machine{M: target}, 12, boom}, boom, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -237,7 +226,7 @@ func TestLSharpErrors(t *testing.T) {
 // deterministic, and L# says so.
 func TestLSharpReportsNonDeterminism(t *testing.T) {
 	target := minimalRandom(5, 6, 2, 2)
-	flip := &flippingOracle{machineOracle: machineOracle{m: target}}
+	flip := &flippingOracle{Machine: oracletest.Machine{M: target}}
 	_, err := learn.LSharp(context.Background(), target.Inputs, target.Outputs, flip, &equivalence.Perfect{Target: target}, learn.Options{})
 	if err == nil || !strings.Contains(err.Error(), "not deterministic") {
 		t.Fatalf("err %v, want one saying the target is not deterministic", err)
@@ -247,17 +236,17 @@ func TestLSharpReportsNonDeterminism(t *testing.T) {
 // flippingOracle answers from a machine but flips the first output of every
 // answer after the first batch.
 type flippingOracle struct {
-	machineOracle
+	oracletest.Machine
 	asked int
 }
 
 func (o *flippingOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	a, err := o.machineOracle.Ask(ctx, qs)
+	a, err := o.Machine.Ask(ctx, qs)
 	o.asked++
 	if o.asked > 1 {
 		for k := range a {
 			if len(a[k].Outputs) > 0 {
-				a[k].Outputs[0] = (a[k].Outputs[0] + 1) % o.m.Outputs.Size()
+				a[k].Outputs[0] = (a[k].Outputs[0] + 1) % o.M.Outputs.Size()
 			}
 		}
 	}

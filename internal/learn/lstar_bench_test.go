@@ -8,6 +8,7 @@ import (
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/learn/equivalence"
 	"github.com/droidstar/droidstar/internal/model/modeltest"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
 
 // BenchmarkLStarRandom is L* alone (no cache, no scheduler) over a machine
@@ -30,7 +31,7 @@ func BenchmarkLStarRandom(b *testing.B) {
 			b.ReportAllocs()
 			var queries int
 			for i := 0; i < b.N; i++ {
-				mq := &machineOracle{m: target}
+				mq := &oracletest.Machine{M: target}
 				res, err := learn.LStar(context.Background(), target.Inputs, target.Outputs, mq, &equivalence.Perfect{Target: target}, learn.Options{})
 				if err != nil {
 					b.Fatal(err)
@@ -38,7 +39,7 @@ func BenchmarkLStarRandom(b *testing.B) {
 				if got := res.Hypothesis.Machine.NumStates(); got != target.NumStates() {
 					b.Fatalf("learned %d states, want %d", got, target.NumStates())
 				}
-				queries = mq.queries
+				queries = mq.Queries
 			}
 			b.ReportMetric(float64(queries), "queries")
 		})

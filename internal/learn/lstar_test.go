@@ -10,25 +10,8 @@ import (
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/learn/equivalence"
 	"github.com/droidstar/droidstar/internal/mealy"
-	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
-
-// machineOracle answers from a known machine: a stand-in for the pipeline
-// below the learner, counting what it is asked.
-type machineOracle struct {
-	m       *mealy.Machine
-	queries int
-}
-
-func (o *machineOracle) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	out := make([]oracle.Answer, len(qs))
-	for k, q := range qs {
-		o.queries++
-		w, _ := o.m.Run(q)
-		out[k] = oracle.Answer{Outputs: w, ErrAt: -1}
-	}
-	return out, nil
-}
 
 func randomMachine(seed int64, states, inputs, outputs int) *mealy.Machine {
 	r := rand.New(rand.NewSource(seed))
@@ -53,7 +36,7 @@ func TestLStarLearnsRandomMachinesWithPerfectTeacher(t *testing.T) {
 	for seed := int64(1); seed <= 40; seed++ {
 		for _, closed := range []bool{false, true} {
 			target := randomMachine(seed, 2+int(seed%13), 2+int(seed%4), 2+int(seed%3))
-			mq := &machineOracle{m: target}
+			mq := &oracletest.Machine{M: target}
 			res, err := learn.LStar(context.Background(), target.Inputs, target.Outputs, mq,
 				&equivalence.Perfect{Target: target}, learn.Options{SuffixClosed: closed})
 			if err != nil {
@@ -95,7 +78,7 @@ func counter() *mealy.Machine {
 
 func TestLStarNeedsCounterexamples(t *testing.T) {
 	m := counter()
-	res, err := learn.LStar(context.Background(), m.Inputs, m.Outputs, &machineOracle{m: m}, &equivalence.Perfect{Target: m}, learn.Options{})
+	res, err := learn.LStar(context.Background(), m.Inputs, m.Outputs, &oracletest.Machine{M: m}, &equivalence.Perfect{Target: m}, learn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +92,7 @@ func TestLStarNeedsCounterexamples(t *testing.T) {
 
 func TestLStarMaxRoundsKeepsHypothesis(t *testing.T) {
 	target := counter()
-	res, err := learn.LStar(context.Background(), target.Inputs, target.Outputs, &machineOracle{m: target},
+	res, err := learn.LStar(context.Background(), target.Inputs, target.Outputs, &oracletest.Machine{M: target},
 		&equivalence.Perfect{Target: target}, learn.Options{MaxRounds: 1})
 	if err != learn.ErrMaxRounds || res == nil || res.Hypothesis == nil {
 		t.Fatalf("want ErrMaxRounds with the last hypothesis, got %v, %v", res, err)
@@ -119,35 +102,15 @@ func TestLStarMaxRoundsKeepsHypothesis(t *testing.T) {
 	}
 }
 
-// batchLog records each batch the learner asks and the spares it sends
-// with it (oracle.Spares), answering from a machine.
-type batchLog struct {
-	machineOracle
-	batches, spares [][]string
-}
-
-func (b *batchLog) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	format := func(ws []mealy.Word) []string {
-		out := make([]string, len(ws))
-		for k, w := range ws {
-			out[k] = b.m.Inputs.Format(w)
-		}
-		return out
-	}
-	sp, _ := oracle.SparesOf(ctx)
-	b.batches, b.spares = append(b.batches, format(qs)), append(b.spares, format(sp.Words))
-	return b.machineOracle.Ask(ctx, qs)
-}
-
 // With Lookahead, each fill sends as spares the cells the next closing
 // round asks if it moves one of the rows being filled into S: the first
 // fill's rows a and b, each extended by each input, then each column.
 // The batches asked and the model are the ones without it.
 func TestLStarLookaheadSendsTheNextCellsAsSpares(t *testing.T) {
 	target := randomMachine(3, 4, 2, 2)
-	var runs [2]*batchLog
+	var runs [2]*oracletest.Machine
 	for k, lookahead := range []bool{false, true} {
-		log := &batchLog{machineOracle: machineOracle{m: target}}
+		log := &oracletest.Machine{M: target, Log: true}
 		res, err := learn.LStar(context.Background(), target.Inputs, target.Outputs, log,
 			&equivalence.Perfect{Target: target}, learn.Options{Lookahead: lookahead})
 		if err != nil {
@@ -158,16 +121,16 @@ func TestLStarLookaheadSendsTheNextCellsAsSpares(t *testing.T) {
 		}
 		runs[k] = log
 	}
-	if fmt.Sprint(runs[0].batches) != fmt.Sprint(runs[1].batches) {
-		t.Errorf("batches without lookahead %v, with it %v", runs[0].batches, runs[1].batches)
+	if fmt.Sprint(runs[0].Batches) != fmt.Sprint(runs[1].Batches) {
+		t.Errorf("batches without lookahead %v, with it %v", runs[0].Batches, runs[1].Batches)
 	}
-	for k, sp := range runs[0].spares {
+	for k, sp := range runs[0].SpareBatches {
 		if len(sp) > 0 {
 			t.Errorf("batch %d without lookahead sent spares %v", k, sp)
 		}
 	}
 	want := "i0 i0 i0|i0 i0 i1|i0 i1 i0|i0 i1 i1|i1 i0 i0|i1 i0 i1|i1 i1 i0|i1 i1 i1"
-	if got := strings.Join(runs[1].spares[0], "|"); got != want {
+	if got := strings.Join(runs[1].SpareBatches[0], "|"); got != want {
 		t.Errorf("the first fill's spares %s, want %s", got, want)
 	}
 }

@@ -9,14 +9,17 @@ import (
 	"testing"
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	"github.com/droidstar/droidstar/internal/backend/jvm/jvmtest"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/query"
 )
 
-func needJava(t *testing.T) {
-	t.Helper()
-	if _, err := FindJava("", os.Getenv("JAVA_HOME")); err != nil {
-		t.Skip("no JVM here: " + err.Error())
+// The tests' java (jvmtest.Java, which cannot import this package) is the
+// one FindJava finds with nothing configured.
+func TestJVMTestFindsJavaAsFindJavaDoes(t *testing.T) {
+	got := jvmtest.Java(t)
+	if want, err := FindJava("", os.Getenv("JAVA_HOME")); err != nil || got != want {
+		t.Errorf("jvmtest.Java found %s, FindJava %s (%v)", got, want, err)
 	}
 }
 
@@ -44,7 +47,7 @@ func TestFindJavaNamesTheProblem(t *testing.T) {
 // exit status, not as a bare broken pipe, and the executor says so on
 // every later call instead of hanging.
 func TestHarnessCrashIsExplained(t *testing.T) {
-	needJava(t)
+	jvmtest.Java(t)
 	ctx := context.Background()
 	e, err := Start(ctx, load(t, "halt.yaml"), "jvm-1", options(t))
 	if err != nil {
@@ -92,7 +95,7 @@ func TestHarnessGoneBeforeHello(t *testing.T) {
 
 // A JVM that does not start shows what java said.
 func TestBadJVMOptionShowsJavasMessage(t *testing.T) {
-	needJava(t)
+	jvmtest.Java(t)
 	o := options(t)
 	o.JVMOptions = []string{"-Xno-such-option"}
 	_, err := Start(context.Background(), load(t, "halt.yaml"), "jvm-1", o)
@@ -125,7 +128,7 @@ func TestJarIsUnpackedOncePerContent(t *testing.T) {
 // a harness that dies in a batch fails the batch as a whole, since the
 // host cannot tell which query was running.
 func TestExecuteBatch(t *testing.T) {
-	needJava(t)
+	jvmtest.Java(t)
 	ctx := context.Background()
 	e, err := Start(ctx, load(t, "halt.yaml"), "jvm-1", options(t))
 	if err != nil {
@@ -156,7 +159,7 @@ func TestExecuteBatch(t *testing.T) {
 // fresh harness too fails with both events, after the results before it.
 // The executor then goes on with a fresh harness.
 func TestWedgedHarnessIsRestartedOnce(t *testing.T) {
-	needJava(t)
+	jvmtest.Java(t)
 	ctx := context.Background()
 	e, err := Start(ctx, load(t, "jam.yaml"), "jvm-1", options(t))
 	if err != nil {

@@ -18,21 +18,13 @@ import (
 	"time"
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	"github.com/droidstar/droidstar/internal/backend/jvm/jvmtest"
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
 	"github.com/droidstar/droidstar/internal/harness"
 )
 
 const component = "org.droidstar.harness/.HarnessInstrumentation"
-
-func attach(t *testing.T, s *adbserver.Server, cfg adbd.Config) *adbd.Device {
-	t.Helper()
-	d, err := s.Attach(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // adb runs the adb client and returns its output and exit status; only a
 // failure to run it at all fails the test.
@@ -65,7 +57,7 @@ func adbOK(t *testing.T, s *adbserver.Server, args ...string) string {
 func TestShellExitCodesAndOutput(t *testing.T) {
 	t.Parallel()
 	s := adbserver.NewT(t)
-	d := attach(t, s, adbd.Config{Props: map[string]string{"ro.build.version.sdk": "31", "ro.product.model": "Pixel_6"}})
+	d := s.AttachT(t, adbd.Config{Props: map[string]string{"ro.build.version.sdk": "31", "ro.product.model": "Pixel_6"}})
 	serial := d.Addr()
 	tests := []struct {
 		cmd  string
@@ -115,7 +107,7 @@ func TestShellExitCodesAndOutput(t *testing.T) {
 func TestPushPull(t *testing.T) {
 	t.Parallel()
 	s := adbserver.NewT(t)
-	d := attach(t, s, adbd.Config{})
+	d := s.AttachT(t, adbd.Config{})
 	serial := d.Addr()
 	dir := t.TempDir()
 	for _, size := range []int{0, 11, 256*1024 + 1, 700*1024 + 13} {
@@ -166,7 +158,7 @@ func TestPushPull(t *testing.T) {
 func TestPackageManager(t *testing.T) {
 	t.Parallel()
 	s := adbserver.NewT(t)
-	d := attach(t, s, adbd.Config{})
+	d := s.AttachT(t, adbd.Config{})
 	serial := d.Addr()
 	apk := filepath.Join(t.TempDir(), "h.apk")
 	if err := os.WriteFile(apk, []byte("not really an APK"), 0o644); err != nil {
@@ -229,7 +221,7 @@ func TestPackageManager(t *testing.T) {
 		t.Errorf("streamed APK: %d bytes on the device (%v), want %d", len(got), err, len(streamed))
 	}
 
-	full := attach(t, s, adbd.Config{InstallFailure: "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]"})
+	full := s.AttachT(t, adbd.Config{InstallFailure: "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]"})
 	if out, code := adb(t, s, "-s", full.Addr(), "install", apk); code != 1 || !strings.Contains(out, "INSTALL_FAILED_INSUFFICIENT_STORAGE") {
 		t.Errorf("install on a full device: exit %d, %q", code, out)
 	}
@@ -370,7 +362,7 @@ func TestInstrumentationAndAbstractSocket(t *testing.T) {
 	t.Parallel()
 	s := adbserver.NewT(t)
 	files := make(chan string, 4)
-	d := attach(t, s, adbd.Config{Harness: echoHarness(files)})
+	d := s.AttachT(t, adbd.Config{Harness: echoHarness(files)})
 	serial := d.Addr()
 
 	out, code := adb(t, s, "-s", serial, "shell", "am instrument -w "+component)
@@ -464,7 +456,7 @@ func TestInstrumentationAndAbstractSocket(t *testing.T) {
 func TestHarnessNeverListens(t *testing.T) {
 	t.Parallel()
 	s := adbserver.NewT(t)
-	d := attach(t, s, adbd.Config{HarnessNeverListens: true, Harness: echoHarness(nil)})
+	d := s.AttachT(t, adbd.Config{HarnessNeverListens: true, Harness: echoHarness(nil)})
 	serial := d.Addr()
 	apk := filepath.Join(t.TempDir(), "h.apk")
 	os.WriteFile(apk, []byte("apk"), 0o644)
@@ -488,8 +480,8 @@ func TestHarnessNeverListens(t *testing.T) {
 func TestUnauthorizedAndOffline(t *testing.T) {
 	t.Parallel()
 	s := adbserver.NewT(t)
-	u := attach(t, s, adbd.Config{State: adbd.Unauthorized})
-	o := attach(t, s, adbd.Config{State: adbd.Offline})
+	u := s.AttachT(t, adbd.Config{State: adbd.Unauthorized})
+	o := s.AttachT(t, adbd.Config{State: adbd.Offline})
 	out := adbOK(t, s, "devices")
 	for _, want := range []string{u.Addr() + "\tunauthorized\n", o.Addr() + "\toffline\n"} {
 		if !strings.Contains(out, want) {
@@ -515,13 +507,10 @@ func TestStartRejectsBannerBreakingProps(t *testing.T) {
 // gives an APK file to install on it.
 func jvmDevice(t *testing.T) (*adbserver.Server, *adbd.Device, string) {
 	t.Helper()
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Skip("no java on PATH")
-	}
+	java := jvmtest.Java(t)
 	jar := writeJar(t)
 	s := adbserver.NewT(t)
-	d := attach(t, s, adbd.Config{Harness: adbd.JVMHarness(java, jar)})
+	d := s.AttachT(t, adbd.Config{Harness: adbd.JVMHarness(java, jar)})
 	apk := filepath.Join(t.TempDir(), "h.apk")
 	if err := os.WriteFile(apk, []byte("apk"), 0o644); err != nil {
 		t.Fatal(err)
@@ -651,7 +640,7 @@ func writeJar(t *testing.T) string {
 func TestUnplugKeepsThePort(t *testing.T) {
 	t.Parallel()
 	s := adbserver.NewT(t)
-	d := attach(t, s, adbd.Config{})
+	d := s.AttachT(t, adbd.Config{})
 	d.Unplug()
 	c, err := net.Dial("tcp", d.Addr())
 	if err != nil {

@@ -12,15 +12,15 @@ import (
 func TestDeviceState(t *testing.T) {
 	t.Parallel()
 	s := adbserver.NewT(t)
-	def := attach(t, s, adbd.Config{})
-	odd := attach(t, s, adbd.Config{
+	def := s.AttachT(t, adbd.Config{})
+	odd := s.AttachT(t, adbd.Config{
 		SELinux: "Permissive", CurrentUser: 10,
 		Features:       []string{"android.hardware.wifi"},
 		Services:       map[string][]string{},
 		SecureSettings: map[string]string{},
 		GlobalSettings: map[string]string{"stay_on_while_plugged_in": "3"},
 	})
-	old := attach(t, s, adbd.Config{Props: map[string]string{"ro.build.version.sdk": "23"}})
+	old := s.AttachT(t, adbd.Config{Props: map[string]string{"ro.build.version.sdk": "23"}})
 	for _, tc := range []struct {
 		d         *adbd.Device
 		cmd, want string

@@ -26,12 +26,12 @@ func TestCurrentUser(t *testing.T) {
 		{"24", "10\n"},
 		{"23", "usage: am [subcommand] [options]\n(fakeadbd: the rest of am's usage)\n\nError: unknown command 'get-current-user'\n"},
 	} {
-		d := attach(t, s, adbd.Config{CurrentUser: 10, Props: map[string]string{"ro.build.version.sdk": tc.sdk}})
+		d := s.AttachT(t, adbd.Config{CurrentUser: 10, Props: map[string]string{"ro.build.version.sdk": tc.sdk}})
 		if out, code := adb(t, s, "-s", d.Addr(), "shell", "am get-current-user"); code != 0 || out != tc.out {
 			t.Errorf("SDK %s: am get-current-user: exit %d, %q, want %q", tc.sdk, code, out, tc.out)
 		}
 	}
-	d := attach(t, s, adbd.Config{})
+	d := s.AttachT(t, adbd.Config{})
 	if out := adbOK(t, s, "-s", d.Addr(), "shell", "am get-current-user"); out != "0\n" {
 		t.Errorf("the default current user: %q, want 0", out)
 	}
@@ -53,7 +53,7 @@ func TestGrantsPerUser(t *testing.T) {
 		apps <- app
 		return func(context.Context, io.ReadWriteCloser) bool { return true }, nil
 	}
-	d := attach(t, s, adbd.Config{CurrentUser: 10, Harness: harness})
+	d := s.AttachT(t, adbd.Config{CurrentUser: 10, Harness: harness})
 	serial := d.Addr()
 	apk := filepath.Join(t.TempDir(), "h.apk")
 	os.WriteFile(apk, []byte("apk"), 0o644)
@@ -101,7 +101,7 @@ func TestGrantsPerUser(t *testing.T) {
 func TestSettingsAndStayOn(t *testing.T) {
 	t.Parallel()
 	s := adbserver.NewT(t)
-	d := attach(t, s, adbd.Config{})
+	d := s.AttachT(t, adbd.Config{})
 	serial := d.Addr()
 	const key = "stay_on_while_plugged_in"
 	steps := []struct{ cmd, out string }{
@@ -134,7 +134,7 @@ func TestSettingsAndStayOn(t *testing.T) {
 		t.Errorf("a bad svc changed the setting: %v", h)
 	}
 	// A device whose setting was never written.
-	unset := attach(t, s, adbd.Config{GlobalSettings: map[string]string{}})
+	unset := s.AttachT(t, adbd.Config{GlobalSettings: map[string]string{}})
 	if out := adbOK(t, s, "-s", unset.Addr(), "shell", "settings get global "+key); out != "null\n" {
 		t.Errorf("unset setting: %q", out)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
+
+	"github.com/droidstar/droidstar/internal/fake/adbd"
 )
 
 // TB is the part of testing.TB that NewT uses; *testing.T and *testing.B
@@ -46,4 +48,16 @@ func NewT(t TB) *Server {
 		}
 	})
 	return s
+}
+
+// AttachT attaches a fake device configured by cfg, as Attach does, and
+// fails the test if it cannot. (What the server printed is logged when
+// the test fails, by NewT.)
+func (s *Server) AttachT(t TB, cfg adbd.Config) *adbd.Device {
+	t.Helper()
+	d, err := s.Attach(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return d
 }

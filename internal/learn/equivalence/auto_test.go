@@ -7,6 +7,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
 
 // lock opens after n pushes and says so on look: states i and i+1 differ
@@ -51,7 +52,7 @@ func TestAutoBoundRaisesWhileARaisedRoundFindsCounterexamples(t *testing.T) {
 			if need := target.NeededBound(); need != tc.lock {
 				t.Fatalf("lock(%d) needs bound %d", tc.lock, need)
 			}
-			mq := &counting{m: target}
+			mq := &oracletest.Machine{M: target}
 			var raises [][2]int
 			auto := &AutoBound{Bound: &Bound{MQ: mq, Sem: mealy.PlainSemantics()}, Start: 1, Max: tc.max,
 				OnRaise: func(from, to int) { raises = append(raises, [2]int{from, to}) }}
@@ -83,7 +84,7 @@ func TestAutoBoundRaisesWhileARaisedRoundFindsCounterexamples(t *testing.T) {
 }
 
 func TestAutoBoundRefusesAnEmptyRange(t *testing.T) {
-	auto := &AutoBound{Bound: &Bound{MQ: &counting{m: lock(2)}, Sem: mealy.PlainSemantics()}, Start: 3, Max: 2}
+	auto := &AutoBound{Bound: &Bound{MQ: &oracletest.Machine{M: lock(2)}, Sem: mealy.PlainSemantics()}, Start: 3, Max: 2}
 	_, err := auto.FindCounterexample(context.Background(), merged())
 	if err == nil || err.Error() != "automatic bound: need 1 <= start <= max, got start 3, max 2" {
 		t.Fatalf("got %v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/mealy/mealytest"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
 
 // swingTimer is javax.swing.Timer as the issue found it: setRepeats(false)
@@ -132,30 +133,30 @@ func TestConformanceFindsWhatBound2Misses(t *testing.T) {
 	target := swingTimer()
 	sem := mealy.ClosureSemantics(target.Inputs, target.Outputs)
 	h := mergedTimer()
-	if cex, err := (&Bound{MQ: &counting{m: target}, Bound: 2, Sem: sem}).FindCounterexample(context.Background(), h); cex != nil || err != nil {
+	if cex, err := (&Bound{MQ: &oracletest.Machine{M: target}, Bound: 2, Sem: sem}).FindCounterexample(context.Background(), h); cex != nil || err != nil {
 		t.Fatalf("bound 2 gave %v, %v; the case needs a hypothesis it passes", cex, err)
 	}
 	for _, tc := range []struct {
 		name string
-		eq   func(mq *counting) learn.EquivalenceOracle
+		eq   func(mq *oracletest.Machine) learn.EquivalenceOracle
 		want string // "" for none
 	}{
-		{"wp depth 0", func(mq *counting) learn.EquivalenceOracle { return &Wp{MQ: mq, Depth: 0, Sem: sem} }, ""},
+		{"wp depth 0", func(mq *oracletest.Machine) learn.EquivalenceOracle { return &Wp{MQ: mq, Depth: 0, Sem: sem} }, ""},
 		// The one-shot timer is idle again after it fired, where start is
 		// ok; the hypothesis thinks it still runs.
-		{"wp depth 1", func(mq *counting) learn.EquivalenceOracle { return &Wp{MQ: mq, Depth: 1, Sem: sem} }, "once start wait start"},
-		{"wp depth 2", func(mq *counting) learn.EquivalenceOracle { return &Wp{MQ: mq, Depth: 2, Sem: sem} }, "once start wait start"},
-		{"random 100 walks, seed 1", func(mq *counting) learn.EquivalenceOracle {
+		{"wp depth 1", func(mq *oracletest.Machine) learn.EquivalenceOracle { return &Wp{MQ: mq, Depth: 1, Sem: sem} }, "once start wait start"},
+		{"wp depth 2", func(mq *oracletest.Machine) learn.EquivalenceOracle { return &Wp{MQ: mq, Depth: 2, Sem: sem} }, "once start wait start"},
+		{"random 100 walks, seed 1", func(mq *oracletest.Machine) learn.EquivalenceOracle {
 			return &RandomWalk{MQ: mq, Walks: 100, Seed: 1, Sem: sem}
 		}, "once start wait wait"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			mq := &counting{m: target}
+			mq := &oracletest.Machine{M: target, Log: true}
 			cex, err := tc.eq(mq).FindCounterexample(context.Background(), h)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkAsked(t, h, sem, mealy.Forcing{}, mq.asked)
+			checkAsked(t, h, sem, mealy.Forcing{}, mq.Sent)
 			if tc.want == "" {
 				if cex != nil {
 					t.Fatalf("found %q; this depth cannot reach the one-shot idle state's difference", target.Inputs.Format(cex.Word))
@@ -163,7 +164,7 @@ func TestConformanceFindsWhatBound2Misses(t *testing.T) {
 				return
 			}
 			if cex == nil {
-				t.Fatalf("no counterexample after %d words", len(mq.asked))
+				t.Fatalf("no counterexample after %d words", len(mq.Sent))
 			}
 			if got := target.Inputs.Format(cex.Word); got != tc.want || cex.Suffix != nil {
 				t.Fatalf("counterexample %q (suffix %v), want %q", got, cex.Suffix, tc.want)
@@ -182,30 +183,30 @@ func TestConformanceRespectsForcingAndClosure(t *testing.T) {
 	sem := mealy.ClosureSemantics(target.Inputs, target.Outputs)
 	for _, tc := range []struct {
 		name string
-		eq   func(mq *counting) learn.EquivalenceOracle
+		eq   func(mq *oracletest.Machine) learn.EquivalenceOracle
 		want string
 	}{
-		{"wp depth 0", func(mq *counting) learn.EquivalenceOracle {
+		{"wp depth 0", func(mq *oracletest.Machine) learn.EquivalenceOracle {
 			return &Wp{MQ: mq, Depth: 0, Sem: sem, Forcing: forcing}
 		}, "close wait accept wait"},
-		{"wp depth 2", func(mq *counting) learn.EquivalenceOracle {
+		{"wp depth 2", func(mq *oracletest.Machine) learn.EquivalenceOracle {
 			return &Wp{MQ: mq, Depth: 2, Sem: sem, Forcing: forcing}
 		}, "close wait accept wait"},
-		{"random 50 walks, seed 7", func(mq *counting) learn.EquivalenceOracle {
+		{"random 50 walks, seed 7", func(mq *oracletest.Machine) learn.EquivalenceOracle {
 			return &RandomWalk{MQ: mq, Walks: 50, Seed: 7, Sem: sem, Forcing: forcing}
 		}, "close wait accept wait"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, h := range []*learn.Hypothesis{mergedSocket(), exact(target)} {
-				mq := &counting{m: target}
+				mq := &oracletest.Machine{M: target, Log: true}
 				cex, err := tc.eq(mq).FindCounterexample(context.Background(), h)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(mq.asked) == 0 {
+				if len(mq.Sent) == 0 {
 					t.Fatal("asked nothing")
 				}
-				checkAsked(t, h, sem, forcing, mq.asked)
+				checkAsked(t, h, sem, forcing, mq.Sent)
 				if h.Machine == target {
 					if cex != nil {
 						t.Fatalf("counterexample %q for the target itself", target.Inputs.Format(cex.Word))
@@ -213,7 +214,7 @@ func TestConformanceRespectsForcingAndClosure(t *testing.T) {
 					continue
 				}
 				if cex == nil {
-					t.Fatalf("no counterexample in %d words", len(mq.asked))
+					t.Fatalf("no counterexample in %d words", len(mq.Sent))
 				}
 				if got := target.Inputs.Format(cex.Word); got != tc.want || !distinguishes(target, h, cex.Word) {
 					t.Fatalf("counterexample %q, want %q", got, tc.want)
@@ -236,8 +237,8 @@ func TestConformanceCorrectHypothesisPasses(t *testing.T) {
 	} {
 		sem := mealy.ClosureSemantics(tc.m.Inputs, tc.m.Outputs)
 		for _, eq := range []learn.EquivalenceOracle{
-			&Wp{MQ: &counting{m: tc.m}, Depth: 2, Sem: sem, Forcing: tc.forcing},
-			&RandomWalk{MQ: &counting{m: tc.m}, Walks: 500, Seed: 3, Sem: sem, Forcing: tc.forcing},
+			&Wp{MQ: &oracletest.Machine{M: tc.m}, Depth: 2, Sem: sem, Forcing: tc.forcing},
+			&RandomWalk{MQ: &oracletest.Machine{M: tc.m}, Walks: 500, Seed: 3, Sem: sem, Forcing: tc.forcing},
 		} {
 			if cex, err := eq.FindCounterexample(context.Background(), exact(tc.m)); cex != nil || err != nil {
 				t.Fatalf("%s, %T: got %v, %v for the target itself", tc.name, eq, cex, err)
@@ -293,9 +294,9 @@ func TestConformanceRejectsBadSettings(t *testing.T) {
 		eq   learn.EquivalenceOracle
 		want string
 	}{
-		{&RandomWalk{MQ: &counting{m: swingTimer()}, Walks: 0}, "random walks: the budget must be at least 1 walk, got 0"},
-		{&RandomWalk{MQ: &counting{m: swingTimer()}, Walks: 1, MaxSteps: -1}, "random walks: at most -1 steps; a walk needs at least 1"},
-		{&Wp{MQ: &counting{m: swingTimer()}, Depth: -1}, "Wp-method: depth must be at least 0, got -1"},
+		{&RandomWalk{MQ: &oracletest.Machine{M: swingTimer()}, Walks: 0}, "random walks: the budget must be at least 1 walk, got 0"},
+		{&RandomWalk{MQ: &oracletest.Machine{M: swingTimer()}, Walks: 1, MaxSteps: -1}, "random walks: at most -1 steps; a walk needs at least 1"},
+		{&Wp{MQ: &oracletest.Machine{M: swingTimer()}, Depth: -1}, "Wp-method: depth must be at least 0, got -1"},
 	} {
 		if _, err := tc.eq.FindCounterexample(context.Background(), h); err == nil || err.Error() != tc.want {
 			t.Errorf("%T: got %v, want %q", tc.eq, err, tc.want)
@@ -303,7 +304,7 @@ func TestConformanceRejectsBadSettings(t *testing.T) {
 	}
 	bad := mergedTimer()
 	bad.Access[2] = mealy.Word{0}
-	if _, err := (&Wp{MQ: &counting{m: swingTimer()}}).FindCounterexample(context.Background(), bad); err == nil ||
+	if _, err := (&Wp{MQ: &oracletest.Machine{M: swingTimer()}}).FindCounterexample(context.Background(), bad); err == nil ||
 		err.Error() != "hypothesis: the access word of state 2 (once) leads to state 0" {
 		t.Errorf("got %v", err)
 	}
@@ -356,7 +357,7 @@ func TestLStarWithAConformanceStage(t *testing.T) {
 		name    string
 		m       *mealy.Machine
 		forcing mealy.Forcing
-		conf    func(mq *counting, sem mealy.Semantics, f mealy.Forcing) learn.EquivalenceOracle
+		conf    func(mq *oracletest.Machine, sem mealy.Semantics, f mealy.Forcing) learn.EquivalenceOracle
 	}{
 		{"swing timer, wp 1", timer, mealy.Forcing{}, wp(1)},
 		{"swing timer, random 64", timer, mealy.Forcing{}, random(64, 1, 0)},
@@ -372,16 +373,16 @@ func TestLStarWithAConformanceStage(t *testing.T) {
 			sem := mealy.ClosureSemantics(tc.m.Inputs, tc.m.Outputs)
 			// The bound counts every symbol, so bound 2 misses ServerSocket's
 			// closed channel too (see TestPlainBoundMissesWhatForcedWaitsHide).
-			bound := func() *Bound { return &Bound{MQ: &counting{m: tc.m}, Bound: 2, Sem: sem} }
-			alone, err := learn.LStar(context.Background(), tc.m.Inputs, tc.m.Outputs, &counting{m: tc.m}, bound(), learn.Options{})
+			bound := func() *Bound { return &Bound{MQ: &oracletest.Machine{M: tc.m}, Bound: 2, Sem: sem} }
+			alone, err := learn.LStar(context.Background(), tc.m.Inputs, tc.m.Outputs, &oracletest.Machine{M: tc.m}, bound(), learn.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if ok, _ := alone.Hypothesis.Machine.Equivalent(tc.m); ok {
 				t.Fatal("bound 2 alone learned the target; the case shows nothing")
 			}
-			confMQ := &counting{m: tc.m}
-			res, err := learn.LStar(context.Background(), tc.m.Inputs, tc.m.Outputs, &counting{m: tc.m},
+			confMQ := &oracletest.Machine{M: tc.m, Log: true}
+			res, err := learn.LStar(context.Background(), tc.m.Inputs, tc.m.Outputs, &oracletest.Machine{M: tc.m},
 				stages{bound(), tc.conf(confMQ, sem, tc.forcing)}, learn.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -389,19 +390,19 @@ func TestLStarWithAConformanceStage(t *testing.T) {
 			if ok, _ := res.Hypothesis.Machine.Equivalent(tc.m); !ok {
 				t.Fatalf("learned %d states, not the target's %d", res.Hypothesis.Machine.NumStates(), tc.m.Minimize().NumStates())
 			}
-			t.Logf("%d rounds, %d words asked by the conformance stage", res.EQs, len(confMQ.asked))
+			t.Logf("%d rounds, %d words asked by the conformance stage", res.EQs, len(confMQ.Sent))
 		})
 	}
 }
 
-func wp(depth int) func(*counting, mealy.Semantics, mealy.Forcing) learn.EquivalenceOracle {
-	return func(mq *counting, sem mealy.Semantics, f mealy.Forcing) learn.EquivalenceOracle {
+func wp(depth int) func(*oracletest.Machine, mealy.Semantics, mealy.Forcing) learn.EquivalenceOracle {
+	return func(mq *oracletest.Machine, sem mealy.Semantics, f mealy.Forcing) learn.EquivalenceOracle {
 		return &Wp{MQ: mq, Depth: depth, Sem: sem, Forcing: f}
 	}
 }
 
-func random(walks int, seed uint64, maxSteps int) func(*counting, mealy.Semantics, mealy.Forcing) learn.EquivalenceOracle {
-	return func(mq *counting, sem mealy.Semantics, f mealy.Forcing) learn.EquivalenceOracle {
+func random(walks int, seed uint64, maxSteps int) func(*oracletest.Machine, mealy.Semantics, mealy.Forcing) learn.EquivalenceOracle {
+	return func(mq *oracletest.Machine, sem mealy.Semantics, f mealy.Forcing) learn.EquivalenceOracle {
 		return &RandomWalk{MQ: mq, Walks: walks, Seed: seed, MaxSteps: maxSteps, Sem: sem, Forcing: f}
 	}
 }

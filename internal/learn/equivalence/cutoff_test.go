@@ -7,6 +7,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
 
 // stopping answers from a machine as a scheduler on one lane does: the
@@ -83,31 +84,6 @@ func TestBoundWholeRoundStopsAtTheSurprise(t *testing.T) {
 	}
 }
 
-// sparesLog answers from a machine and records, per batch, the words and
-// the spares that came with them.
-type sparesLog struct {
-	m               *mealy.Machine
-	batches, spares [][]string
-}
-
-func (s *sparesLog) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	format := func(ws []mealy.Word) []string {
-		out := make([]string, len(ws))
-		for k, w := range ws {
-			out[k] = s.m.Inputs.Format(w)
-		}
-		return out
-	}
-	sp, _ := oracle.SparesOf(ctx)
-	s.batches, s.spares = append(s.batches, format(qs)), append(s.spares, format(sp.Words))
-	out := make([]oracle.Answer, len(qs))
-	for k, q := range qs {
-		w, _ := s.m.Run(q)
-		out[k] = oracle.Answer{Outputs: w, ErrAt: -1}
-	}
-	return out, nil
-}
-
 // When a cut-off round falls back to one transition per batch, each batch
 // carries, with Lookahead, the words of the chunk's later transitions as
 // spares; the batches and the counterexample are the ones without it.
@@ -119,10 +95,10 @@ func TestBoundFallbackSendsTheLaterTransitionsAsSpares(t *testing.T) {
 	h := merged()
 	steps := newOdometer(2, 2, mealy.Forcing{})
 	chunk := []transition{{0, 0, 0}, {0, 1, 0}, {1, 0, 1}, {1, 1, 1}}
-	var logs [2]*sparesLog
+	var logs [2]*oracletest.Machine
 	var cexs [2]string
 	for k, lookahead := range []bool{false, true} {
-		logs[k] = &sparesLog{m: target()}
+		logs[k] = &oracletest.Machine{M: target(), Log: true}
 		b := &Bound{MQ: logs[k], Bound: 2, Sem: mealy.PlainSemantics(), Lookahead: lookahead}
 		queries := b.chunkWords(h, chunk, steps, -1)
 		cex, err := b.cutOff(context.Background(), h, chunk, steps, queries, nil)
@@ -134,18 +110,18 @@ func TestBoundFallbackSendsTheLaterTransitionsAsSpares(t *testing.T) {
 	if cexs[0] != cexs[1] {
 		t.Errorf("counterexample %s without lookahead, %s with it", cexs[0], cexs[1])
 	}
-	if strings.Join(logs[0].batches[0], "|") != strings.Join(logs[1].batches[0], "|") || len(logs[0].batches) != len(logs[1].batches) {
-		t.Errorf("batches %q without lookahead, %q with it", logs[0].batches, logs[1].batches)
+	if strings.Join(logs[0].Batches[0], "|") != strings.Join(logs[1].Batches[0], "|") || len(logs[0].Batches) != len(logs[1].Batches) {
+		t.Errorf("batches %q without lookahead, %q with it", logs[0].Batches, logs[1].Batches)
 	}
-	if len(logs[0].spares[0]) != 0 {
-		t.Errorf("spares without lookahead: %q", logs[0].spares[0])
+	if len(logs[0].SpareBatches[0]) != 0 {
+		t.Errorf("spares without lookahead: %q", logs[0].SpareBatches[0])
 	}
 	// The later transitions' words: (0, look), then (1, push), (1, look),
 	// each with its 4 suffixes, left word then right.
 	want := "look push push|push push|look push look|push look|look look push|look push|look look look|look look|" +
 		"push push push push push|push push push push|push push push push look|push push push look|push push push look push|push push look push|push push push look look|push push look look|" +
 		"push push look push push|push push push push|push push look push look|push push push look|push push look look push|push push look push|push push look look look|push push look look"
-	if got := strings.Join(logs[1].spares[0], "|"); got != want {
+	if got := strings.Join(logs[1].SpareBatches[0], "|"); got != want {
 		t.Errorf("spares of the first batch:\n%s\nwant\n%s", got, want)
 	}
 }

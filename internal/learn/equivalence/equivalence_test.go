@@ -8,7 +8,7 @@ import (
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/mealy/mealytest"
-	"github.com/droidstar/droidstar/internal/oracle"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
 
 // target: a lock that opens after two "push"es and reports it on "look".
@@ -38,23 +38,8 @@ func merged() *learn.Hypothesis {
 	return &learn.Hypothesis{Machine: m, Access: []mealy.Word{{}, {0, 0}}}
 }
 
-type counting struct {
-	m     *mealy.Machine
-	asked []mealy.Word
-}
-
-func (c *counting) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	out := make([]oracle.Answer, len(qs))
-	for k, q := range qs {
-		c.asked = append(c.asked, q)
-		w, _ := c.m.Run(q)
-		out[k] = oracle.Answer{Outputs: w, ErrAt: -1}
-	}
-	return out, nil
-}
-
 func TestBoundFindsTheShortestSuffix(t *testing.T) {
-	mq := &counting{m: target()}
+	mq := &oracletest.Machine{M: target(), Log: true}
 	b := &Bound{MQ: mq, Bound: 2, Sem: mealy.PlainSemantics()}
 	cex, err := b.FindCounterexample(context.Background(), merged())
 	if err != nil || cex == nil {
@@ -69,10 +54,10 @@ func TestBoundFindsTheShortestSuffix(t *testing.T) {
 		t.Fatalf("word %q, want %q", got, "push push look")
 	}
 	// The first transition checked needs 2 words per suffix of length 2.
-	if len(mq.asked) != 8 {
-		t.Fatalf("asked %d words, want 8 (2 per suffix of length 2)", len(mq.asked))
+	if len(mq.Sent) != 8 {
+		t.Fatalf("asked %d words, want 8 (2 per suffix of length 2)", len(mq.Sent))
 	}
-	for _, q := range mq.asked {
+	for _, q := range mq.Sent {
 		if len(q) < 2 {
 			t.Fatalf("asked a non-maximal word %v", q)
 		}
@@ -83,7 +68,7 @@ func TestBoundFindsTheShortestSuffix(t *testing.T) {
 // hypothesis: the assumption is the user's to state, and the learned model
 // reports the bound it needs so a too-small one can be noticed.
 func TestBoundTooSmallMissesTheDifference(t *testing.T) {
-	b := &Bound{MQ: &counting{m: target()}, Bound: 1, Sem: mealy.PlainSemantics()}
+	b := &Bound{MQ: &oracletest.Machine{M: target()}, Bound: 1, Sem: mealy.PlainSemantics()}
 	cex, err := b.FindCounterexample(context.Background(), merged())
 	if err != nil || cex != nil {
 		t.Fatalf("got %+v, %v; bound 1 cannot see the difference", cex, err)
@@ -100,7 +85,7 @@ func TestBoundSkipsTheErrorSink(t *testing.T) {
 	m.SetTransition(0, 1, 1, 0) // wait / quiet
 	m.SetTransition(1, 0, 2, 1)
 	m.SetTransition(1, 1, 2, 1)
-	mq := &counting{m: m}
+	mq := &oracletest.Machine{M: m, Log: true}
 	h := &learn.Hypothesis{Machine: m, Access: []mealy.Word{{}, {0}}}
 	b := &Bound{MQ: mq, Bound: 2, Sem: mealy.ClosureSemantics(in, out)}
 	cex, err := b.FindCounterexample(context.Background(), h)
@@ -108,8 +93,8 @@ func TestBoundSkipsTheErrorSink(t *testing.T) {
 		t.Fatalf("got %+v, %v", cex, err)
 	}
 	// Only (0, wait) → 0 is checked: go leads to the sink, the sink is skipped.
-	if len(mq.asked) != 8 {
-		t.Fatalf("asked %d words, want 8", len(mq.asked))
+	if len(mq.Sent) != 8 {
+		t.Fatalf("asked %d words, want 8", len(mq.Sent))
 	}
 }
 
@@ -137,7 +122,7 @@ func TestBoundChecksAnOKTransitionIntoTheSink(t *testing.T) {
 	hyp := target.Clone()
 	hyp.SetTransition(1, closeIn, ok, 2)
 	h := &learn.Hypothesis{Machine: hyp, Access: []mealy.Word{{}, {open}, {closeIn}}}
-	b := &Bound{MQ: &counting{m: target}, Bound: 2, Sem: mealy.ClosureSemantics(in, out)}
+	b := &Bound{MQ: &oracletest.Machine{M: target}, Bound: 2, Sem: mealy.ClosureSemantics(in, out)}
 	cex, err := b.FindCounterexample(context.Background(), h)
 	if err != nil || cex == nil {
 		t.Fatalf("got %+v, %v; want the counterexample open close open", cex, err)
@@ -190,7 +175,7 @@ func mergedSocket() *learn.Hypothesis {
 // "close wait accept wait" and finds the closed channel.
 func TestBoundCountsFreeSymbols(t *testing.T) {
 	target, forcing := mealytest.ServerSocket()
-	mq := &counting{m: target}
+	mq := &oracletest.Machine{M: target, Log: true}
 	b := &Bound{MQ: mq, Bound: 1, Sem: mealy.ClosureSemantics(target.Inputs, target.Outputs), Forcing: forcing}
 	cex, err := b.FindCounterexample(context.Background(), mergedSocket())
 	if err != nil || cex == nil {
@@ -203,7 +188,7 @@ func TestBoundCountsFreeSymbols(t *testing.T) {
 	// (0, bind) is its own access word and (0, accept) goes to the sink:
 	// (0, close) → 1 is checked first, one step from the forced wait on.
 	var asked []string
-	for _, q := range mq.asked {
+	for _, q := range mq.Sent {
 		asked = append(asked, in.Format(q))
 	}
 	want := []string{
@@ -221,7 +206,7 @@ func TestBoundCountsFreeSymbols(t *testing.T) {
 // merged hypothesis: the case the free length is for.
 func TestPlainBoundMissesWhatForcedWaitsHide(t *testing.T) {
 	target, _ := mealytest.ServerSocket()
-	b := &Bound{MQ: &counting{m: target}, Bound: 2, Sem: mealy.ClosureSemantics(target.Inputs, target.Outputs)}
+	b := &Bound{MQ: &oracletest.Machine{M: target}, Bound: 2, Sem: mealy.ClosureSemantics(target.Inputs, target.Outputs)}
 	cex, err := b.FindCounterexample(context.Background(), mergedSocket())
 	if err != nil || cex != nil {
 		t.Fatalf("got %+v, %v; plain bound 2 cannot see past wait accept", cex, err)
@@ -270,7 +255,7 @@ func TestBoundChecksTheInputsAForcedWaitExcludes(t *testing.T) {
 		{"merged", &learn.Hypothesis{Machine: merged, Access: access}, "bind accept"},
 		{"target", exact(target), ""},
 	} {
-		mq := &counting{m: target}
+		mq := &oracletest.Machine{M: target, Log: true}
 		b := &Bound{MQ: mq, Bound: 1, Sem: sem, Forcing: forcing}
 		cex, err := b.FindCounterexample(context.Background(), tc.h)
 		if err != nil {
@@ -283,7 +268,7 @@ func TestBoundChecksTheInputsAForcedWaitExcludes(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: counterexample %q, want %q", tc.name, got, tc.want)
 		}
-		for _, q := range mq.asked {
+		for _, q := range mq.Sent {
 			if len(q) >= 2 && q[len(q)-2] == bind && q[len(q)-1] != wait && tc.want == "" {
 				t.Errorf("%s: asked %q", tc.name, in.Format(q))
 			}

@@ -10,34 +10,8 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy/mealytest"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/cache"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
-
-// batches records the size of every batch, over a counting oracle.
-type batches struct {
-	counting
-	sizes []int
-}
-
-func (b *batches) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	b.sizes = append(b.sizes, len(qs))
-	return b.counting.Ask(ctx, qs)
-}
-
-// executed counts the words a cache lets through to the target.
-type executed struct {
-	m *mealy.Machine
-	n int
-}
-
-func (e *executed) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	out := make([]oracle.Answer, len(qs))
-	for k, q := range qs {
-		e.n++
-		w, _ := e.m.Run(q)
-		out[k] = oracle.Answer{Outputs: w, ErrAt: -1}
-	}
-	return out, nil
-}
 
 // A round asked in small batches finds the counterexample one batch finds,
 // and no batch is larger than MaxBatch.
@@ -59,14 +33,14 @@ func TestBoundStreamsInBoundedBatches(t *testing.T) {
 	for _, c := range cases {
 		for bound := 1; bound <= 4; bound++ {
 			for _, per := range []int{1, 3} {
-				one := &Bound{MQ: &counting{m: c.target}, Bound: bound, Sem: c.sem, Forcing: c.forcing, PerBatch: per, MaxBatch: 1 << 20}
+				one := &Bound{MQ: &oracletest.Machine{M: c.target}, Bound: bound, Sem: c.sem, Forcing: c.forcing, PerBatch: per, MaxBatch: 1 << 20}
 				want, err := one.FindCounterexample(context.Background(), c.h)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, limit := range []int{2, 3, 5, 8} {
 					t.Run(fmt.Sprintf("%s/bound %d/per %d/max %d", c.name, bound, per, limit), func(t *testing.T) {
-						mq := &batches{counting: counting{m: c.target}}
+						mq := &oracletest.Machine{M: c.target, Log: true}
 						b := &Bound{MQ: mq, Bound: bound, Sem: c.sem, Forcing: c.forcing, PerBatch: per, MaxBatch: limit}
 						got, err := b.FindCounterexample(context.Background(), c.h)
 						if err != nil {
@@ -75,7 +49,7 @@ func TestBoundStreamsInBoundedBatches(t *testing.T) {
 						if fmt.Sprint(got) != fmt.Sprint(want) {
 							t.Fatalf("counterexample %v, want %v (one batch)", got, want)
 						}
-						for _, n := range mq.sizes {
+						for _, n := range mq.Sizes() {
 							if n > limit {
 								t.Fatalf("a batch of %d words, more than MaxBatch %d", n, limit)
 							}
@@ -98,14 +72,14 @@ func TestBoundStreamedRunsNoMoreThanOneBatch(t *testing.T) {
 	one.SetTransition(0, 1, 1, 0)
 	h := &learn.Hypothesis{Machine: one, Access: []mealy.Word{{}}}
 	run := func(limit int) int {
-		ex := &executed{m: target()}
+		ex := &oracletest.Machine{M: target()}
 		cache := cache.New(ex, target().Inputs, target().Outputs, mealy.PlainSemantics(), &oracle.Recorder{})
 		b := &Bound{MQ: cache, Bound: 4, Sem: mealy.PlainSemantics(), MaxBatch: limit}
 		cex, err := b.FindCounterexample(context.Background(), h)
 		if err != nil || cex == nil {
 			t.Fatalf("got %v, %v; want a counterexample", cex, err)
 		}
-		return ex.n
+		return ex.Queries
 	}
 	whole, streamed := run(1<<20), run(4)
 	if streamed != whole {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
 
 // randomMachine is a random machine with n states, every state reachable
@@ -66,7 +67,7 @@ func TestWpIsCompleteForKExtraStates(t *testing.T) {
 		}
 		access, _ := h.AccessWords()
 		hyp := &learn.Hypothesis{Machine: h, Access: access}
-		wp := &Wp{MQ: &counting{m: target}, Depth: k, Sem: mealy.PlainSemantics()}
+		wp := &Wp{MQ: &oracletest.Machine{M: target}, Depth: k, Sem: mealy.PlainSemantics()}
 		cex, err := wp.FindCounterexample(context.Background(), hyp)
 		if err != nil {
 			t.Fatal(err)

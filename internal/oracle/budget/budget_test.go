@@ -9,23 +9,8 @@ import (
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
 	"github.com/droidstar/droidstar/internal/oracle/cache"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
-
-// machineOracle answers from a Mealy machine and counts what it runs.
-type machineOracle struct {
-	m   *mealy.Machine
-	ran map[string]int
-}
-
-func (o *machineOracle) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	out := make([]oracle.Answer, len(qs))
-	for k, q := range qs {
-		o.ran[o.m.Inputs.Format(q)]++
-		w, _ := o.m.Run(q)
-		out[k] = oracle.Answer{Outputs: w, ErrAt: -1}
-	}
-	return out, nil
-}
 
 // lock is a machine of two states: every word of length 2 is a query of
 // its own.
@@ -46,7 +31,7 @@ var all = []mealy.Word{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}, {2, 0}, {
 // is still answered.
 func TestBudgetStopsAtExactlyMax(t *testing.T) {
 	m := lock()
-	dev := &machineOracle{m: m, ran: map[string]int{}}
+	dev := &oracletest.Machine{M: m, Ran: map[string]int{}}
 	stage := &budget.Stage{Next: dev, Max: 5}
 	c := cache.New(stage, m.Inputs, m.Outputs, mealy.PlainSemantics(), &oracle.Recorder{})
 	ctx := context.Background()
@@ -59,8 +44,8 @@ func TestBudgetStopsAtExactlyMax(t *testing.T) {
 	if !errors.As(err, &be) || be.Max != 5 || err.Error() != "stopped after 5 executed queries" {
 		t.Fatalf("got %v, want the budget's stop after 5", err)
 	}
-	if len(dev.ran) != 5 || stage.Used() != 5 {
-		t.Fatalf("ran %d queries, budget used %d; want 5", len(dev.ran), stage.Used())
+	if len(dev.Ran) != 5 || stage.Used() != 5 {
+		t.Fatalf("ran %d queries, budget used %d; want 5", len(dev.Ran), stage.Used())
 	}
 	// The two the budget let through of the second batch are kept.
 	kept := 0
@@ -75,8 +60,8 @@ func TestBudgetStopsAtExactlyMax(t *testing.T) {
 	if _, err := c.Ask(ctx, ws[:3]); err != nil {
 		t.Fatalf("asking what the cache holds: %v", err)
 	}
-	if _, err := c.Ask(ctx, ws[8:]); !errors.As(err, &be) || len(dev.ran) != 5 {
-		t.Fatalf("got %v after %d runs, want the budget's stop and no run", err, len(dev.ran))
+	if _, err := c.Ask(ctx, ws[8:]); !errors.As(err, &be) || len(dev.Ran) != 5 {
+		t.Fatalf("got %v after %d runs, want the budget's stop and no run", err, len(dev.Ran))
 	}
 }
 
@@ -96,7 +81,7 @@ func (s *sparesSeen) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer,
 // for yet.
 func TestBudgetPassesNoSpares(t *testing.T) {
 	m := lock()
-	below := &sparesSeen{Oracle: &machineOracle{m: m, ran: map[string]int{}}}
+	below := &sparesSeen{Oracle: &oracletest.Machine{M: m, Ran: map[string]int{}}}
 	stage := &budget.Stage{Next: below, Max: 5}
 	ctx := oracle.WithSpares(context.Background(), oracle.Spares{Words: all[3:], Answered: func(int, oracle.Answer) {}})
 	if _, err := stage.Ask(ctx, all[:1]); err != nil {

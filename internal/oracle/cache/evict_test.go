@@ -7,23 +7,8 @@ import (
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/cache"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 )
-
-// machineOracle answers from a Mealy machine and counts what it runs.
-type machineOracle struct {
-	m   *mealy.Machine
-	ran map[string]int
-}
-
-func (o *machineOracle) Ask(_ context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	out := make([]oracle.Answer, len(qs))
-	for k, q := range qs {
-		o.ran[o.m.Inputs.Format(q)]++
-		w, _ := o.m.Run(q)
-		out[k] = oracle.Answer{Outputs: w, ErrAt: -1, Device: "dev"}
-	}
-	return out, nil
-}
 
 // counter is a machine with three inputs that counts a mod 5 and answers
 // the count on every input: every word has its own answer, so a wrong one
@@ -58,7 +43,7 @@ func words(k, n int) []mealy.Word {
 // learning phase's words, and runs again only what it dropped.
 func TestCacheStaysUnderItsCap(t *testing.T) {
 	m := counter()
-	dev := &machineOracle{m: m, ran: map[string]int{}}
+	dev := &oracletest.Machine{M: m, Device: "dev", Ran: map[string]int{}}
 	rec := &oracle.Recorder{}
 	c := cache.New(dev, m.Inputs, m.Outputs, mealy.PlainSemantics(), rec)
 	const maxNodes = 60
@@ -92,11 +77,11 @@ func TestCacheStaysUnderItsCap(t *testing.T) {
 			t.Fatalf("the learning word %s was dropped", m.Inputs.Format(w))
 		}
 	}
-	ranBefore := len(dev.ran)
+	ranBefore := len(dev.Ran)
 	if _, err := c.Ask(learning, table); err != nil {
 		t.Fatal(err)
 	}
-	if len(dev.ran) != ranBefore {
+	if len(dev.Ran) != ranBefore {
 		t.Fatal("asking the table's words again ran a query")
 	}
 	// The first equivalence words were dropped: asked again, they run
@@ -112,7 +97,7 @@ func TestCacheStaysUnderItsCap(t *testing.T) {
 	if want, _ := m.Run(first); !got[0].Outputs.Equal(want) {
 		t.Fatalf("%s answered %v after it was dropped, want %v", m.Inputs.Format(first), got[0].Outputs, want)
 	}
-	if n := dev.ran[m.Inputs.Format(first)]; n != 2 {
+	if n := dev.Ran[m.Inputs.Format(first)]; n != 2 {
 		t.Fatalf("%s ran %d times, want 2 (once before it was dropped, once after)", m.Inputs.Format(first), n)
 	}
 }
@@ -120,7 +105,7 @@ func TestCacheStaysUnderItsCap(t *testing.T) {
 // Without a cap nothing is dropped.
 func TestCacheWithoutCapKeepsEverything(t *testing.T) {
 	m := counter()
-	dev := &machineOracle{m: m, ran: map[string]int{}}
+	dev := &oracletest.Machine{M: m, Device: "dev", Ran: map[string]int{}}
 	c := cache.New(dev, m.Inputs, m.Outputs, mealy.PlainSemantics(), &oracle.Recorder{})
 	equiv := oracle.WithPhase(context.Background(), oracle.PhaseEquivalence)
 	all := words(3, 4)

@@ -6,54 +6,16 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/mealy/mealytest"
-	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/cache"
+	"github.com/droidstar/droidstar/internal/oracle/oracletest"
 	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/oracle/restrict"
 )
-
-// machineOracle answers from a machine, as a device would, and keeps
-// every word sent down to it; it runs every spare (oracle.Spares) that
-// comes with a batch, and keeps those apart.
-type machineOracle struct {
-	m      *mealy.Machine
-	sem    mealy.Semantics
-	mu     sync.Mutex
-	sent   []mealy.Word
-	spares []mealy.Word
-}
-
-func (o *machineOracle) Ask(ctx context.Context, qs []mealy.Word) ([]oracle.Answer, error) {
-	if sp, ok := oracle.SparesOf(ctx); ok && sp.Answered != nil {
-		got, _ := o.Ask(oracle.WithoutSpares(ctx), sp.Words)
-		o.mu.Lock()
-		o.sent = o.sent[:len(o.sent)-len(sp.Words)]
-		o.spares = append(o.spares, sp.Words...)
-		o.mu.Unlock()
-		for k, a := range got {
-			sp.Answered(k, a)
-		}
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	out := make([]oracle.Answer, len(qs))
-	for k, q := range qs {
-		o.sent = append(o.sent, slices.Clone(q))
-		outs, _ := o.m.Run(q)
-		a := oracle.Answer{Outputs: outs, ErrAt: -1, Device: "machine"}
-		if at := slices.Index(outs, o.sem.Err); o.sem.Closure && at >= 0 {
-			a.ErrAt, a.Err = at, &model.ErrInfo{Kind: model.ErrThrown, Detail: "thrown by " + o.m.Inputs.Name(q[at])}
-		}
-		out[k] = a
-	}
-	return out, nil
-}
 
 // target is a machine with the restrictions its purpose would have.
 type target struct {
@@ -116,10 +78,10 @@ func serverSocket(t *testing.T) target {
 	}}
 }
 
-// stack is Counter → Filter → [pad.Stage] → Cache → machineOracle.
+// stack is Counter → Filter → [pad.Stage] → Cache → oracletest.Machine.
 type stack struct {
 	rules *restrict.Automaton
-	dev   *machineOracle
+	dev   *oracletest.Machine
 	rec   *oracle.Recorder
 	cache *cache.Cache
 	learn oracle.Oracle
@@ -130,7 +92,7 @@ func newStack(t *testing.T, tg target, size pad.Sizes) *stack {
 	t.Helper()
 	m := tg.m
 	sem := mealy.ClosureSemantics(m.Inputs, m.Outputs)
-	s := &stack{dev: &machineOracle{m: m, sem: sem}, rec: &oracle.Recorder{}}
+	s := &stack{dev: &oracletest.Machine{M: m, Sem: sem, Device: "machine", Log: true}, rec: &oracle.Recorder{}}
 	rules, err := restrict.Compile(m.Inputs, sem, tg.rules)
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +171,7 @@ func TestPaddingNeverChangesAnAnswer(t *testing.T) {
 				}
 			}
 			longest := 0
-			for _, w := range padded.dev.sent {
+			for _, w := range padded.dev.Sent {
 				if at, why := padded.rules.FirstViolation(w); at >= 0 {
 					t.Errorf("%s, %s pad %d: ran %s, which breaks %q at %d", tg.name, phase, n, tg.m.Inputs.Format(w), why, at)
 				}
@@ -222,8 +184,8 @@ func TestPaddingNeverChangesAnAnswer(t *testing.T) {
 			if learning.Padded == 0 || longest <= 4 || check.Padded != 0 {
 				t.Errorf("%s, %s pad %d: padded %d symbols (%d in the other phase), longest word run %d: nothing was padded", tg.name, phase, n, learning.Padded, check.Padded, longest)
 			}
-			if len(padded.dev.sent) >= len(plain.dev.sent) {
-				t.Errorf("%s, %s pad %d: ran %d words, %d without padding", tg.name, phase, n, len(padded.dev.sent), len(plain.dev.sent))
+			if len(padded.dev.Sent) >= len(plain.dev.Sent) {
+				t.Errorf("%s, %s pad %d: ran %d words, %d without padding", tg.name, phase, n, len(padded.dev.Sent), len(plain.dev.Sent))
 			}
 		}
 	}
@@ -263,7 +225,7 @@ func TestPaddedWords(t *testing.T) {
 			t.Fatal(err)
 		}
 		var sent []string
-		for _, w := range s.dev.sent {
+		for _, w := range s.dev.Sent {
 			sent = append(sent, tg.m.Inputs.Format(w))
 		}
 		if !slices.Equal(sent, c.sent) {
@@ -293,10 +255,10 @@ func TestSparesAreCutAndPaddedAsQueries(t *testing.T) {
 		}
 		return strings.Join(out, "|")
 	}
-	if got, want := format(s.dev.sent), "cancel wait start cancel"; got != want {
+	if got, want := format(s.dev.Sent), "cancel wait start cancel"; got != want {
 		t.Errorf("sent %s, want %s", got, want)
 	}
-	if got, want := format(s.dev.spares), "start cancel cancel|cancel start cancel"; got != want {
+	if got, want := format(s.dev.Spares), "start cancel cancel|cancel start cancel"; got != want {
 		t.Errorf("spares ran %s, want %s", got, want)
 	}
 	if a, ok := s.cache.Lookup(in.MustWord("start", "cancel", "cancel")); !ok || tg.m.Outputs.Format(a.Outputs) != "ok ok ok" {
@@ -321,12 +283,12 @@ func TestPaddedAnswerIsCutToTheQuery(t *testing.T) {
 	}
 	// The cache kept the padding's answers: exec wait exec errs without
 	// running anything more.
-	before := len(s.dev.sent)
+	before := len(s.dev.Sent)
 	a, ok := s.cache.Lookup(in.MustWord("exec", "wait", "exec"))
 	if !ok || a.ErrAt != 2 {
 		t.Errorf("the cache does not know exec wait exec from the padded run: %v %+v", ok, a)
 	}
-	if len(s.dev.sent) != before {
+	if len(s.dev.Sent) != before {
 		t.Error("a lookup ran something")
 	}
 }
@@ -346,7 +308,7 @@ func TestCheckWordsAndRerunsArePaddedByTheirOwnRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sent []string
-	for _, w := range s.dev.sent {
+	for _, w := range s.dev.Sent {
 		sent = append(sent, in.Format(w))
 	}
 	if want := []string{"cancel wait", "start"}; !slices.Equal(sent, want) {
@@ -387,9 +349,9 @@ func TestCheckWordsStopBeforeAPredictedQuiet(t *testing.T) {
 		if _, err := s.eq.Ask(ctx, []mealy.Word{in.MustWord(strings.Fields(c.ask)...)}); err != nil {
 			t.Fatal(err)
 		}
-		if len(s.dev.sent) != 1 || in.Format(s.dev.sent[0]) != c.sent {
+		if len(s.dev.Sent) != 1 || in.Format(s.dev.Sent[0]) != c.sent {
 			var sent []string
-			for _, w := range s.dev.sent {
+			for _, w := range s.dev.Sent {
 				sent = append(sent, in.Format(w))
 			}
 			t.Errorf("%q (predicted: %v): sent %q, want %q", c.ask, c.predicts, sent, c.sent)
