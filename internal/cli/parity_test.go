@@ -36,7 +36,7 @@ func TestLearnAndMatrixTakeTheSameLearningOptions(t *testing.T) {
 		{"harness-timeout", "5s", false, false},
 		{"device-dir", "/data/local/tmp/elsewhere", false, false},
 		{"keep-awake", "false", false, false},
-		{"learner", "kv", true, false},
+		{"learner", "lsharp", true, false},
 		{"oracle", "perfect", true, false},
 		{"bound", "auto:3", true, false},
 		{"bound-counts", "every", true, false},
