@@ -19,7 +19,6 @@ import (
 	"github.com/droidstar/droidstar/internal/nouns"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/budget"
-	"github.com/droidstar/droidstar/internal/oracle/dispatch"
 	"github.com/droidstar/droidstar/internal/oracle/pad"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/store"
@@ -47,7 +46,7 @@ func (s *Session) Start(ctx context.Context, spec Spec, name string) (*Run, erro
 	if err != nil {
 		return nil, err
 	}
-	src, kind, err := s.source(spec)
+	src, kind, err := s.source(spec, set)
 	if err != nil {
 		return nil, err
 	}
@@ -119,8 +118,9 @@ func finalCheck(final string) compose.FinalCheck {
 	return compose.FinalOff
 }
 
-// source loads the spec's source and picks its backend kind.
-func (s *Session) source(spec Spec) (compose.Source, string, error) {
+// source loads the spec's source and picks its backend kind; set is the
+// spec parsed.
+func (s *Session) source(spec Spec, set settings) (compose.Source, string, error) {
 	if m := spec.Model; m != nil {
 		if spec.Backend != "" {
 			return compose.Source{}, "", usage("--backend chooses among a purpose's backends; a model file is learned on backend sim")
@@ -132,10 +132,9 @@ func (s *Session) source(spec Spec) (compose.Source, string, error) {
 				return compose.Source{}, "", err
 			}
 		}
-		settle, _ := m.checkTiming()
 		return compose.Source{Model: &compose.ModelSource{
 			File: m.Path, Data: data, Format: m.Format, Bound: purpose.DefaultBound,
-			Quiescence: m.Quiescence, Reset: m.Reset, Settle: settle, Latency: m.Latency,
+			Quiescence: m.Quiescence, Reset: m.Reset, Settle: set.settle, Latency: m.Latency,
 			Callins: m.Callins, Restrictions: m.Restrictions, Latencies: m.Latencies,
 		}}, purpose.BackendSim, nil
 	}
@@ -224,17 +223,11 @@ func (r *Run) Close() error { return r.plan.Close() }
 
 // Stop makes the run start no further query: the ones running get to
 // finish (their requests are sized to half the spec's Grace), and Learn
-// then returns what the run has, with ErrStopped.
+// then returns what the run has, with the pipeline's stop as its error.
 func (r *Run) Stop() {
 	r.stopped.Store(true)
 	r.plan.StopDispatching()
 }
-
-// ErrStopped is Learn's failure after Stop.
-var ErrStopped = dispatch.ErrStopped
-
-// Name is the run's target's name (the purpose's, or the model file's).
-func (r *Run) Name() string { return r.plan.Target().Name }
 
 // Executed is how many queries the run's devices ran so far, re-runs and
 // the checks included.
@@ -253,7 +246,8 @@ type Outcome struct {
 	Document *model.Document
 	// Machine is the learned machine, nil without a hypothesis.
 	Machine *mealy.Machine
-	// Final is the last progress snapshot, its Phase the run's end:
+	// Final is the last progress snapshot (Learn was given a progress
+	// function; else only its Phase is set), its Phase the run's end:
 	// "learned", "stopped", or "interrupted" after Stop.
 	Final engine.Snapshot
 }
@@ -300,15 +294,16 @@ func withTimingWarnings(err error, warnings []string) error {
 // target object says whether they are equal, and a warning names the
 // shortest word on which the learned model is wrong. On failure the
 // outcome keeps what the run has (see Outcome.Document); the error is a
-// *BudgetError when MaxQueries stopped it, ErrStopped after Stop, or
+// *BudgetError when MaxQueries stopped it, the pipeline's stop after Stop, or
 // another failure (an *oracle.VoteError when a vote could not settle)
 // with the timing warnings recorded before it.
 func (r *Run) Learn(ctx context.Context, progress func(engine.Snapshot)) (*Outcome, error) {
 	out := &Outcome{}
 	opts := r.opts
-	opts.Progress = func(s engine.Snapshot) {
-		out.Final = s
-		if progress != nil {
+	if progress != nil {
+		// Only a run someone watches pays for the snapshots.
+		opts.Progress = func(s engine.Snapshot) {
+			out.Final = s
 			progress(s)
 		}
 	}
