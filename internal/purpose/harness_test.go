@@ -131,7 +131,7 @@ backend:
 // folder has one file per kind of mistake, with the message).
 func TestSchemaFeatureErrors(t *testing.T) {
 	const head = "name: T\nclass: a.B\ncallins: [a]\ncallbacks: [{symbol: c, from: [onC/1]}]\nbackend: {adb: {}}\n"
-	cases := []struct{ name, src, want string }{
+	cases := []parseErrorCase{
 		{"details not a map", head + "details: [onC]\n",
 			"t.yaml:6:10: details: want a map, got a list"},
 		{"detail null", head + "details: {onC: }\n",
@@ -157,17 +157,7 @@ func TestSchemaFeatureErrors(t *testing.T) {
 		{"init with a callin making the instance", "name: T\nclass: a.B\ntarget: {init: [go]}\ncallins: [{symbol: a, on: {constant: a.B.C}, call: make, result: target}]\nbackend: {adb: {}}\n",
 			"t.yaml:3:17: target.init[0]: no instance exists at the reset to call init on: callins[0] (a) makes it (result: target)"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p, err := Parse("t.yaml", []byte(c.src))
-			if err == nil {
-				t.Fatalf("no error; got %+v", p)
-			}
-			if got := err.Error(); got != c.want {
-				t.Errorf("source:\n%s\n got: %s\nwant: %s", c.src, got, c.want)
-			}
-		})
-	}
+	wantParseErrors(t, cases)
 	// With new or a factory the reset makes an instance, which a callin
 	// may then replace.
 	ok := "name: T\nclass: a.B\ntarget: {new: [], init: [go], listeners: [{type: a.L, register: set}]}\ncallins: [{symbol: a, call: copy, result: target}]\nbackend: {adb: {}}\n"

@@ -343,7 +343,7 @@ func TestErrorFormat(t *testing.T) {
 // Cases that need no file of their own: YAML corners and follow-on errors.
 func TestParseErrors(t *testing.T) {
 	const head = "name: T\ncallins: [a, b]\nbackend: {sim: {model: m}}\n"
-	cases := []struct{ name, src, want string }{
+	cases := []parseErrorCase{
 		{"merge key", head + "timeouts:\n  <<: {settle: 1s}\n",
 			"t.yaml:5:3: timeouts: merge keys (<<) are not supported: write the fields out"},
 		{"integer key", head + "1: x\n",
@@ -413,17 +413,7 @@ func TestParseErrors(t *testing.T) {
 				`t.yaml:2:7: name: invalid name "a b": use letters, digits, '_', '-' and '.', starting with a letter, digit or '_'` + "\n" +
 				"t.yaml:3:10: callins: want at least one callin"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p, err := Parse("t.yaml", []byte(c.src))
-			if err == nil {
-				t.Fatalf("no error; got %+v", p)
-			}
-			if got := err.Error(); got != c.want {
-				t.Errorf("source:\n%s\n got: %s\nwant: %s", c.src, got, c.want)
-			}
-		})
-	}
+	wantParseErrors(t, cases)
 }
 
 // Corners that must parse.
@@ -487,5 +477,24 @@ func TestErrorCap(t *testing.T) {
 	var list ErrorList
 	if !errors.As(err, &list) || len(list) != maxErrors {
 		t.Fatalf("got %d errors, want %d", len(list), maxErrors)
+	}
+}
+
+// parseErrorCase is a purpose source and the exact error Parse gives it.
+type parseErrorCase struct{ name, src, want string }
+
+// wantParseErrors parses each case's source as t.yaml and wants its error.
+func wantParseErrors(t *testing.T, cases []parseErrorCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Parse("t.yaml", []byte(c.src))
+			if err == nil {
+				t.Fatalf("no error; got %+v", p)
+			}
+			if got := err.Error(); got != c.want {
+				t.Errorf("source:\n%s\n got: %s\nwant: %s", c.src, got, c.want)
+			}
+		})
 	}
 }
