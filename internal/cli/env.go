@@ -24,6 +24,9 @@ type env struct {
 	// stderrTerminal says whether stderr is a terminal a live progress
 	// display can redraw.
 	stderrTerminal bool
+	// stdoutWidth is the width of the terminal stdout is, 0 when it is
+	// none: help topics are wrapped to it, and plain without it.
+	stdoutWidth int
 	// signals delivers SIGINT and SIGTERM; nil means the process's own.
 	// Tests send theirs.
 	signals <-chan os.Signal

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/droidstar/droidstar/internal/inputfile"
 	"github.com/droidstar/droidstar/internal/progress"
@@ -70,6 +71,8 @@ or a simulated device answering from a model (backend: sim).`,
 		e.maxFileSize = inputfile.DefaultMaxSize
 	}
 	root.PersistentFlags().Var(sizeFlag{&e.maxFileSize}, "max-file-size", "largest purpose or model file read (units K, M, G: binary)")
+	root.SetUsageTemplate(topicsUsage())
+	root.SetHelpCommand(newHelpCmd(e))
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -84,7 +87,8 @@ or a simulated device answering from a model (backend: sim).`,
 
 // Main runs the command line and returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
-	return mainWith(args, &env{stdout: stdout, stderr: stderr, getenv: os.Getenv, stderrTerminal: isTerminal(stderr)})
+	return mainWith(args, &env{stdout: stdout, stderr: stderr, getenv: os.Getenv, stderrTerminal: isTerminal(stderr),
+		stdoutWidth: terminalWidth(stdout)})
 }
 
 func mainWith(args []string, e *env) int {
@@ -145,6 +149,19 @@ func newVersionCmd(e *env) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// terminalWidth is the width of the terminal w is, 0 when it is none.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !progress.IsTerminal(f) {
+		return 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return width
 }
 
 // isTerminal says whether w is a terminal (a live display can redraw it).

@@ -1,0 +1,65 @@
+// Package manual is droidstar's reference, read with 'droidstar help
+// TOPIC': the topics, each a Markdown file kept beside the code whose
+// behaviour it describes (help-TOPIC.md, embedded by that package), laid
+// out for a terminal, and written as manual pages.
+package manual
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/droidstar/droidstar/internal/backend/adb"
+	"github.com/droidstar/droidstar/internal/export"
+	"github.com/droidstar/droidstar/internal/matrix"
+	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/oracle/calibrate"
+	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/store"
+)
+
+// Topic is one page of the reference.
+type Topic struct {
+	// Name is what 'droidstar help' takes: purposes, exit-codes.
+	Name string
+	// Markdown is the page. Its first line is its title, "# Title", which
+	// the list of topics shows.
+	Markdown string
+}
+
+// Title is the topic's first line without its "# ".
+func (t Topic) Title() string {
+	first, _, _ := strings.Cut(t.Markdown, "\n")
+	return strings.TrimSpace(strings.TrimLeft(first, "#"))
+}
+
+// Topics are the pages the packages below the commands own, in the order
+// a reader meets them: what to write, what comes out and what it rests
+// on, then where it runs and what is kept. The commands add their own
+// (the environment they read, the codes they exit with).
+func Topics() []Topic {
+	return []Topic{
+		{"purposes", purpose.HelpTopic()},
+		{"model", model.HelpTopic()},
+		{"timeouts", calibrate.HelpTopic()},
+		{"devices", adb.HelpTopic()},
+		{"store", store.HelpTopic()},
+		{"formats", export.HelpTopic()},
+		{"ci", matrix.HelpTopic()},
+	}
+}
+
+// Check says what is wrong with a list of topics: a name used twice, a
+// page that does not start with its title.
+func Check(topics []Topic) error {
+	seen := map[string]bool{}
+	for _, t := range topics {
+		if seen[t.Name] {
+			return fmt.Errorf("help topic %q is declared twice", t.Name)
+		}
+		seen[t.Name] = true
+		if !strings.HasPrefix(t.Markdown, "# ") || t.Title() == "" {
+			return fmt.Errorf("help topic %q does not start with a \"# Title\" line", t.Name)
+		}
+	}
+	return nil
+}
