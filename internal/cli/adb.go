@@ -46,7 +46,7 @@ func (a *adbFlags) checkDeviceDir() error {
 
 // addDevices adds the device choice flags.
 func (a *adbFlags) addDevices(fl *pflag.FlagSet, what string) {
-	fl.StringVarP(&a.device, "device", "s", "", "the device "+what+" (its serial, as adb devices shows it; default: ANDROID_SERIAL)")
+	fl.StringVarP(&a.device, "device", "s", "", "the device "+what+" (default: $ANDROID_SERIAL)")
 	fl.StringSliceVar(&a.devices, "devices", nil, "several devices "+what+": all, or a list of serials")
 }
 

@@ -69,7 +69,7 @@ in a checkout (see the README).`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&shared, "shared", "", "directory with the shared reference data (default: $DROIDSTAR_SHARED or ../shared)")
+	c.Flags().StringVar(&shared, "shared", "", "the reference data (default: $DROIDSTAR_SHARED, else ../shared)")
 	c.Flags().StringSliceVar(&only, "only", nil, "run only these suites: "+strings.Join(bench.Suites(), ", "))
 	c.Flags().IntVar(&lanes, "lanes", 4, "lanes of the DroidStar suite's second run (the first runs on 1)")
 	return c

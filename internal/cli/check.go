@@ -64,8 +64,8 @@ Every problem is reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&resolve, "resolve", false, "start the jvm harness to resolve classes and methods (runs the purpose's java and its jars)")
-	c.Flags().StringVar(&resolver, "resolver", "", "with --resolve: the class path of the host resolver ('make -C harness-apk resolver' prints it), to resolve adb purposes against android.jar on this host")
+	c.Flags().BoolVar(&resolve, "resolve", false, "resolve classes and methods with the jvm harness")
+	c.Flags().StringVar(&resolver, "resolver", "", "class path of the host resolver for adb purposes")
 	return c
 }
 

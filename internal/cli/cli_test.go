@@ -453,7 +453,7 @@ func TestEnvironmentCallbackStopsLearning(t *testing.T) {
 // (cobra's "(default 2)" would say the opposite).
 func TestLearnHelpSaysWhereTheBoundComesFrom(t *testing.T) {
 	code, stdout, _ := droidstar(t, "learn", "--help")
-	want := "      --bound string                 distinguisher bound in free symbols (default: the purpose's bound, else 2): N, or auto"
+	want := "      --bound string                 distinguisher bound: N, auto, auto:MAX (default: the purpose's)"
 	if code != ExitOK || !strings.Contains(stdout, "\n"+want) || strings.Contains(stdout, "(default 2)") {
 		t.Fatalf("exit %d; want the line starting %q and no \"(default 2)\" in:\n%s", code, want, stdout)
 	}

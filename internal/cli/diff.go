@@ -143,7 +143,7 @@ closure model and a plain Mealy one, or two models with no callin in common).`,
 	fl.StringVarP(&out, "out", "o", "", "write the report to this file (default stdout)")
 	fl.IntVar(&maxTraces, "max-traces", diff.DefaultMaxTraces, "shortest differing traces to show per direction")
 	fl.StringVar(&dotFile, "dot", "", "write both typestates over each other as Graphviz DOT to this file")
-	fl.StringVar(&svgFile, "svg", "", "draw both typestates over each other as SVG to this file (removed red and dashed, added green)")
+	fl.StringVar(&svgFile, "svg", "", "draw both typestates over each other as SVG to this file")
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(diff.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	return c
 }

@@ -98,10 +98,10 @@ and lay it out with Graphviz's sfdp.`,
 			return e.writeOut(out, write)
 		},
 	}
-	c.Flags().StringVarP(&format, "format", "f", "dot", "output format: "+strings.Join(export.Formats(), ", "))
+	c.Flags().StringVarP(&format, "format", "f", "dot", "output format (see 'droidstar help formats')")
 	c.Flags().StringVarP(&out, "out", "o", "", "output file (default stdout)")
 	c.Flags().BoolVar(&showErrors, "show-errors", false, "draw the error sink and err transitions (dot, svg, mermaid)")
-	c.Flags().BoolVar(&bundle, "bundle", false, "dot: draw as the svg does, self-loops in their states and the same input into one state from many states as one arrow")
+	c.Flags().BoolVar(&bundle, "bundle", false, "dot: bundle arrows as the svg does")
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(export.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	return c
 }

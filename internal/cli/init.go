@@ -81,7 +81,7 @@ command line.`,
 		},
 	}
 	c.Flags().StringArrayVar(&o.Jars, "jar", nil, "a library jar (or class folder) CLASS may come from; repeat for more")
-	c.Flags().StringVar(&o.AndroidJar, "android-jar", "", "android.jar (API 23) for android.* classes (default: under ANDROID_HOME or ANDROID_SDK_ROOT)")
-	c.Flags().StringVarP(&out, "output", "o", "", "write the draft to this file (never over an existing one) instead of standard output")
+	c.Flags().StringVar(&o.AndroidJar, "android-jar", "", "android.jar for android.* classes (default: $ANDROID_HOME's)")
+	c.Flags().StringVarP(&out, "output", "o", "", "write the draft to this new file, not stdout")
 	return c
 }

@@ -44,9 +44,9 @@ func newMatrixCmd(e *env, runF func(context.Context, *matrixOptions) error) *cob
 	}
 	fl := c.Flags()
 	fl.StringVarP(&o.Out, "out", "o", ".", "directory for the models and the matrix report")
-	fl.StringVarP(&o.Format, "format", "f", matrixTable, "what stdout gets: "+strings.Join(matrixFormats, ", ")+" (the last two are matrix.md and matrix.json)")
+	fl.StringVarP(&o.Format, "format", "f", matrixTable, "what stdout gets: "+strings.Join(matrixFormats, ", "))
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(matrixFormats, cobra.ShellCompDirectiveNoFileComp))
-	fl.Var(&appendFlag{list: &o.Targets.SimModels}, "sim-model", "a target NAME=FILE: the sim model standing in for one version (repeatable)")
+	fl.Var(&appendFlag{list: &o.Targets.SimModels}, "sim-model", "a sim target NAME=FILE of a model (repeatable)")
 	// --model was this flag's first name, but learn --model learns a model
 	// file itself: one name, two meanings. The old spelling still works.
 	fl.Var(&appendFlag{list: &o.Targets.SimModels}, "model", "the old name of --sim-model")
@@ -54,8 +54,8 @@ func newMatrixCmd(e *env, runF func(context.Context, *matrixOptions) error) *cob
 	// pflag prints the deprecation notice to the flag set's output, which
 	// cobra would copy to stdout, where the table goes.
 	fl.SetOutput(e.stderr)
-	fl.StringArrayVar(&o.Targets.Java, "java", nil, "a target NAME=PATH: the java command running the harness, for the jvm backend (repeatable)")
-	fl.StringSliceVar(&o.Targets.Devices, "devices", nil, "targets for the adb backend: all, or SERIAL or NAME=SERIAL entries")
+	fl.StringArrayVar(&o.Targets.Java, "java", nil, "a jvm target NAME=PATH of a java command (repeatable)")
+	fl.StringSliceVar(&o.Targets.Devices, "devices", nil, "adb targets: all, or SERIAL or NAME=SERIAL entries")
 	learning := addLearningFlags(fl)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		o.Spec = learning.read()

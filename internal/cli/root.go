@@ -47,10 +47,10 @@ func newRoot(e *env) *cobra.Command {
 		Short: "Learn callback typestates of Android classes by active automata learning",
 		Long: `droidstar learns the callback typestate of a class: which callins (methods the
 app calls) are allowed in which state, and which callbacks (methods the
-framework calls back) follow. It runs L* membership queries against the backend
-a learning purpose file names: Android phones and emulators over ADB (backend:
-adb), the Java harness running the real class on the host JVM (backend: jvm),
-or a simulated device answering from a model (backend: sim).`,
+framework calls back) follow. It learns actively (L*, KV or L#, each hypothesis
+checked by the bound oracle and a conformance test), asking membership queries
+of the backend a purpose file names: Android phones and emulators over adb, the
+real class on this machine's JVM, or a simulated device answering from a model.`,
 		Example: `  # learn an embedded example on the simulated device (no phone needed)
   droidstar learn --example asynctask
 
@@ -70,7 +70,7 @@ or a simulated device answering from a model (backend: sim).`,
 	if e.maxFileSize == 0 {
 		e.maxFileSize = inputfile.DefaultMaxSize
 	}
-	root.PersistentFlags().Var(sizeFlag{&e.maxFileSize}, "max-file-size", "largest purpose or model file read (units K, M, G: binary)")
+	root.PersistentFlags().Var(sizeFlag{&e.maxFileSize}, "max-file-size", "largest purpose or model file read (K, M, G)")
 	root.SetUsageTemplate(topicsUsage())
 	root.SetHelpCommand(newHelpCmd(e))
 	root.SetOut(stdout)

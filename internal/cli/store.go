@@ -38,7 +38,7 @@ never mixed in.
   droidstar store clear --fingerprint sha256:1f2e
   droidstar store clear --all`,
 	}
-	c.PersistentFlags().StringVar(&path, "store", "", "query store file (default: $"+store.Env+", else droidstar/"+store.DefaultFile+" in the user's cache folder)")
+	c.PersistentFlags().StringVar(&path, "store", "", "query store file (default: $"+store.Env+", else the cache folder's)")
 	openStore := func() (*store.Store, error) {
 		p, note, err := store.Locate(path, e.getenv)
 		if err != nil {
