@@ -30,6 +30,7 @@ var floors = []struct {
 		"internal/export", "internal/diff", "internal/report", "internal/progress", "internal/fake/simharness", "internal/fake/adbserver"}},
 	{"one run", []string{"internal/run"}},
 	{"jobs of several runs, test kits", []string{"internal/matrix", "internal/bench/...", "internal/compose/composetest"}},
+	{"the manual", []string{"internal/manual"}},
 	{"commands", []string{"internal/cli"}},
 	{"binaries", []string{"cmd/..."}},
 }
