@@ -88,8 +88,8 @@ func TestInitDraftsGolden(t *testing.T) {
 	}
 }
 
-// timerWalkthrough is the README's "Drafting a purpose" edit of the Timer
-// draft, step by step as the README lists it.
+// timerWalkthrough is examples/jvm/README.md's edit of the Timer draft,
+// step by step as that README lists it.
 var timerWalkthrough = []draftEdit{
 	// 1. A daemon timer: the boolean constructor, with true.
 	{op: "delete", line: "  new: []"},
@@ -172,10 +172,10 @@ func applyEdits(t *testing.T, draft string, edits []draftEdit) string {
 	return strings.Join(lines, "\n")
 }
 
-// TestInitTimerWalkthrough: the Timer draft, edited as the README's
-// walkthrough says (timerWalkthrough), is the purpose the README shows
-// (testdata/init/timer-edited.yaml), and learns on the JVM the typestate
-// examples/jvm/timer.yaml does.
+// TestInitTimerWalkthrough: the Timer draft, edited as the walkthrough in
+// examples/jvm/README.md says (timerWalkthrough), is the purpose that README
+// shows (testdata/init/timer-edited.yaml), and learns on the JVM the
+// typestate examples/jvm/timer.yaml does.
 func TestInitTimerWalkthrough(t *testing.T) {
 	needJava(t)
 	code, draft, stderr := droidstar(t, "init", "java.util.Timer")
@@ -187,12 +187,13 @@ func TestInitTimerWalkthrough(t *testing.T) {
 	if !golden.Check(t, "init", "timer-edited.yaml", []byte(edited), "./internal/cli") {
 		t.FailNow()
 	}
-	readme, err := os.ReadFile(repoPath("README.md"))
+	readmePath := repoPath("examples", "jvm", "README.md")
+	readme, err := os.ReadFile(readmePath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), "```yaml\n"+edited+"```\n") {
-		t.Errorf("the README does not show %s as its walkthrough's result", goldenFile)
+		t.Errorf("%s does not show %s as its walkthrough's result", readmePath, goldenFile)
 	}
 	file := filepath.Join(t.TempDir(), "timer.yaml")
 	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
