@@ -250,6 +250,10 @@ func TestDocCommandsRunAsShown(t *testing.T) {
 			env := docEnv(bin, dir)
 			for _, b := range codeBlocks(doc.text) {
 				where := fmt.Sprintf("%s:%d", doc.path, b.line)
+				if file, ok := quotedFile(b.info); ok {
+					checkQuote(t, where, file, b.lines)
+					continue
+				}
 				switch b.info {
 				case "sh":
 					for _, args := range shellCommands(t, where, b.lines) {
@@ -266,7 +270,11 @@ func TestDocCommandsRunAsShown(t *testing.T) {
 					for _, c := range consoleCommands(t, where, b.lines) {
 						checkParses(t, where, c.args)
 						code, stdout, stderr := runIn(dir, env, bin, c.args)
-						got := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+						shown := stdout
+						if code != 0 {
+							shown += stderr
+						}
+						got := strings.Split(strings.TrimRight(shown, "\n"), "\n")
 						if !matchLines(c.want, got) {
 							t.Errorf("%s: %s (exit %d) prints:\n%s\nthe document shows:\n%s\nstderr:\n%s", where, strings.Join(c.args, " "), code,
 								stdout, strings.Join(c.want, "\n"), stderr)
@@ -275,6 +283,30 @@ func TestDocCommandsRunAsShown(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// quotedFile is the file a block quotes whole ("yaml file=PATH").
+func quotedFile(info string) (string, bool) {
+	for _, field := range strings.Fields(info) {
+		if path, ok := strings.CutPrefix(field, "file="); ok {
+			return path, true
+		}
+	}
+	return "", false
+}
+
+// checkQuote fails when a block that quotes a file is not the file as it
+// is: a quote is a copy, and copies go stale.
+func checkQuote(t *testing.T, where, file string, lines []string) {
+	t.Helper()
+	data, err := os.ReadFile(repoPath(file))
+	if err != nil {
+		t.Errorf("%s: the block quotes %s: %v", where, file, err)
+		return
+	}
+	if want := strings.TrimRight(string(data), "\n"); strings.Join(lines, "\n") != want {
+		t.Errorf("%s: the block is no longer %s as it is: quote it again", where, file)
 	}
 }
 

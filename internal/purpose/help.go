@@ -50,6 +50,9 @@ func mapTitle(in string) string {
 	case inAction:
 		return "### An environment action (a one-key map, in `setup` and a callin's `do`)"
 	}
+	if action, ok := strings.CutPrefix(in, inAction+"."); ok {
+		return fmt.Sprintf("### The map of the `%s` action", action)
+	}
 	if strings.HasSuffix(in, ".*[]") {
 		return fmt.Sprintf("### Each part of `%s` (per callback method)", strings.TrimSuffix(in, ".*[]"))
 	}
