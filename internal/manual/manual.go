@@ -20,8 +20,8 @@
 //   - "console" shows commands and what they print: each "$ droidstar ..."
 //     line runs and what it prints must equal the lines that follow, where
 //     a line "..." stands for any number of lines. What a command prints is
-//     its standard output, followed by its standard error when it fails (a
-//     failing command's message is what the reader sees).
+//     its standard output, or its standard output followed by its standard
+//     error (a failing command's message is what the reader sees).
 //   - "LANG file=PATH" quotes a file of the repository whole, and must be
 //     that file as it is.
 //   - Any other block (yaml, text, json, dot) is shown, not run.
