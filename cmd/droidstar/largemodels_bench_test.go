@@ -24,7 +24,7 @@ var largeStates = flag.String("large-states", "1000", "comma-separated model siz
 // BenchmarkLargeModels runs the real droidstar binary on seeded random
 // models and reports each command's peak resident memory (the child's
 // rusage) as peak-MB: every export format, report, and diff of two models
-// of the same size. make bench-large runs it; the README's limits quote it.
+// of the same size. make bench-large runs it (internal/bench/README.md says how).
 func BenchmarkLargeModels(b *testing.B) {
 	var sizes []int
 	for _, s := range strings.Split(*largeStates, ",") {

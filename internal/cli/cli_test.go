@@ -204,7 +204,7 @@ func TestLearnQuietPrintsNothing(t *testing.T) {
 	}
 }
 
-// The README's first command: learn an embedded example on the simulated
+// The README's tour starts here: learn an embedded example on the simulated
 // device and get the typestate in every format.
 func TestLearnEmbeddedExample(t *testing.T) {
 	dir := t.TempDir()

@@ -59,7 +59,7 @@ closure model and a plain Mealy one, or two models with no callin in common).`,
 		Example: `  # a nightly job: fail when the typestates learned on two Android versions differ
   droidstar diff api23/MediaPlayer.json api34/MediaPlayer.json
 
-  # MediaPlayer against a variant with one transition changed (the README's example)
+  # MediaPlayer against a variant with one transition changed (testdata/diff)
   droidstar learn --example mediaplayer -o old -q --write json
   droidstar learn testdata/diff/mediaplayer-pause-error/purpose.yaml -o new -q --write json
   droidstar diff old/MediaPlayer.json new/MediaPlayer.json

@@ -35,8 +35,8 @@ a purpose draft:
     target.listeners, and their methods as callbacks.
 Each entry is commented with its Java signature. The draft passes 'droidstar
 check' as it is: delete what you do not want, pick the constructor, and put
-values that mean something in place of the placeholders (the README's
-"Drafting a purpose" section walks through java.util.Timer).
+values that mean something in place of the placeholders (examples/jvm/README.md
+walks through java.util.Timer).
 
 Classes come from the JDK, the --jar libraries, and, for android.* classes,
 android.jar (API 23): --android-jar, else platforms/android-23/android.jar

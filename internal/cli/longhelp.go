@@ -36,7 +36,7 @@ other past --repeat. More: 'droidstar help ci', 'droidstar help exit-codes'.`
 const matrixExample = `  droidstar matrix examples/mediaplayer/purpose.yaml \
       --sim-model api23=models/mediaplayer-23.dot --sim-model api34=models/mediaplayer-34.dot -o out/
 
-  # the README's example: one model identical to the baseline, one with a change
+  # one model identical to the baseline, one with a change (testdata/matrix)
   cd testdata/matrix
   droidstar matrix purpose.yaml --sim-model api23=api23.dot --sim-model same=api23.dot --sim-model api34=api34.dot -o out
 

@@ -73,7 +73,7 @@ type Options struct {
 }
 
 // Report is the result of a comparison. Its JSON encoding is the documented
-// "droidstar-diff" format, version 1 (see the README); fields are only
+// "droidstar-diff" format, version 1 (droidstar help ci); fields are only
 // ever added to it, never renamed or removed, within a version.
 type Report struct {
 	Format  string    `json:"format"`

@@ -29,7 +29,7 @@ func Render(d *Description, jars []string) []byte {
 	b.comment("\"text\": a value of the parameter's type) with one that means something. Callins")
 	b.comment("that take an object no argument literal makes, or an interface no listener is")
 	b.comment("declared for, are commented out, saying what they need.")
-	b.comment("The README's \"Drafting a purpose\" section walks through an example.")
+	b.comment("examples/jvm/README.md walks through an example: java.util.Timer.")
 	b.line("name: " + symbolSafe(simple))
 	b.line("class: " + c.Name)
 

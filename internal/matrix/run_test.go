@@ -17,7 +17,7 @@ import (
 	"github.com/droidstar/droidstar/internal/purpose"
 )
 
-// The README's example: one model identical to the baseline, one with a
+// The example of 'droidstar help ci': one model identical to the baseline, one with a
 // change. The report, matrix.json, matrix.md and the table are the bytes the
 // command wrote before the matrix became a package (run with -o out).
 func TestRunAcrossModels(t *testing.T) {

@@ -52,10 +52,9 @@ import (
 // DefaultStart is the timeout --timeout auto starts from: the examples'
 // latency for a callback posted at once (their default), so that a
 // context where none comes waits no longer and the first slower
-// callbacks raise theirs from the first queries. Chosen in one-off runs
-// of bench --only timeout with the start changed (the README has the
-// figures): from 100, 75, 60, 50, 40, 30 and 20 ms, 50 ms
-// took the least device time over the examples; lower starts save more
+// callbacks raise theirs from the first queries. Chosen by running
+// bench --only timeout with the start changed: of 100, 75, 60, 50, 40, 30
+// and 20 ms, 50 ms took the least device time over the examples; lower starts save more
 // on the contexts no callback comes in, but ask more quiets again after
 // the raises.
 const DefaultStart = 50 * time.Millisecond

@@ -23,7 +23,7 @@ import (
 )
 
 // Default and DefaultCheck are how many symbols --pad and --pad-check
-// append when not told: the bench's DroidStar suite (see the README)
+// append when not told: the bench's DroidStar suite (internal/bench/README.md)
 // measured them.
 const (
 	Default      = 4
