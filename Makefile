@@ -11,13 +11,19 @@ RENDER  ?= $(dir $(BIN))droidstar-render
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
 LDFLAGS := -X github.com/droidstar/droidstar/internal/cli.Version=$(VERSION)
 
-.PHONY: all build demo setup setup-test test vet fmt-check check-examples check-device-purposes harness-test fuzz fuzz-ci bench bench-go bench-large bench-scaling clean
+.PHONY: all build demo man setup setup-test test vet fmt-check check-examples check-device-purposes harness-test fuzz fuzz-ci bench bench-go bench-large bench-scaling clean
 
 all: build
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/droidstar
 	$(GO) build -o $(RENDER) ./cmd/droidstar-render
+
+# A manual page for every command and help topic, into bin/man (read one
+# with man -l bin/man/droidstar-learn.1). make test checks that they are
+# generated (TestManPagesForEveryCommandAndTopic).
+man:
+	$(GO) run ./cmd/gen-man -o $(dir $(BIN))man
 
 # Learn the MediaPlayer example on the simulated device (no phone needed),
 # writing out/MediaPlayer.svg among the rest (no Graphviz needed).
