@@ -78,6 +78,9 @@ CI, the environment and the exit codes. The list is at the end of
 				return usageError("no command or help topic %q\nThe topics: %s. Run 'droidstar help' for the commands.",
 					strings.Join(args, " "), strings.Join(topicNames(), ", "))
 			}
+			// As cobra's own help command: the flag list shows -h as --help does.
+			cmd.InitDefaultHelpFlag()
+			cmd.InitDefaultVersionFlag()
 			return cmd.Help()
 		},
 	}

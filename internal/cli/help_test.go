@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// 'droidstar help' lists every topic with its title after the commands,
+// and each topic prints plain (no escape codes) when stdout is no
+// terminal.
+func TestHelpListsAndPrintsEveryTopic(t *testing.T) {
+	topics := helpTopics()
+	if len(topics) < 9 {
+		t.Fatalf("%d topics, want the nine of issue 28 at least", len(topics))
+	}
+	code, stdout, stderr := droidstar(t, "help")
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, list, ok := strings.Cut(stdout, "\nHelp topics (droidstar help TOPIC):\n")
+	if !ok {
+		t.Fatalf("no list of topics in:\n%s", stdout)
+	}
+	for _, topic := range topics {
+		line := fmt.Sprintf("  %-13s %s\n", topic.Name, topic.Title())
+		if !strings.Contains(list, line) {
+			t.Errorf("the list lacks %q:\n%s", line, list)
+		}
+		code, stdout, stderr := droidstar(t, "help", topic.Name)
+		if code != ExitOK || stderr != "" {
+			t.Errorf("help %s: exit %d: %s", topic.Name, code, stderr)
+		}
+		if !strings.HasPrefix(stdout, strings.ToUpper(topic.Title())+"\n\n") || strings.Contains(stdout, "\x1b") {
+			t.Errorf("help %s does not start with its title, plain:\n%.300s", topic.Name, stdout)
+		}
+	}
+}
+
+// A command's help is there too, and a name that is neither is a usage
+// error that lists the topics.
+func TestHelpOfACommandAndOfNothing(t *testing.T) {
+	code, stdout, _ := droidstar(t, "help", "learn")
+	_, want, _ := droidstar(t, "learn", "--help")
+	if code != ExitOK || stdout != want {
+		t.Errorf("help learn (exit %d) differs from learn --help", code)
+	}
+	code, stdout, stderr := droidstar(t, "help", "purpose")
+	wantErr := "droidstar: no command or help topic \"purpose\"\nThe topics: " + strings.Join(topicNames(), ", ") +
+		". Run 'droidstar help' for the commands.\n"
+	if code != ExitUsage || stdout != "" || stderr != wantErr {
+		t.Errorf("help purpose: exit %d, stdout %q, stderr %q\nwant %q", code, stdout, stderr, wantErr)
+	}
+}
