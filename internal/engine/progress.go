@@ -313,7 +313,9 @@ func (w *watcher) run(every time.Duration) (stop func()) {
 // that a simulated run shows what a run on devices would show, at the
 // same moments of its own time, however fast the host goes through it.
 func (w *watcher) runSimulated(every time.Duration) (stop func()) {
+	w.mu.Lock()
 	w.every, w.next = every, every
+	w.mu.Unlock()
 	w.rec.OnClock(w.tick)
 	return func() {
 		w.rec.OnClock(nil)
