@@ -27,7 +27,9 @@ that loads nothing from elsewhere (its CSS and the SVG are inline):
     (drag) and opens the picture alone at full size
   - the statistics in the columns of DroidStar's Table 1, as the summary
     prints them, with device time, cache hits and excluded queries
-  - the warnings: timing violations, non-determinism, excluded queries
+  - the warnings: timing violations, non-determinism, errors of unknown
+    cause; the queries the purpose's restrictions excluded are by design,
+    counted in one line that links to their list
   - every transition, with the reason behind each err answer
   - the statistics of the learning and equivalence phases (per-query logs
     are not recorded yet)

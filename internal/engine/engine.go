@@ -130,9 +130,14 @@ type Options struct {
 	// Now stamps the document; nil leaves learned_at out.
 	Now func() time.Time
 	// Progress, when set, receives a snapshot of the run every
-	// ProgressEvery (default 200 ms) and on every hypothesis, one call at
-	// a time but not always on the caller's goroutine; it must return
-	// quickly. The last call happens before Run returns.
+	// ProgressEvery (default 200 ms) and as each phase has its first
+	// estimate of its queries, one call at a time but not always on the
+	// caller's goroutine; it must return quickly. The last call happens
+	// before Run returns. With VirtualClock the interval and the
+	// snapshots' times are the simulated clock's (the batches' makespans
+	// on their lanes), so that a simulated run shows what a run on
+	// devices would, and the calls come on the goroutine that runs the
+	// queries.
 	Progress      func(Snapshot)
 	ProgressEvery time.Duration
 	// Determinism, when set, is recorded in the statistics with the
@@ -182,7 +187,13 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	eqMQ := &oracle.Counter{Next: job.MQ, Phase: oracle.PhaseEquivalence, Recorder: rec}
 
 	start := time.Now()
-	watch := newWatcher(rec, start, o.Progress)
+	clock := func() time.Duration { return time.Since(start) }
+	if o.VirtualClock {
+		clock = rec.Clock
+	}
+	watch := newWatcher(rec, clock, o.Progress)
+	// Only a run someone watches tells the watcher what it does.
+	watched := o.Progress != nil
 	var eq learn.EquivalenceOracle
 	var auto *equivalence.AutoBound
 	checks := &checks{inputs: t.Inputs}
@@ -198,8 +209,10 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 				per = equivalence.WholeRound
 			}
 		}
-		bound := &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.BoundForcing(), PerBatch: per, OnProgress: watch.roundProgress,
-			OnBatch: watch.roundBatch, Lookahead: lookahead}
+		bound := &equivalence.Bound{MQ: eqMQ, Bound: t.Bound, Sem: sem, Forcing: t.BoundForcing(), PerBatch: per, Lookahead: lookahead}
+		if watched {
+			bound.OnProgress, bound.OnEstimate = watch.boundProgress, watch.boundEstimate
+		}
 		checks.bound = bound
 		if t.BoundAuto {
 			auto = &equivalence.AutoBound{Bound: bound, Start: AutoStart, Max: t.BoundMax, OnRaise: func(_, to int) { watch.autoBound(to) }}
@@ -208,7 +221,11 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		}
 		if o.Conformance != nil {
 			confMQ := &oracle.Counter{Next: job.MQ, Phase: oracle.PhaseConformance, Recorder: rec}
-			conf, err := NewConformance(*o.Conformance, confMQ, sem, t.Forcing, func() int { return bound.Bound }, watch.roundProgress)
+			var progress func(done, total int)
+			if watched {
+				progress = watch.conformanceProgress
+			}
+			conf, err := NewConformance(*o.Conformance, confMQ, sem, t.Forcing, func() int { return bound.Bound }, progress)
 			if err != nil {
 				return nil, err
 			}
@@ -231,9 +248,23 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 			}
 		}
 	}
-	if o.Progress != nil {
-		stop := watch.run(o.ProgressEvery)
-		defer stop()
+	var mq oracle.Oracle = learnMQ
+	if watched {
+		mq = tap{Counter: learnMQ, asking: watch.asking}
+		if user := lopts.OnEstimate; user != nil {
+			lopts.OnEstimate = func(queries int) {
+				watch.learnerEstimate(queries)
+				user(queries)
+			}
+		} else {
+			lopts.OnEstimate = watch.learnerEstimate
+		}
+		every := cmp.Or(o.ProgressEvery, 200*time.Millisecond)
+		ticks := watch.run
+		if o.VirtualClock {
+			ticks = watch.runSimulated
+		}
+		defer ticks(every)()
 	}
 
 	learnerName := cmp.Or(o.Learn, learn.DefaultName)
@@ -253,16 +284,22 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 	var res *learn.Result
 	var learnErr error
 	for restarts := 0; ; restarts++ {
+		if restarts > 0 && watched {
+			watch.restart()
+		}
 		if restarts > maxRestarts {
 			learnErr = fmt.Errorf("%w, %d times: the target is too flaky to learn", oracle.ErrRevised, maxRestarts)
 			break
 		}
-		res, learnErr = learner(ctx, t.Inputs, t.Outputs, learnMQ, eq, lopts)
+		res, learnErr = learner(ctx, t.Inputs, t.Outputs, mq, eq, lopts)
 		if errors.Is(learnErr, oracle.ErrRevised) {
 			continue
 		}
 		if learnErr != nil || job.Verify == nil {
 			break
+		}
+		if watched {
+			watch.enter(kindFinal)
 		}
 		revised, err := job.Verify(oracle.WithPhase(ctx, oracle.PhaseVerification), res.Observations)
 		if err != nil {

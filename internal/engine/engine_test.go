@@ -3,9 +3,11 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/compose"
@@ -183,4 +185,53 @@ func sumExecuted(ds []engine.Device) int {
 		n += d.Executed
 	}
 	return n
+}
+
+// On the virtual clock the snapshots come as the run's own time passes,
+// one per interval of it, and as each phase has its first estimate, so
+// they are the same on every run: every phase has a total of queries from
+// its first snapshot, and the last snapshot's time is the run's estimated
+// wall time.
+func TestProgressOnTheVirtualClock(t *testing.T) {
+	plan := timerPlan(t)
+	var got []string
+	res, err := engine.Run(context.Background(), plan.Job, engine.Options{VirtualClock: true, ProgressEvery: time.Second,
+		Progress: func(s engine.Snapshot) {
+			line := fmt.Sprintf("%v %s:", s.Elapsed, s.Phase)
+			if s.Total > 0 {
+				line += fmt.Sprintf(" %d/%d %s,", s.Done, s.Total, s.Unit)
+			}
+			got = append(got, line+fmt.Sprintf(" %d of %d queries", s.Queries, s.QueriesTotal))
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		// The learner's first estimate: 30 queries, all expected to run.
+		"0s table fill: 0 of 30 queries",
+		"1s table fill: 7 of 20 queries",
+		"2s table fill: 11 of 20 queries",
+		"3s table fill: 17 of 28 queries",
+		"4s table fill: 19 of 28 queries",
+		"4s equivalence round 1: 0/5 transitions, 0 of 44 queries",
+		"5s equivalence round 1: 0/5 transitions, 2 of 40 queries",
+		// A query that ends past the next second.
+		"6.5s equivalence round 1: 1/5 transitions, 9 of 35 queries",
+		"7s equivalence round 1: 1/5 transitions, 10 of 35 queries",
+		"8s equivalence round 1: 1/5 transitions, 12 of 35 queries",
+		"9s equivalence round 1: 1/5 transitions, 14 of 35 queries",
+		"10s equivalence round 1: 2/5 transitions, 16 of 32 queries",
+		"11s equivalence round 1: 3/5 transitions, 20 of 30 queries",
+		"12s equivalence round 1: 3/5 transitions, 22 of 30 queries",
+		"13s equivalence round 1: 4/5 transitions, 25 of 27 queries",
+		"14s equivalence round 1: 4/5 transitions, 27 of 27 queries",
+		// The last, as Run returns.
+		"14s equivalence round 1: 5/5 transitions, 27 of 27 queries",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("snapshots:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if wall := res.Document.Stats.EstimatedWallSecs; wall != 14 {
+		t.Errorf("estimated wall %gs, want the last snapshot's 14s", wall)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -46,6 +47,7 @@ import (
 // Options.SuffixClosed does not apply (the tree has no table to close).
 func KV(ctx context.Context, inputs, outputs *mealy.Alphabet, mq oracle.Oracle, eq EquivalenceOracle, opts Options) (*Result, error) {
 	k := newKVTree(inputs)
+	k.estimate = opts.OnEstimate
 	if err := k.refine(ctx, mq, nil); err != nil {
 		return nil, err
 	}
@@ -123,6 +125,8 @@ type kvTree struct {
 	trans  [][]*kvTrans // per state, per input
 	cols   []mealy.Word
 	colOf  map[string]int
+	// estimate is Options.OnEstimate.
+	estimate func(queries int)
 }
 
 func newKVTree(inputs *mealy.Alphabet) *kvTree {
@@ -167,6 +171,9 @@ func (k *kvTree) sift(ctx context.Context, mq oracle.Oracle, pending []*kvTrans)
 		queries := make([]mealy.Word, len(todo))
 		for j, t := range todo {
 			queries[j] = t.word.Concat(t.node.disc...)
+		}
+		if k.estimate != nil {
+			k.estimate(k.siftGuess(todo))
 		}
 		answers, err := mq.Ask(ctx, queries)
 		if err != nil {
@@ -216,6 +223,9 @@ func (k *kvTree) refine(ctx context.Context, mq oracle.Oracle, pending []*kvTran
 	if len(queries) == 0 {
 		return nil
 	}
+	if k.estimate != nil {
+		k.estimate(len(queries))
+	}
 	answers, err := mq.Ask(ctx, queries)
 	if err != nil {
 		return err
@@ -224,6 +234,42 @@ func (k *kvTree) refine(ctx context.Context, mq oracle.Oracle, pending []*kvTran
 		t.out = answers[j].Outputs[len(t.word)-1]
 	}
 	return nil
+}
+
+// depth is how many discriminators lie between n and the root.
+func depth(n *kvNode) int {
+	d := 0
+	for ; n.parent != nil; n = n.parent {
+		d++
+	}
+	return d
+}
+
+// treeDepth is the depth of the deepest leaf.
+func (k *kvTree) treeDepth() int {
+	d := 0
+	for _, leaf := range k.leaves {
+		d = max(d, depth(leaf))
+	}
+	return d
+}
+
+// siftGuess is what sifting todo asks: a query per level each transition
+// still has to go down, guessed as the deepest leaf's level (at least the
+// one it asks next).
+func (k *kvTree) siftGuess(todo []*kvTrans) int {
+	deepest, n := k.treeDepth(), 0
+	for _, t := range todo {
+		n += max(deepest-depth(t.node), 1)
+	}
+	return n
+}
+
+// counterexampleGuess is what analysing u costs before the next
+// hypothesis: asking u, the binary search, and sifting the new state's
+// transitions and about as many that the split moves.
+func (k *kvTree) counterexampleGuess(u mealy.Word) int {
+	return 1 + bits.Len(uint(len(u))) + 2 + 2*k.inputs.Size()*(k.treeDepth()+1)
 }
 
 // split replaces the leaf of state old by an inner node with discriminator
@@ -274,6 +320,9 @@ func (k *kvTree) split(ctx context.Context, mq oracle.Oracle, old int, tr *kvTra
 // agrees with the target on cex.Word. The refined hypotheses are not
 // built: the tree runs the word itself.
 func (k *kvTree) counterexample(ctx context.Context, mq oracle.Oracle, cex *Counterexample) error {
+	if k.estimate != nil {
+		k.estimate(k.counterexampleGuess(cex.Word))
+	}
 	changed := false
 	if len(cex.Suffix) > 0 {
 		used, err := k.suffix(ctx, mq, cex)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -46,6 +47,7 @@ import (
 // absorbing, so nothing here knows of it.
 func LSharp(ctx context.Context, inputs, outputs *mealy.Alphabet, mq oracle.Oracle, eq EquivalenceOracle, opts Options) (*Result, error) {
 	l := newLSharp(inputs, mq)
+	l.estimate = opts.OnEstimate
 	res := &Result{}
 	fail := func(err error) (*Result, error) {
 		if res.Hypothesis != nil {
@@ -268,6 +270,8 @@ type lsharp struct {
 	// generation and basis size in identifyingAt.
 	identifying   map[int]mealy.Word
 	identifyingAt [2]int
+	// estimate is Options.OnEstimate.
+	estimate func(queries int)
 }
 
 func newLSharp(inputs *mealy.Alphabet, mq oracle.Oracle) *lsharp {
@@ -412,11 +416,16 @@ func (l *lsharp) adequate(ctx context.Context) error {
 	for {
 		l.promote()
 		queries := l.extension()
+		guess := 2 * len(queries) // each new successor may need identifying
 		if len(queries) == 0 {
 			queries = l.identification()
+			guess = len(queries)
 		}
 		if len(queries) == 0 {
 			return nil
+		}
+		if l.estimate != nil {
+			l.estimate(guess)
 		}
 		if _, err := l.ask(ctx, queries); err != nil {
 			return err
@@ -928,6 +937,11 @@ func (l *lsharp) disagreement(h *Hypothesis) mealy.Word {
 // counterexample asks the counterexample word (the equivalence oracle has
 // usually asked it already, and the cache answers it) and processes it.
 func (l *lsharp) counterexample(ctx context.Context, h *Hypothesis, w mealy.Word) error {
+	if l.estimate != nil {
+		// Asking w, the binary search, and extending and identifying
+		// the state it shows.
+		l.estimate(1 + bits.Len(uint(len(w))) + 2*l.k)
+	}
 	if _, err := l.ask(ctx, []mealy.Word{w}); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -47,6 +48,12 @@ type Options struct {
 	MaxRounds int
 	// OnHypothesis is called with every hypothesis before it is checked.
 	OnHypothesis func(round int, h *Hypothesis)
+	// OnEstimate, when set, is told before each batch about how many
+	// queries the learner will ask, that batch included, before its next
+	// hypothesis: the batch is exact, the rest a guess at the work of the
+	// states it has not found yet, which each later call corrects. A
+	// progress display turns it into the time left of the phase.
+	OnEstimate func(queries int)
 	// Lookahead sends, with each batch of the table's cells, the cells
 	// the next closing round would ask if it moved any of the batch's
 	// rows into S, as spares (oracle.Spares): on several lanes they run
@@ -90,6 +97,12 @@ type table struct {
 	keyBuf []byte
 	// lookahead asks each fill's next cells as spares (Options.Lookahead).
 	lookahead bool
+	// estimate is Options.OnEstimate; expect is how many states the phase
+	// is expected to end with at least, and promoted how many rows the
+	// last closing step moved into S (see guess).
+	estimate func(queries int)
+	expect   int
+	promoted int
 }
 
 type row struct {
@@ -117,7 +130,10 @@ type snapshot struct{ states, columns int }
 // oracle it was built over, so a caller that wants the two phases counted
 // apart gives each its own counter.
 func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet, mq oracle.Oracle, eq EquivalenceOracle, opts Options) (*Result, error) {
-	t := &table{inputs: inputs, eKeys: map[string]bool{}, lookahead: opts.Lookahead}
+	// The first hypothesis of a typestate has about as many states as the
+	// purpose has inputs (wait included): within a factor of two on every
+	// embedded example, and nothing better is known before any answer.
+	t := &table{inputs: inputs, eKeys: map[string]bool{}, lookahead: opts.Lookahead, estimate: opts.OnEstimate, expect: inputs.Size()}
 	for a := 0; a < inputs.Size(); a++ {
 		t.addColumn(mealy.Word{a})
 	}
@@ -162,6 +178,11 @@ func LStar(ctx context.Context, inputs *mealy.Alphabet, outputs *mealy.Alphabet,
 		}
 		if opts.MaxRounds > 0 && res.EQs >= opts.MaxRounds {
 			return done(ErrMaxRounds)
+		}
+		// A counterexample shows one state more than the hypothesis has.
+		t.expect, t.promoted = len(t.s)+1, 0
+		if t.estimate != nil {
+			t.estimate(t.refineGuess(cex))
 		}
 		suffixes, err := t.suffixesFor(ctx, mq, h, cex)
 		if err != nil {
@@ -246,6 +267,9 @@ func (t *table) fill(ctx context.Context, mq oracle.Oracle) error {
 	}
 	if n == 0 {
 		return nil
+	}
+	if t.estimate != nil {
+		t.estimate(n + t.guess(len(t.e)))
 	}
 	// One array holds every query of the batch: the pipeline keeps no
 	// query past its answer but may keep a few for messages.
@@ -393,6 +417,7 @@ func (t *table) close(ctx context.Context, mq oracle.Oracle) error {
 		if len(promote) == 0 {
 			return nil
 		}
+		t.promoted = len(promote)
 		for _, r := range promote {
 			t.addRow(r)
 		}
@@ -400,6 +425,27 @@ func (t *table) close(ctx context.Context, mq oracle.Oracle) error {
 			return err
 		}
 	}
+}
+
+// guess is the cells the table will still ask, beyond the fill at hand,
+// before it closes, with columns columns: each state still to be found
+// adds a row per input, a cell per column each. As many states as are
+// still expected, and at least as many as the last closing step found
+// (their extensions, being filled, may hold as many again).
+func (t *table) guess(columns int) int {
+	more := max(t.expect-len(t.s), t.promoted)
+	return more * t.inputs.Size() * columns
+}
+
+// refineGuess is what a counterexample costs before the next hypothesis:
+// the binary search (none when the oracle hands over a suffix), a new
+// column's cell in every row, and the rows of the one state it shows.
+func (t *table) refineGuess(cex *Counterexample) int {
+	search := 0
+	if len(cex.Suffix) == 0 || t.eKeys[cex.Suffix.Key()] {
+		search = 1 + bits.Len(uint(len(cex.Word)))
+	}
+	return search + len(t.order(len(t.s))) + t.guess(len(t.e)+1)
 }
 
 // observations copies out the table of snapshot sn for a final check.

@@ -113,6 +113,10 @@ type Recorder struct {
 	// wall is the estimated wall time of the batches run so far: each
 	// batch's makespan on the lanes the scheduler gave its queries.
 	wall time.Duration
+	// at is how far into the current batch a simulated timeline has got
+	// (see Reached); onClock is told each time it moves.
+	at      time.Duration
+	onClock func(time.Duration)
 	// scheduled and ran count the queries handed to the executors and
 	// those they finished, over the whole run: a progress display paces a
 	// batch by them before the batch's first transition is checked.
@@ -206,8 +210,48 @@ func (r *Recorder) Queue() (scheduled, ran int) {
 // ran: batches run one after another, so the run's estimate is their sum.
 func (r *Recorder) Makespan(d time.Duration) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.wall += d
+	r.at = 0
+	now, f := r.wall, r.onClock
+	r.mu.Unlock()
+	if f != nil {
+		f(now)
+	}
+}
+
+// Reached records that a batch run on a simulated timeline has got d into
+// the batch: the time its next query starts, when the first lane comes
+// free. Real lanes record nothing here; their time is the wall clock's.
+func (r *Recorder) Reached(d time.Duration) {
+	r.mu.Lock()
+	if d <= r.at {
+		r.mu.Unlock()
+		return
+	}
+	r.at = d
+	now, f := r.wall+d, r.onClock
+	r.mu.Unlock()
+	if f != nil {
+		f(now)
+	}
+}
+
+// Clock is the run's time on a simulated timeline: the batches run so far
+// and how far the current one has got (see Reached).
+func (r *Recorder) Clock() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.wall + r.at
+}
+
+// OnClock makes f hear Clock's new reading each time a simulated batch
+// moves it on, on the goroutine that runs the batch and outside the
+// recorder's lock, so that f may read the recorder: a progress display
+// of a simulated run is paced by the run's own time, not the host's.
+func (r *Recorder) OnClock(f func(now time.Duration)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.onClock = f
 }
 
 // EstimatedWall is the sum of the batches' makespans so far: what the

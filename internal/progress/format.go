@@ -20,7 +20,7 @@ const sep = " · "
 func statusLine(s engine.Snapshot, start phaseStart) string {
 	var b strings.Builder
 	b.WriteString(phaseName(s.Phase, "starting"))
-	if s.Total > 0 {
+	if measured(s) {
 		fmt.Fprintf(&b, " (%s, %s left)", doneOfTotal(s), clockOr(eta(s, start)))
 	}
 	b.WriteString(sep)
@@ -78,43 +78,70 @@ func deviceLines(devs []engine.Device, state bool) []string {
 	return lines
 }
 
+// measured says whether the phase has a size: steps, or an estimate of
+// its queries.
+func measured(s engine.Snapshot) bool { return s.Total > 0 || s.QueriesTotal > 0 }
+
+// fraction is how far the phase has got, as done of total: its steps
+// when it has them, else its queries.
+func fraction(s engine.Snapshot) (done, total int) {
+	if s.Total > 0 {
+		return s.Done, s.Total
+	}
+	return s.Queries, s.QueriesTotal
+}
+
 func doneOfTotal(s engine.Snapshot) string {
-	text := fmt.Sprintf("%d/%d", s.Done, s.Total)
-	if s.Unit != "" {
-		text += " " + s.Unit
+	var parts []string
+	if s.Total > 0 {
+		text := fmt.Sprintf("%d/%d", s.Done, s.Total)
+		if s.Unit != "" {
+			text += " " + s.Unit
+		}
+		parts = append(parts, text)
 	}
 	if s.QueriesTotal > 0 {
-		text += fmt.Sprintf(", %d of about %s run", s.Queries, plural(s.QueriesTotal, "query"))
+		parts = append(parts, fmt.Sprintf("%d of about %s run", s.Queries, plural(s.QueriesTotal, "query")))
 	}
-	return text
+	return strings.Join(parts, ", ")
 }
 
 // eta extrapolates the pace of the current phase so far over what is
-// left of it. The pace counts only the steps done since the phase was
-// first seen: a phase first seen half done has no known pace yet.
+// left of it. The pace counts only the queries run (or steps done) since
+// the phase was first seen: a phase first seen half done has no known
+// pace yet. Until it has one, the run's own pace per query run on a
+// device is spread over the queries the phase is expected to run, so
+// that a phase has an estimate from its first snapshot once any query of
+// the run has run.
 func eta(s engine.Snapshot, start phaseStart) (time.Duration, bool) {
-	if s.Total <= 0 {
-		return 0, false
-	}
-	if s.Done >= s.Total {
+	if s.Total > 0 && s.Done >= s.Total {
 		return 0, true
 	}
-	steps := s.Done - start.done
-	spent := s.Elapsed - start.elapsed
-	if start.phase != s.Phase || spent <= 0 {
-		return 0, false
+	queriesLeft := max(s.QueriesTotal-s.Queries, 0)
+	if s.Total <= 0 && s.QueriesTotal > 0 && queriesLeft == 0 {
+		return 0, true
 	}
-	if steps > 0 {
-		left := float64(spent) / float64(steps) * float64(s.Total-s.Done)
-		return time.Duration(left), true
+	if spent := s.Elapsed - start.elapsed; start.phase == s.Phase && spent > 0 {
+		// The queries the devices ran since the phase was first seen
+		// pace it best: they are what takes the time, where a step
+		// (a transition of a round) may take minutes or, answered by
+		// the cache, nothing.
+		if ran := s.Queries - start.queries; ran > 0 && queriesLeft > 0 {
+			return pace(spent, ran, queriesLeft), true
+		}
+		if steps := s.Done - start.done; s.Total > 0 && steps > 0 {
+			return pace(spent, steps, s.Total-s.Done), true
+		}
 	}
-	// No step done yet (a round's first transitions can take minutes):
-	// pace by the queries the devices ran since the phase was first seen.
-	if ran := s.Queries - start.queries; ran > 0 && s.QueriesTotal > s.Queries {
-		left := float64(spent) / float64(ran) * float64(s.QueriesTotal-s.Queries)
-		return time.Duration(left), true
+	if s.QueriesTotal > 0 && s.Executed > 0 && s.Elapsed > 0 {
+		return pace(s.Elapsed, s.Executed, queriesLeft), true
 	}
 	return 0, false
+}
+
+// pace is what is left of something that took spent for done of it.
+func pace(spent time.Duration, done, left int) time.Duration {
+	return time.Duration(float64(spent) / float64(done) * float64(left))
 }
 
 // clockOr formats an estimate as "about 1:10", or "?" when there is none.

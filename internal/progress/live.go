@@ -92,7 +92,7 @@ func (d *Display) phaseText(decor.Statistics) string {
 func (d *Display) leftText(decor.Statistics) string {
 	v := d.view()
 	text := clockOr(v.left, v.leftOK) + " left" + sep + clock(v.elapsed) + " elapsed"
-	if v.s.Total <= 0 {
+	if !measured(v.s) {
 		return text
 	}
 	return doneOfTotal(v.s) + sep + text
@@ -101,16 +101,16 @@ func (d *Display) leftText(decor.Statistics) string {
 // fillBar draws the phase's progress between its name and the estimate,
 // or just a separator while the phase's size is unknown.
 func (d *Display) fillBar(w io.Writer, st decor.Statistics) error {
-	s := d.view().s
+	done, total := fraction(d.view().s)
 	inner := min(st.AvailableWidth-4, maxBar) // 4: " [" and "] "
-	if s.Total <= 0 || inner < 5 {
+	if total <= 0 || inner < 5 {
 		if st.AvailableWidth >= utf8.RuneCountInString(sep) {
 			_, err := io.WriteString(w, sep)
 			return err
 		}
 		return nil
 	}
-	full := inner * min(max(s.Done, 0), s.Total) / s.Total
+	full := inner * min(max(done, 0), total) / total
 	_, err := fmt.Fprintf(w, " [%s%s] ", strings.Repeat("=", full), strings.Repeat("-", inner-full))
 	return err
 }

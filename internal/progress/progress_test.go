@@ -42,15 +42,18 @@ func TestPlainLines(t *testing.T) {
 	clk := newClock()
 	d := New(Options{Out: &out, Interval: 10 * time.Second, Now: clk.Now})
 
-	fill := engine.Snapshot{Phase: "table fill", Executed: 120, CacheHits: 40, Excluded: 3, DeviceSecs: 35.2, Elapsed: sec(42)}
+	// A phase first seen with 120 of its 300 queries run: the run's pace,
+	// 42 s for 120 queries, spread over the 180 left.
+	fill := engine.Snapshot{Phase: "table fill", Executed: 120, CacheHits: 40, Excluded: 3, DeviceSecs: 35.2, Elapsed: sec(42),
+		Queries: 120, QueriesTotal: 300}
 	clk.Advance(10 * time.Second)
 	d.Update(fill) // the run has lasted one interval: the first line
 	clk.Advance(3 * time.Second)
-	fill.Executed, fill.Elapsed = 125, sec(45)
+	fill.Executed, fill.Queries, fill.Elapsed = 125, 125, sec(45)
 	d.Update(fill) // within the interval: nothing
 	clk.Advance(7 * time.Second)
-	fill.Executed, fill.Elapsed = 130, sec(52)
-	d.Update(fill) // interval over: a line
+	fill.Executed, fill.Queries, fill.Elapsed = 130, 130, sec(52)
+	d.Update(fill) // interval over: a line, paced by the phase, 10 queries in 10 s
 
 	clk.Advance(1 * time.Second)
 	eq := engine.Snapshot{Phase: "equivalence round 2", Round: 2, States: 5, Executed: 131, CacheHits: 41, Excluded: 3,
@@ -67,7 +70,7 @@ func TestPlainLines(t *testing.T) {
 	clk.Advance(11 * time.Second)
 	slow := engine.Snapshot{Phase: "equivalence round 3", Round: 3, States: 6, Executed: 200, CacheHits: 41, Excluded: 3,
 		DeviceSecs: 60, Elapsed: sec(129), Total: 8, Unit: "transitions", QueriesTotal: 960}
-	d.Update(slow) // phase change: a line, the count but no pace yet
+	d.Update(slow) // phase change: a line, the count and the run's pace, 129 s for 200 queries
 	clk.Advance(10 * time.Second)
 	slow.Queries, slow.Executed, slow.Elapsed = 40, 240, sec(139)
 	d.Update(slow) // 40 queries in 10 s, 920 to go
@@ -81,11 +84,11 @@ func TestPlainLines(t *testing.T) {
 	d.Update(eq)
 
 	want := strings.Join([]string{
-		"droidstar: table fill · hypothesis 0 states · 120 executed, 40 from cache, 3 excluded · device 35.2 s · 0:42 elapsed",
-		"droidstar: table fill · hypothesis 0 states · 130 executed, 40 from cache, 3 excluded · device 35.2 s · 0:52 elapsed",
+		"droidstar: table fill (120 of about 300 queries run, about 1:03 left) · hypothesis 0 states · 120 executed, 40 from cache, 3 excluded · device 35.2 s · 0:42 elapsed",
+		"droidstar: table fill (130 of about 300 queries run, about 2:50 left) · hypothesis 0 states · 130 executed, 40 from cache, 3 excluded · device 35.2 s · 0:52 elapsed",
 		"droidstar: equivalence round 2 (0/400 transitions, ? left) · hypothesis 5 states · 131 executed, 41 from cache, 3 excluded · device 40.0 s · 0:53 elapsed",
 		"droidstar: equivalence round 2 (130/400 transitions, about 2:15 left) · hypothesis 5 states · 200 executed, 41 from cache, 3 excluded · device 40.0 s · 1:58 elapsed",
-		"droidstar: equivalence round 3 (0/8 transitions, 0 of about 960 queries run, ? left) · hypothesis 6 states · 200 executed, 41 from cache, 3 excluded · device 60.0 s · 2:09 elapsed",
+		"droidstar: equivalence round 3 (0/8 transitions, 0 of about 960 queries run, about 10:19 left) · hypothesis 6 states · 200 executed, 41 from cache, 3 excluded · device 60.0 s · 2:09 elapsed",
 		"droidstar: equivalence round 3 (0/8 transitions, 40 of about 960 queries run, about 3:50 left) · hypothesis 6 states · 240 executed, 41 from cache, 3 excluded · device 60.0 s · 2:19 elapsed",
 		"droidstar: learned · hypothesis 1 state · 3 equivalence rounds · 400 asked: 300 executed, 90 from cache, 10 excluded · device 250.2 s · 1:02:05 elapsed",
 		"droidstar:   emulator-5554  160 executed · device 130.0 s",
@@ -169,6 +172,15 @@ func TestETA(t *testing.T) {
 		// No transition checked yet: the queries' pace, 60 in 20 s, 900 to go.
 		{"queries before the first transition", engine.Snapshot{Phase: start.phase, Total: 8, Queries: 60, QueriesTotal: 960, Elapsed: sec(120)}, start, "about 5:00"},
 		{"no query run yet", engine.Snapshot{Phase: start.phase, Total: 8, QueriesTotal: 960, Elapsed: sec(120)}, start, "?"},
+		// A phase without steps is paced by its queries: 60 in 20 s, 40 to go.
+		{"queries only", engine.Snapshot{Phase: start.phase, Queries: 60, QueriesTotal: 100, Elapsed: sec(120)}, start, "about 0:13"},
+		{"queries all run", engine.Snapshot{Phase: start.phase, Queries: 100, QueriesTotal: 100, Elapsed: sec(120)}, start, "about 0:00"},
+		// Before the phase has a pace of its own, the run's: 300 queries
+		// in 150 s, 90 to go.
+		{"the run's pace", engine.Snapshot{Phase: "table fill", Executed: 300, QueriesTotal: 90, Elapsed: sec(150)}, start, "about 0:45"},
+		{"the run's pace, seen half done", engine.Snapshot{Phase: start.phase, Done: 200, Total: 400, Executed: 300, Queries: 10, QueriesTotal: 100, Elapsed: sec(100)},
+			phaseStart{phase: start.phase, elapsed: sec(100), done: 200, queries: 10}, "about 0:30"},
+		{"no query run in the run", engine.Snapshot{Phase: "table fill", QueriesTotal: 90, Elapsed: sec(1)}, start, "?"},
 	} {
 		if got := clockOr(eta(tc.s, tc.start)); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
@@ -213,6 +225,22 @@ func TestLive(t *testing.T) {
 	}
 	if n := strings.Count(got, "droidstar: equivalence round 2 · hypothesis 5 states · 2 equivalence rounds"); n != 1 {
 		t.Errorf("summary printed %d times", n)
+	}
+	noMPB(t)
+}
+
+// A phase without steps has a bar of its queries, and the estimate of
+// what is left; on first sight, the run's pace.
+func TestLiveQueries(t *testing.T) {
+	var out bytes.Buffer
+	clk := newClock()
+	d := New(Options{Out: &out, Terminal: true, Width: 200, Now: clk.Now})
+	final := engine.Snapshot{Phase: "table fill", Executed: 100, CacheHits: 30, Excluded: 3,
+		DeviceSecs: 30, Elapsed: sec(50), Queries: 100, QueriesTotal: 400}
+	d.Finish(final)
+	want := "table fill [=======-----------------------] 100 of about 400 queries run · about 2:30 left · 0:50 elapsed\n"
+	if got := out.String(); !strings.Contains(got, want) {
+		t.Errorf("output lacks %q:\n%q", want, got)
 	}
 	noMPB(t)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/droidstar/droidstar/internal/export"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
+	"github.com/droidstar/droidstar/internal/nouns"
 )
 
 //go:embed report.html.tmpl
@@ -83,6 +84,8 @@ func WriteHTML(w io.Writer, d *model.Document, opts Options) error {
 		p.Phases = phases(d.Stats)
 	}
 	p.Warnings = warnings(d, names)
+	p.Excluded = errsOf(d, names, model.ErrExcluded)
+	p.ExcludedCount = nouns.Count(len(p.Excluded), "query")
 	p.NumTransitions = len(d.Transitions)
 	p.Transitions = transitions(d, names)
 	bw := bufio.NewWriter(w)
@@ -108,6 +111,11 @@ type pageData struct {
 	Stats     []export.Column
 	Phases    []phase
 	Warnings  []string
+	// Excluded are the transitions the purpose's restrictions excluded:
+	// by design, so the warnings count them in one line that links to
+	// their list, which would otherwise drown what is worth a look.
+	Excluded      []string
+	ExcludedCount string // "8 queries"
 	// Transitions are made one row at a time as the template writes
 	// them: a model's table can run to millions of rows.
 	Transitions    iter.Seq[transition]
@@ -252,8 +260,10 @@ func phases(s *model.Stats) []phase {
 
 // warnings are the document's warnings (timing violations,
 // non-determinism, a partial model), a bound that was too small, and the
-// err transitions that are not what the class does: queries the purpose
-// excluded and errors of unknown cause.
+// err transitions that are not what the class does nor what the purpose
+// chose: errors of unknown cause, and of a kind this droidstar does not
+// know. Queries the purpose's restrictions excluded are not among them
+// (see pageData.Excluded).
 func warnings(d *model.Document, names map[string]string) []string {
 	w := append([]string(nil), d.Warnings...)
 	if b := d.Bound; b != nil && b.LearnedNeeds > b.Used && d.Conformance != nil {
@@ -261,35 +271,42 @@ func warnings(d *model.Document, names map[string]string) []string {
 	} else if b != nil && b.LearnedNeeds > b.Used {
 		w = append(w, fmt.Sprintf("the learned model needs a distinguisher bound of %d, more than the %d the run assumed: the target needs more than %d too, so the model may be wrong", b.LearnedNeeds, b.Used, b.Used))
 	}
-	kinds := map[model.ErrKind][]string{}
+	for _, what := range errsOf(d, names, model.ErrUnknown) {
+		w = append(w, "err of unknown cause: "+what)
+	}
+	counts := map[model.ErrKind]int{}
 	for _, t := range d.Transitions {
-		if t.Err == nil {
+		if t.Err != nil {
+			counts[t.Err.Kind]++
+		}
+	}
+	var other []string
+	for k, n := range counts {
+		switch k {
+		case model.ErrExcluded, model.ErrUnknown, model.ErrThrown, model.ErrErrorCallback, model.ErrReturned:
+		default:
+			other = append(other, fmt.Sprintf("%d err transitions of unrecognised kind %q", n, k))
+		}
+	}
+	sort.Strings(other)
+	return append(w, other...)
+}
+
+// errsOf lists the err transitions of kind k, in the document's order,
+// as "state · input: detail".
+func errsOf(d *model.Document, names map[string]string, k model.ErrKind) []string {
+	var out []string
+	for _, t := range d.Transitions {
+		if t.Err == nil || t.Err.Kind != k {
 			continue
 		}
 		what := stateName(names, t.From) + " · " + t.Input
 		if t.Err.Detail != "" {
 			what += ": " + t.Err.Detail
 		}
-		kinds[t.Err.Kind] = append(kinds[t.Err.Kind], what)
+		out = append(out, what)
 	}
-	for _, k := range []model.ErrKind{model.ErrExcluded, model.ErrUnknown} {
-		for _, what := range kinds[k] {
-			switch k {
-			case model.ErrExcluded:
-				w = append(w, "excluded query (never ran, answered err): "+what)
-			default:
-				w = append(w, "err of unknown cause: "+what)
-			}
-		}
-	}
-	var other []string
-	for k, list := range kinds {
-		if k != model.ErrExcluded && k != model.ErrUnknown && k != model.ErrThrown && k != model.ErrErrorCallback && k != model.ErrReturned {
-			other = append(other, fmt.Sprintf("%d err transitions of unrecognised kind %q", len(list), k))
-		}
-	}
-	sort.Strings(other)
-	return append(w, other...)
+	return out
 }
 
 func transitions(d *model.Document, names map[string]string) iter.Seq[transition] {

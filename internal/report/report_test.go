@@ -111,9 +111,50 @@ func TestContent(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	// Nothing is loaded from elsewhere.
-	if m := regexp.MustCompile(`(?i)(src|href)\s*=\s*"`).FindString(s); m != "" {
+	// Nothing is loaded from elsewhere; links go to the page's own anchors.
+	if m := regexp.MustCompile(`(?i)(src|href)\s*=\s*"[^#]`).FindString(s); m != "" {
 		t.Errorf("report refers to an external resource: %s", m)
+	}
+}
+
+// The queries the purpose's restrictions excluded are by design: the
+// mediaplayer report's warnings count them in one line that links to
+// their list, and list none of them as a warning.
+func TestExcludedQueriesAreNoWarnings(t *testing.T) {
+	page, err := HTML(example(t, "mediaplayer"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	section := func(from, to string) string {
+		t.Helper()
+		_, rest, ok := strings.Cut(s, from)
+		body, _, ok2 := strings.Cut(rest, to)
+		if !ok || !ok2 {
+			t.Fatalf("the page has no section from %q to %q", from, to)
+		}
+		return body
+	}
+	want := `
+<p class="none" id="warnings">No warnings.</p>
+<p class="note" id="excluded-count"><a href="#excluded">8 queries excluded by the purpose's restrictions</a>: err by design, never run.</p>
+
+`
+	if got := section("<h2>Warnings</h2>", "<h2>Transitions</h2>"); got != want {
+		t.Errorf("warnings section:\n%s\nwant:\n%s", got, want)
+	}
+	// The link's anchor lists the 8, each an err transition of kind
+	// excluded in the transitions table.
+	list := section(`<h3 id="excluded">Excluded by the purpose's restrictions</h3>`, "</ul>")
+	items := regexp.MustCompile(`<li>(s\d+) · (\w+): \[prepare\] followed by wait</li>`).FindAllStringSubmatch(list, -1)
+	if len(items) != 8 || strings.Count(list, "<li>") != 8 {
+		t.Fatalf("the list of excluded queries:\n%s", list)
+	}
+	for _, it := range items {
+		row := fmt.Sprintf(`<tr class="err"><td>%s</td><td class="mono">%s</td><td class="mono">err</td>`, it[1], it[2])
+		if !strings.Contains(s, row) || !strings.Contains(s, "<td>excluded</td><td>[prepare] followed by wait</td></tr>") {
+			t.Errorf("%s · %s is listed as excluded but the transitions table has no such err", it[1], it[2])
+		}
 	}
 }
 
@@ -140,7 +181,7 @@ func TestEscapingAndWarnings(t *testing.T) {
 			t.Errorf("%q is not escaped", bad)
 		}
 	}
-	for _, want := range []string{"&lt;b&gt;non-deterministic&lt;/b&gt;", "excluded query (never ran, answered err)", "restriction &lt;x&gt;",
+	for _, want := range []string{"&lt;b&gt;non-deterministic&lt;/b&gt;", "1 query excluded by the purpose's restrictions", "restriction &lt;x&gt;",
 		"The typestate picture is missing: no SVG renderer was given"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q", want)

@@ -61,10 +61,11 @@ type Bound struct {
 	// (oracle.Spares), which several lanes run where they would wait. The
 	// counterexample is the same; one lane never runs a spare.
 	Lookahead bool
-	// OnBatch, when set, is told how many transitions the batch asked next
-	// checks, so that a display can pace the round by its queries before
-	// the first batch ends.
-	OnBatch func(transitions int)
+	// OnEstimate, when set, is told before each batch how many words the
+	// round still asks, that batch included (as learn.Options.OnEstimate),
+	// so that a display can pace the round by its queries before the
+	// first batch ends.
+	OnEstimate func(words int)
 }
 
 type transition struct{ q, in, to int }
@@ -129,8 +130,9 @@ func (b *Bound) FindCounterexample(ctx context.Context, h *learn.Hypothesis) (*l
 	}
 	for start := 0; start < len(todo); start += per {
 		chunk := todo[start:min(start+per, len(todo))]
-		if b.OnBatch != nil {
-			b.OnBatch(len(chunk))
+		if b.OnEstimate != nil {
+			// Every transition asks two words per suffix.
+			b.OnEstimate((len(todo) - start) * 2 * steps.count)
 		}
 		var cex *learn.Counterexample
 		var err error

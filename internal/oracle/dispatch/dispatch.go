@@ -395,6 +395,7 @@ func (s *Scheduler) askVirtual(ctx context.Context, r *round, execs []backend.Ex
 		if !cut && r.cut.Load() {
 			cutAt = free[lane]
 		}
+		s.Recorder.Reached(free[lowest(free)])
 	}
 	if spares && r.err == nil && cutAt < 0 {
 		s.spareVirtual(ctx, r, execs, serials, free, end)
@@ -427,6 +428,7 @@ func (s *Scheduler) spareVirtual(ctx context.Context, r *round, execs []backend.
 		}
 		r.set(q, a, d)
 		free[lane] += d
+		s.Recorder.Reached(free[lowest(free)])
 	}
 }
 

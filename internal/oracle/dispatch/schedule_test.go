@@ -273,3 +273,29 @@ func TestSchedulerRecordsMakespan(t *testing.T) {
 		t.Errorf("device seconds %g, want 14", l.DeviceSecs)
 	}
 }
+
+// Virtual lanes move the recorder's clock as the batch plays out: to
+// when the first lane comes free after each query, which is when the
+// next one starts, and to the batch's makespan at its end.
+func TestVirtualLanesMoveTheClock(t *testing.T) {
+	in, out := alphabets(t)
+	rec := &oracle.Recorder{}
+	var readings []string
+	rec.OnClock(func(now time.Duration) { readings = append(readings, now.String()) })
+	s := &dispatch.Scheduler{Executors: []backend.Executor{&clocked{serial: "a"}, &clocked{serial: "b"}}, Inputs: in, Outputs: out,
+		Sem: mealy.ClosureSemantics(in, out), Recorder: rec, Virtual: true}
+	// a: wait [0,5]; b: start wait [0,2], start [2,3], wait wait [3,8].
+	if _, err := s.Ask(context.Background(), words(t, in, "wait", "start wait", "start", "wait wait")); err != nil {
+		t.Fatal(err)
+	}
+	// Then start alone, [8,9].
+	if _, err := s.Ask(context.Background(), words(t, in, "start")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(readings, " "), "2s 3s 5s 8s 9s"; got != want {
+		t.Errorf("clock readings %s, want %s", got, want)
+	}
+	if got := rec.Clock(); got != 9*time.Second {
+		t.Errorf("clock %s, want 9s", got)
+	}
+}
