@@ -85,7 +85,7 @@ func WriteHTML(w io.Writer, d *model.Document, opts Options) error {
 	}
 	p.Warnings = warnings(d, names)
 	p.Excluded = errsOf(d, names, model.ErrExcluded)
-	p.ExcludedCount = nouns.Count(len(p.Excluded), "query")
+	p.ExcludedCount = nouns.Count(len(p.Excluded), "transition")
 	p.NumTransitions = len(d.Transitions)
 	p.Transitions = transitions(d, names)
 	bw := bufio.NewWriter(w)
@@ -115,7 +115,7 @@ type pageData struct {
 	// by design, so the warnings count them in one line that links to
 	// their list, which would otherwise drown what is worth a look.
 	Excluded      []string
-	ExcludedCount string // "8 queries"
+	ExcludedCount string // "8 transitions"
 	// Transitions are made one row at a time as the template writes
 	// them: a model's table can run to millions of rows.
 	Transitions    iter.Seq[transition]

@@ -137,7 +137,7 @@ func TestExcludedQueriesAreNoWarnings(t *testing.T) {
 	}
 	want := `
 <p class="none" id="warnings">No warnings.</p>
-<p class="note" id="excluded-count"><a href="#excluded">8 queries excluded by the purpose's restrictions</a>: err by design, never run.</p>
+<p class="note" id="excluded-count"><a href="#excluded">8 transitions excluded by the purpose's restrictions</a>: err by design, never run.</p>
 
 `
 	if got := section("<h2>Warnings</h2>", "<h2>Transitions</h2>"); got != want {
@@ -181,7 +181,7 @@ func TestEscapingAndWarnings(t *testing.T) {
 			t.Errorf("%q is not escaped", bad)
 		}
 	}
-	for _, want := range []string{"&lt;b&gt;non-deterministic&lt;/b&gt;", "1 query excluded by the purpose's restrictions", "restriction &lt;x&gt;",
+	for _, want := range []string{"&lt;b&gt;non-deterministic&lt;/b&gt;", "1 transition excluded by the purpose's restrictions", "restriction &lt;x&gt;",
 		"The typestate picture is missing: no SVG renderer was given"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q", want)
