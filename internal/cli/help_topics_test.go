@@ -452,6 +452,7 @@ func TestHelpExitCodesMatchTheCommands(t *testing.T) {
 		{code: 1, args: matrix()},
 		{code: 1, args: []string{"learn", "--example", "asynctask", "-q", "-o", t.TempDir(), "--max-queries", "5"}},
 		{code: 2, args: []string{"learn", "--bogus"}},
+		{code: 2, args: []string{"lern"}},
 		{code: 2, args: []string{"learn", "--example", "nosuchexample"}},
 		{code: 2, args: []string{"diff", mediaplayer, filepath.Join(dir, "missing.json")}},
 		{code: 2, args: []string{"help", "nosuchtopic"}},

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -122,10 +123,18 @@ func mainWith(args []string, e *env) int {
 		return ee.code
 	}
 	var usage *run.UsageError
-	if errors.As(err, &usage) {
+	if errors.As(err, &usage) || isUnknownCommand(err) {
 		return ExitUsage
 	}
 	return ExitFail
+}
+
+// isUnknownCommand says whether err is cobra's for a command name it does
+// not know: a wrong command line, as an unknown flag is, though cobra
+// gives it no type of its own (it runs no Args check on a root that
+// cannot run).
+func isUnknownCommand(err error) bool {
+	return strings.HasPrefix(err.Error(), "unknown command ")
 }
 
 // exactArgs is cobra.ExactArgs with a usage exit code.
