@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // 'droidstar help' lists every topic with its title after the commands,
@@ -50,5 +52,27 @@ func TestHelpOfACommandAndOfNothing(t *testing.T) {
 		". Run 'droidstar help' for the commands.\n"
 	if code != ExitUsage || stdout != "" || stderr != wantErr {
 		t.Errorf("help purpose: exit %d, stdout %q, stderr %q\nwant %q", code, stdout, stderr, wantErr)
+	}
+}
+
+// A flag's help is one line; the why is in a topic: every flag of the
+// commands that learn is named in some topic.
+func TestEveryLearningFlagIsExplainedInATopic(t *testing.T) {
+	var all strings.Builder
+	for _, topic := range helpTopics() {
+		all.WriteString(topic.Markdown)
+	}
+	text := all.String()
+	for _, name := range []string{"learn", "matrix"} {
+		c, _, err := newRoot(&env{}).Find([]string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			named := strings.Contains(text, "--"+f.Name) || (f.Shorthand != "" && strings.Contains(text, "-"+f.Shorthand+" "))
+			if !named && f.Name != "help" && !f.Hidden {
+				t.Errorf("%s --%s is in no help topic", name, f.Name)
+			}
+		})
 	}
 }
