@@ -17,35 +17,27 @@ func newBenchCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "bench",
 		Short: "Benchmark the learner against DroidStar and AALpy",
-		Long: `Bench learns, on the simulated device:
-  droidstar  the six typestates DroidStar learned on a real device in 2016,
-             with the distinguisher-bound oracle, checking each learned model
-             equals the target, beside DroidStar's executed queries and wall time:
-             device-seconds on one lane, and the estimated wall time on 1 and
-             --lanes lanes, with geometric means over the six; what padding
-             does to them, and each learner's (--learner's choices);
-  mealy      the public Mealy benchmarks with a perfect teacher, learned by
-             each learner (--learner's choices), beside AALpy's L*, KV and L#:
-             executed queries, symbols and equivalence queries;
-  examples   the bundled examples, checking each against its model;
-  checks     what each equivalence check costs and catches: every target of
-             the three suites learned with the bound oracle alone, with
-             --bound auto, and with the bound oracle followed by each
-             conformance test (executed queries, and whether the learned
-             model equals the target);
-  timeout    --timeout auto beside the fixed timeout on one lane: device-seconds
-             and their ratio (with the geometric mean) for the examples with
-             latency ranges and, with the shared data, DroidStar's six under
-             the bundled examples' latencies (our assumptions), checking both
-             runs learn the same model.
+		Long: `Bench learns on the simulated device and prints tables, suite by suite:
+  droidstar  DroidStar's six typestates beside DroidStar's real-device runs:
+             executed queries, device time, estimated wall time on --lanes
+             lanes, what padding saves, and each learner
+  mealy      13 public Mealy benchmarks with a perfect teacher, each learner
+             beside AALpy's L*, KV and L#
+  examples   the bundled examples, each checked against its model
+  timeout    --timeout auto beside the fixed timeout
+  checks     what each equivalence check costs and catches, on every target
+             above (minutes: --bound auto on the larger Mealy models)
+What each column means, the method, and every table as it prints now are in
+internal/bench/README.md in the source tree.
+
 The reference data is read from the shared directory (--shared,
 $DROIDSTAR_SHARED, or a "shared" folder beside the checkout); without it
 the examples run in place of the droidstar and mealy suites. Exit code 1 if
-any learned model differs from its target.
+a learned model differs from its target (not in the checks suite, where a
+wrong model is what it measures).
 
-How learning scales over several devices is measured apart, because it runs
-fake devices that the droidstar binary does not contain: 'make bench-scaling'
-in a checkout (see the README).`,
+The Go benchmarks and the scaling over several devices run from a checkout
+(make bench-go, bench-large, bench-scaling; the same README says how).`,
 		Example: `  droidstar bench
   droidstar bench --only droidstar --shared ../shared
   droidstar bench --only mealy`,
@@ -71,6 +63,6 @@ in a checkout (see the README).`,
 	}
 	c.Flags().StringVar(&shared, "shared", "", "the reference data (default: $DROIDSTAR_SHARED, else ../shared)")
 	c.Flags().StringSliceVar(&only, "only", nil, "run only these suites: "+strings.Join(bench.Suites(), ", "))
-	c.Flags().IntVar(&lanes, "lanes", 4, "lanes of the DroidStar suite's second run (the first runs on 1)")
+	c.Flags().IntVar(&lanes, "lanes", bench.DefaultLanes, "lanes for the droidstar suite's second run (the first uses 1)")
 	return c
 }

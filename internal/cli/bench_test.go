@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,5 +54,21 @@ func TestBenchLearnersTable(t *testing.T) {
 		if total[0] != "total" || total[1+j] != strconv.Itoa(totals[j]) {
 			t.Errorf("total row %q, want %v", total, totals)
 		}
+	}
+}
+
+// bench --help sends the reader to the benchmark document for the method
+// and the tables, and that document is there.
+func TestBenchHelpPointsAtTheDocument(t *testing.T) {
+	const doc = "internal/bench/README.md"
+	code, stdout, stderr := droidstar(t, "bench", "--help")
+	if code != 0 {
+		t.Fatalf("bench --help: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, doc) {
+		t.Errorf("bench --help does not name %s:\n%s", doc, stdout)
+	}
+	if _, err := os.Stat(repoPath(doc)); err != nil {
+		t.Error(err)
 	}
 }
