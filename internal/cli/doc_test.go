@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/droidstar/droidstar/internal/bench"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -517,5 +518,24 @@ func TestMatchLines(t *testing.T) {
 		if got := matchLines(strings.Split(tc.want, "\n"), strings.Split(tc.got, "\n")); got != tc.match {
 			t.Errorf("matchLines(%q, %q) = %v", tc.want, tc.got, got)
 		}
+	}
+}
+
+// The README's results are the benchmark document's headline, word for
+// word, which the bench's own test keeps equal to what the bench prints.
+func TestREADMEShowsTheBenchHeadline(t *testing.T) {
+	read := func(path string) string {
+		data, err := os.ReadFile(repoPath(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		headline, err := bench.Headline(string(data))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return headline
+	}
+	if readme, doc := read("README.md"), read("internal/bench/README.md"); readme != doc {
+		t.Errorf("the README's results differ from internal/bench/README.md's headline:\n%s\nwant:\n%s", readme, doc)
 	}
 }
