@@ -122,7 +122,7 @@ bench-go:
 
 # Peak memory (peak-MB, the child's rusage) and time of the real binary's
 # export (every format), report and diff on seeded random models of
-# LARGE_STATES states (10 inputs each). The README's limits quote it, run as
+# LARGE_STATES states (10 inputs each); internal/bench/README.md says more. Run as
 #   make bench-large LARGE_STATES=100000,150000,200000
 LARGE_STATES ?= 1000,10000
 bench-large:
