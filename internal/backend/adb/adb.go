@@ -73,11 +73,14 @@ type Executor struct {
 	inst    *instrumentation
 	user    int          // the Android user the harness runs as
 	release func() error // lets the device sleep again (Options.Awake)
-	runDir  string
-	marker  string // logged before the harness starts
-	hello   harness.Hello
-	closeMu sync.Mutex
-	closed  bool
+	// awakeWarning says the device could not be kept awake; the first
+	// results the executor returns carry it into the model.
+	awakeWarning string
+	runDir       string
+	marker       string // logged before the harness starts
+	hello        harness.Hello
+	closeMu      sync.Mutex
+	closed       bool
 
 	// What a restart needs to start the harness again (deadline.go).
 	opts     Options
@@ -135,9 +138,7 @@ func open(ctx context.Context, dev *adbclient.Device, o Options, perms []string,
 	}
 	e.info.User = &e.user
 	if o.Awake != nil {
-		if e.release, err = o.Awake.hold(ctx, dev); err != nil {
-			return nil, err
-		}
+		e.release, e.awakeWarning = o.Awake.hold(ctx, dev)
 		defer func() {
 			if err != nil {
 				e.release()

@@ -23,7 +23,9 @@ const pluggedUSB = 2
 // Awake keeps devices awake while executors run on them. The first
 // executor on a device reads its stay-on setting and, unless the screen
 // already stays on over USB, sets it with `svc power stayon usb`; the last
-// executor on the device to close puts the value it read back. Executors
+// executor on the device to close puts the value it read back. Staying
+// awake is a convenience: a device that will not stay on (a shell that
+// may not write settings) is warned about, once, and learning goes on. Executors
 // sharing an Awake (every executor of one droidstar command) therefore
 // never fight over the setting, also when one device serves several of
 // them. The CPU is kept awake by the harness's own partial wake lock.
@@ -45,12 +47,17 @@ type stayOn struct {
 	// restore is the value to put back when the last one leaves, or ""
 	// when droidstar changed nothing.
 	restore string
+	// failed says the first holder could not keep the device awake: the
+	// others do not try again, nor warn again.
+	failed bool
 }
 
 // hold keeps dev awake until the returned release is called; release
 // restores the device's setting when it is the last holder and says
-// what went wrong doing so.
-func (a *Awake) hold(ctx context.Context, dev *adbclient.Device) (release func() error, err error) {
+// what went wrong doing so. When the device cannot be kept awake, the
+// first holder gets a warning for the model (and the log hears it at
+// once); the run goes on with the device's setting as it was.
+func (a *Awake) hold(ctx context.Context, dev *adbclient.Device) (release func() error, warning string) {
 	serial := dev.Serial()
 	a.mu.Lock()
 	s := a.devs[serial]
@@ -62,10 +69,15 @@ func (a *Awake) hold(ctx context.Context, dev *adbclient.Device) (release func()
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.users == 0 {
+	if s.users == 0 && !s.failed {
 		restore, err := keepAwake(ctx, dev)
 		if err != nil {
-			return nil, fmt.Errorf("device %s: keep it awake: %w (--keep-awake=false leaves the device's setting alone)", serial, err)
+			s.failed = true
+			warning = fmt.Sprintf("device %s: cannot keep its screen on (%v); learning goes on, but a device that sleeps "+
+				"answers late or not at all: keep it awake by hand, or pass --keep-awake=false to skip this", serial, err)
+			if a.warn != nil {
+				fmt.Fprintf(a.warn, "droidstar: %s\n", warning)
+			}
 		}
 		s.restore = restore
 	}
@@ -93,7 +105,7 @@ func (a *Awake) hold(ctx context.Context, dev *adbclient.Device) (release func()
 			s.restore = ""
 		})
 		return err
-	}, nil
+	}, warning
 }
 
 // keepAwake makes the screen stay on while the device is plugged in over

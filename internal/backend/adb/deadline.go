@@ -160,6 +160,10 @@ func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]quer
 		warning = fmt.Sprintf("device %s: %s; droidstar restarted the harness and ran the queries again", e.dev.Serial(), h.what)
 		alone = true
 	}
+	if e.awakeWarning != "" && len(results) > 0 {
+		results[0].Warnings = append(results[0].Warnings, e.awakeWarning)
+		e.awakeWarning = ""
+	}
 	return results, nil
 }
 

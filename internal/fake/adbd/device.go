@@ -98,6 +98,13 @@ type Config struct {
 	// delete global, svc power stayon); nil means DefaultGlobalSettings,
 	// and a key missing from a given map is unset ("null").
 	GlobalSettings map[string]string
+	// StayOnIgnored makes svc power stayon change nothing and still exit
+	// 0, as on a build whose shell may not write settings:
+	// PowerManagerService.BinderService.setStayOnSetting (frameworks/base,
+	// services/core/java/com/android/server/power/PowerManagerService.java)
+	// writes only for root or a caller Settings.checkAndNoteWriteSettingsOperation
+	// lets through, and otherwise returns without a word.
+	StayOnIgnored bool
 	// SecureSettings is the secure settings table (settings get and put
 	// secure: location_mode); nil means DefaultSecureSettings.
 	SecureSettings map[string]string

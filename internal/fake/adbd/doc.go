@@ -215,6 +215,11 @@
 //     PowerCommand.java: true is AC|USB|WIRELESS, usb is
 //     BatteryManager.BATTERY_PLUGGED_USB = 2); on arguments it does not
 //     know it prints its help to stderr and exits 0, changing nothing.
+//     With Config.StayOnIgnored it changes nothing either and exits 0:
+//     PowerManagerService.BinderService.setStayOnSetting writes only for
+//     root or a caller that Settings.checkAndNoteWriteSettingsOperation
+//     lets through (a vendor build whose shell may not write settings),
+//     and otherwise returns without a word.
 //     settings (SettingsService, formerly cmds/settings SettingsCmd)
 //     prints a global setting or "null", puts silently, and deletes with
 //     "Deleted N rows". Device.SettingHistory lists every value a global

@@ -118,7 +118,9 @@ func (p *proc) svc(args []string) int {
 			v = pluggedWireless
 		}
 		if v >= 0 {
-			p.d.setGlobal("stay_on_while_plugged_in", strconv.Itoa(v), false)
+			if !p.d.cfg.StayOnIgnored {
+				p.d.setGlobal("stay_on_while_plugged_in", strconv.Itoa(v), false)
+			}
 			return 0
 		}
 	}
