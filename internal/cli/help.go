@@ -49,16 +49,17 @@ CI, the environment and the exit codes. The list is at the end of
 'droidstar help'.`,
 		Example: "  droidstar help\n  droidstar help purposes\n  droidstar help learn",
 		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
 			var out []cobra.Completion
-			if len(args) == 0 {
-				for _, t := range helpTopics() {
-					if strings.HasPrefix(t.Name, toComplete) {
-						out = append(out, cobra.CompletionWithDesc(t.Name, t.Title()))
-					}
+			for _, t := range helpTopics() {
+				if strings.HasPrefix(t.Name, toComplete) {
+					out = append(out, cobra.CompletionWithDesc(t.Name, t.Title()))
 				}
 			}
 			for _, sub := range c.Root().Commands() {
-				if sub.IsAvailableCommand() && len(args) == 0 && strings.HasPrefix(sub.Name(), toComplete) {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
 					out = append(out, cobra.CompletionWithDesc(sub.Name(), sub.Short))
 				}
 			}
@@ -107,11 +108,12 @@ func helpStyle(e *env) manual.Style {
 // commands (cobra's own template, plus the list).
 func topicsUsage() string {
 	var b strings.Builder
+	topics := helpTopics()
 	width := 0
-	for _, t := range helpTopics() {
+	for _, t := range topics {
 		width = max(width, len(t.Name))
 	}
-	for _, t := range helpTopics() {
+	for _, t := range topics {
 		fmt.Fprintf(&b, "\n  %-*s %s", width+2, t.Name, t.Title())
 	}
 	list := strings.ReplaceAll(b.String(), "{{", "{{`{{`}}")

@@ -16,6 +16,13 @@ func TestHelpListsAndPrintsEveryTopic(t *testing.T) {
 	if len(topics) < 9 {
 		t.Fatalf("%d topics, want the nine of issue 28 at least", len(topics))
 	}
+	seen := map[string]bool{}
+	for _, topic := range topics {
+		if seen[topic.Name] || !strings.HasPrefix(topic.Markdown, "# ") {
+			t.Errorf("topic %q is declared twice or does not start with its \"# Title\" line", topic.Name)
+		}
+		seen[topic.Name] = true
+	}
 	code, stdout, stderr := droidstar(t, "help")
 	if code != ExitOK || stderr != "" {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -32,7 +32,6 @@
 package manual
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/droidstar/droidstar/internal/backend/adb"
@@ -73,20 +72,4 @@ func Topics() []Topic {
 		{"formats", export.HelpTopic()},
 		{"ci", matrix.HelpTopic()},
 	}
-}
-
-// Check says what is wrong with a list of topics: a name used twice, a
-// page that does not start with its title.
-func Check(topics []Topic) error {
-	seen := map[string]bool{}
-	for _, t := range topics {
-		if seen[t.Name] {
-			return fmt.Errorf("help topic %q is declared twice", t.Name)
-		}
-		seen[t.Name] = true
-		if !strings.HasPrefix(t.Markdown, "# ") || t.Title() == "" {
-			return fmt.Errorf("help topic %q does not start with a \"# Title\" line", t.Name)
-		}
-	}
-	return nil
 }

@@ -85,20 +85,3 @@ func TestRenderWrapsToTheWidth(t *testing.T) {
 		}
 	}
 }
-
-func TestCheckTopics(t *testing.T) {
-	if err := Check(Topics()); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		topics []Topic
-		want   string
-	}{
-		{[]Topic{{"a", "# A\n"}, {"a", "# A\n"}}, `help topic "a" is declared twice`},
-		{[]Topic{{"a", "A\n"}}, `help topic "a" does not start with a "# Title" line`},
-	} {
-		if err := Check(tc.topics); err == nil || err.Error() != tc.want {
-			t.Errorf("Check = %v, want %s", err, tc.want)
-		}
-	}
-}
