@@ -251,33 +251,11 @@ func TestMakespan(t *testing.T) {
 }
 
 // The estimated wall time sums the batches' makespans as the scheduler
-// ran them: virtual lanes play the batch out on the simulated timeline.
+// ran them: virtual lanes play the batch out on the simulated timeline,
+// and move the recorder's clock as it plays: to when the first lane
+// comes free after each query, which is when the next one starts, and to
+// the batch's makespan at its end.
 func TestSchedulerRecordsMakespan(t *testing.T) {
-	in, out := alphabets(t)
-	rec := &oracle.Recorder{}
-	s := &dispatch.Scheduler{Executors: []backend.Executor{&clocked{serial: "a"}, &clocked{serial: "b"}}, Inputs: in, Outputs: out,
-		Sem: mealy.ClosureSemantics(in, out), Recorder: rec, Virtual: true}
-	// 5, 2, 1, 5 s: a: 5; b: 2, 1 (at 2), 5 (at 3) = 8.
-	if _, err := s.Ask(context.Background(), words(t, in, "wait", "start wait", "start", "wait wait")); err != nil {
-		t.Fatal(err)
-	}
-	// Then 1 s alone: 14 s of device time, 8 + 1 = 9 s of wall.
-	if _, err := s.Ask(context.Background(), words(t, in, "start")); err != nil {
-		t.Fatal(err)
-	}
-	if got := rec.EstimatedWall(); got != 9*time.Second {
-		t.Errorf("estimated wall %s, want 9s", got)
-	}
-	l, _ := rec.Snapshot()
-	if l.DeviceSecs != 14 {
-		t.Errorf("device seconds %g, want 14", l.DeviceSecs)
-	}
-}
-
-// Virtual lanes move the recorder's clock as the batch plays out: to
-// when the first lane comes free after each query, which is when the
-// next one starts, and to the batch's makespan at its end.
-func TestVirtualLanesMoveTheClock(t *testing.T) {
 	in, out := alphabets(t)
 	rec := &oracle.Recorder{}
 	var readings []string
@@ -297,5 +275,12 @@ func TestVirtualLanesMoveTheClock(t *testing.T) {
 	}
 	if got := rec.Clock(); got != 9*time.Second {
 		t.Errorf("clock %s, want 9s", got)
+	}
+	// 5, 2, 1, 5 s and 1 s: 14 s of device time, 8 + 1 = 9 s of wall.
+	if got := rec.EstimatedWall(); got != 9*time.Second {
+		t.Errorf("estimated wall %s, want 9s", got)
+	}
+	if l, _ := rec.Snapshot(); l.DeviceSecs != 14 {
+		t.Errorf("device seconds %g, want 14", l.DeviceSecs)
 	}
 }
