@@ -34,6 +34,9 @@ every ready device.`,
 		}))
 	c.AddCommand(harnessAction(e, "install", "Install the harness app where it is missing or different",
 		func(ctx context.Context, dev *adbclient.Device) (string, error) {
+			if err := adb.Unclaimed(ctx, dev); err != nil {
+				return "", err
+			}
 			did, err := adb.EnsureHarness(ctx, dev, harnessapk.APK, nil)
 			if err != nil {
 				return "", err
@@ -45,6 +48,9 @@ every ready device.`,
 		}))
 	c.AddCommand(harnessAction(e, "uninstall", "Remove the harness app",
 		func(ctx context.Context, dev *adbclient.Device) (string, error) {
+			if err := adb.Unclaimed(ctx, dev); err != nil {
+				return "", err
+			}
 			did, err := adb.UninstallHarness(ctx, dev)
 			if err != nil {
 				return "", err

@@ -72,6 +72,7 @@ type Executor struct {
 	client  *harness.Client
 	inst    *instrumentation
 	user    int          // the Android user the harness runs as
+	claim   *claim       // this run's hold on the device (claim.go)
 	release func() error // lets the device sleep again (Options.Awake)
 	// awakeWarning says the device could not be kept awake; the first
 	// results the executor returns carry it into the model.
@@ -131,6 +132,16 @@ func open(ctx context.Context, dev *adbclient.Device, o Options, perms []string,
 		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
 	}
 	e := &Executor{dev: dev, info: Describe(serial, props), opts: o, config: config, budget: b, timeouts: harness.Quiet{Quiescence: harness.PurposeQuiescence}}
+	// Claimed before anything on the device changes: another run's
+	// harness, files and settings are not this run's to replace.
+	if e.claim, err = defaultClaimer().acquire(ctx, dev, o.Log); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			e.claim.release()
+		}
+	}()
 	// pm grant goes to user 0 and am instrument to the current user unless
 	// told otherwise: both are told, so that they agree.
 	if e.user, err = CurrentUser(ctx, dev, e.info.SDK); err != nil {
@@ -203,9 +214,9 @@ func (e *Executor) stage(ctx context.Context, files []harness.StagedFile) error 
 	e.runDir = path.Join(base, e.runID)
 	if base == DefaultDir {
 		// droidstar's own folder: what is in it was left by runs cut
-		// short. None can still be in use, since a device runs one
-		// harness at a time (am instrument replaces a running one). A
-		// folder given with --device-dir may hold the user's files.
+		// short. None can still be in use, since this run holds the
+		// device's claim (claim.go). A folder given with --device-dir may
+		// hold the user's files.
 		if err := shellOK(ctx, dev, "rm -rf "+adbclient.Quote(DefaultDir)); err != nil {
 			return fmt.Errorf("device %s: remove earlier runs' files from %s: %w", serial, DefaultDir, err)
 		}
@@ -371,6 +382,9 @@ func (e *Executor) Close() error {
 	if e.release != nil {
 		releaseErr = e.release()
 	}
+	// Last: the device is another run's to use only once this one has
+	// put everything back.
+	e.claim.release()
 	if byeErr != nil && !errors.Is(byeErr, harness.ErrClosed) {
 		return errors.Join(fmt.Errorf("device %s: %w", e.dev.Serial(), byeErr), releaseErr)
 	}
