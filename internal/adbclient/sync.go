@@ -161,9 +161,9 @@ const tempDir = "/data/local/tmp"
 
 // Install installs (or replaces) an app: the APK is pushed to
 // /data/local/tmp/NAME, installed with pm install -r -t (replace, allow
-// test-only apps), and removed in every case. A refusal carries pm's
-// output ("Failure [INSTALL_FAILED_...]").
-func (d *Device) Install(ctx context.Context, apk io.Reader, name string) (err error) {
+// test-only apps) and pmArgs (for instance --user N), and removed in every
+// case. A refusal carries pm's output ("Failure [INSTALL_FAILED_...]").
+func (d *Device) Install(ctx context.Context, apk io.Reader, name string, pmArgs ...string) (err error) {
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") {
 		return fmt.Errorf("device %s: install: %q is not a file name", d.serial, name)
 	}
@@ -177,7 +177,11 @@ func (d *Device) Install(ctx context.Context, apk io.Reader, name string) (err e
 	if err := d.Push(ctx, apk, remote, 0o644, time.Time{}); err != nil {
 		return fmt.Errorf("install %s: %w", name, err)
 	}
-	r, err := d.Shell(ctx, "pm install -r -t "+Quote(remote))
+	cmd := "pm install -r -t "
+	for _, a := range pmArgs {
+		cmd += Quote(a) + " "
+	}
+	r, err := d.Shell(ctx, cmd+Quote(remote))
 	if err != nil {
 		return fmt.Errorf("install %s: %w", name, err)
 	}

@@ -193,7 +193,12 @@ func listDevices(ctx context.Context, client *adbclient.Client) ([]deviceRow, er
 			}
 			info := adb.Describe(d.Serial, props)
 			rows[i].Model, rows[i].Release, rows[i].SDK = info.Model, info.Release, info.SDK
-			st, err := adb.HarnessStatus(ctx, dev, harnessapk.APK)
+			user, err := adb.CurrentUser(ctx, dev, info.SDK)
+			if err != nil {
+				rows[i].Problem = err.Error()
+				return
+			}
+			st, err := adb.HarnessStatus(ctx, dev, harnessapk.APK, user)
 			if err != nil {
 				rows[i].Problem = err.Error()
 				return

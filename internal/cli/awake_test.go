@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	"github.com/droidstar/droidstar/internal/adbclient"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
@@ -143,6 +146,36 @@ func TestRightUser(t *testing.T) {
 		if other := 10 - tc.user; len(dev.Granted(adbd.HarnessPackage, other)) != 0 {
 			t.Errorf("Android %s: user %d was granted %v too", tc.release, other, dev.Granted(adbd.HarnessPackage, other))
 		}
+	}
+}
+
+// TestHarnessInstalledForAnotherUser: a harness installed for user 0 only
+// (installed before user 10 was created) is missing for user 10, whom it
+// must run as: learn installs it for user 10 and learns, where asking pm
+// path without --user found it "current" and am instrument then found no
+// instrumentation info.
+func TestHarnessInstalledForAnotherUser(t *testing.T) {
+	s := adbserver.NewT(t)
+	props := adbserver.Props("Pixel", "14", 34)
+	dev := s.AttachT(t, adbd.Config{Props: props, Harness: recorderHarness(t, nil)(props), CurrentUser: 10})
+	d := adbclient.New(adbclient.Config{Host: "127.0.0.1", Port: s.Port(), Env: s.Env()}).Device(dev.Addr())
+	if err := d.Install(context.Background(), bytes.NewReader(harnessapk.APK), "h.apk", "--user", "0"); err != nil {
+		t.Fatal(err)
+	}
+	code, edges, _, stderr := learnRecorder(t, s, "--device", dev.Addr())
+	if code != ExitOK || edges != recorderEdges {
+		t.Fatalf("exit %d, typestate\n%s\n%s", code, edges, stderr)
+	}
+	if want := "droidstar: installing the harness app on " + dev.Addr() + " for user 10\n"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, stderr)
+	}
+	if !dev.InstalledFor(adbd.HarnessPackage, 0) || !dev.InstalledFor(adbd.HarnessPackage, 10) {
+		t.Errorf("installed for user 0: %v, user 10: %v", dev.InstalledFor(adbd.HarnessPackage, 0), dev.InstalledFor(adbd.HarnessPackage, 10))
+	}
+	// devices and harness status answer for the user in the foreground.
+	code, stdout, _ := runEnv(t, nil, "harness", "status", "-P", port(s), "--device", dev.Addr())
+	if code != ExitOK || stdout != dev.Addr()+"\tcurrent\n" {
+		t.Errorf("harness status: exit %d, %q", code, stdout)
 	}
 }
 

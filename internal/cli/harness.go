@@ -26,7 +26,11 @@ every ready device.`,
 	}
 	c.AddCommand(harnessAction(e, "status", "Say whether each device has this droidstar's harness app",
 		func(ctx context.Context, dev *adbclient.Device) (string, error) {
-			st, err := adb.HarnessStatus(ctx, dev, harnessapk.APK)
+			user, err := adb.ForegroundUser(ctx, dev)
+			if err != nil {
+				return "", err
+			}
+			st, err := adb.HarnessStatus(ctx, dev, harnessapk.APK, user)
 			if err != nil {
 				return "", err
 			}
@@ -37,7 +41,11 @@ every ready device.`,
 			if err := adb.Unclaimed(ctx, dev); err != nil {
 				return "", err
 			}
-			did, err := adb.EnsureHarness(ctx, dev, harnessapk.APK, nil)
+			user, err := adb.ForegroundUser(ctx, dev)
+			if err != nil {
+				return "", err
+			}
+			did, err := adb.EnsureHarness(ctx, dev, harnessapk.APK, nil, user)
 			if err != nil {
 				return "", err
 			}
@@ -51,7 +59,11 @@ every ready device.`,
 			if err := adb.Unclaimed(ctx, dev); err != nil {
 				return "", err
 			}
-			did, err := adb.UninstallHarness(ctx, dev)
+			user, err := adb.ForegroundUser(ctx, dev)
+			if err != nil {
+				return "", err
+			}
+			did, err := adb.UninstallHarness(ctx, dev, user)
 			if err != nil {
 				return "", err
 			}

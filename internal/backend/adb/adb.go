@@ -156,7 +156,7 @@ func open(ctx context.Context, dev *adbclient.Device, o Options, perms []string,
 			}
 		}()
 	}
-	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log); err != nil {
+	if _, err := EnsureHarness(ctx, dev, o.APK, o.Log, e.user); err != nil {
 		return nil, err
 	}
 	if err := e.grant(ctx, perms); err != nil {

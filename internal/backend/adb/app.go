@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/droidstar/droidstar/internal/adbclient"
@@ -33,11 +34,14 @@ type AppStatus struct {
 	Path string
 }
 
-// HarnessStatus compares the installed harness with apk by content: a
-// rebuilt harness with an unchanged version name still counts as
-// different, so it is replaced.
-func HarnessStatus(ctx context.Context, dev *adbclient.Device, apk []byte) (AppStatus, error) {
-	r, err := dev.Shell(ctx, "pm path "+HarnessPackage)
+// HarnessStatus compares the harness installed for user with apk by
+// content: a rebuilt harness with an unchanged version name still counts
+// as different, so it is replaced. The user matters: pm path without
+// --user answers for user 0 (PackageManagerShellCommand.runPath), and an
+// app installed before a secondary user was created is not installed for
+// that user, so am instrument --user N finds no instrumentation info.
+func HarnessStatus(ctx context.Context, dev *adbclient.Device, apk []byte, user int) (AppStatus, error) {
+	r, err := dev.Shell(ctx, fmt.Sprintf("pm path --user %d %s", user, HarnessPackage))
 	if err != nil {
 		return AppStatus{}, fmt.Errorf("device %s: look for the harness app: %w", dev.Serial(), err)
 	}
@@ -65,13 +69,13 @@ func HarnessStatus(ctx context.Context, dev *adbclient.Device, apk []byte) (AppS
 	return AppStatus{State: AppOutdated, Path: apkPath}, nil
 }
 
-// EnsureHarness installs the harness app when it is missing or differs
-// from apk, and says whether it installed.
-func EnsureHarness(ctx context.Context, dev *adbclient.Device, apk []byte, log io.Writer) (bool, error) {
+// EnsureHarness installs the harness app for user when it is missing for
+// that user or differs from apk, and says whether it installed.
+func EnsureHarness(ctx context.Context, dev *adbclient.Device, apk []byte, log io.Writer, user int) (bool, error) {
 	if len(apk) == 0 {
 		return false, fmt.Errorf("this droidstar was built without the harness app")
 	}
-	st, err := HarnessStatus(ctx, dev, apk)
+	st, err := HarnessStatus(ctx, dev, apk, user)
 	if err != nil {
 		return false, err
 	}
@@ -83,21 +87,34 @@ func EnsureHarness(ctx context.Context, dev *adbclient.Device, apk []byte, log i
 		if st.State == AppOutdated {
 			verb = "updating"
 		}
-		fmt.Fprintf(log, "droidstar: %s the harness app on %s\n", verb, dev.Serial())
+		for_ := ""
+		if user != 0 {
+			for_ = fmt.Sprintf(" for user %d", user)
+		}
+		fmt.Fprintf(log, "droidstar: %s the harness app on %s%s\n", verb, dev.Serial(), for_)
 	}
-	if err := dev.Install(ctx, bytes.NewReader(apk), "droidstar-harness.apk"); err != nil {
+	// For the user the harness runs as: pm install without --user installs
+	// for all users (PackageManagerShellCommand.doCreateSession makes
+	// USER_ALL INSTALL_ALL_USERS), which a device may refuse for a user
+	// the shell cannot act for, and which is more than this run needs.
+	if err := dev.Install(ctx, bytes.NewReader(apk), "droidstar-harness.apk", "--user", strconv.Itoa(user)); err != nil {
 		return false, fmt.Errorf("cannot install the harness app: %w", err)
 	}
 	return true, nil
 }
 
-// UninstallHarness removes the harness app; a device without it is fine.
-func UninstallHarness(ctx context.Context, dev *adbclient.Device) (bool, error) {
-	st, err := HarnessStatus(ctx, dev, nil)
-	if err != nil {
-		return false, err
+// UninstallHarness removes the harness app for every user (pm uninstall
+// without --user); a device without it, for user 0 and for user, is fine.
+func UninstallHarness(ctx context.Context, dev *adbclient.Device, user int) (bool, error) {
+	missing := true
+	for _, u := range []int{0, user} {
+		st, err := HarnessStatus(ctx, dev, nil, u)
+		if err != nil {
+			return false, err
+		}
+		missing = missing && st.State == AppMissing
 	}
-	if st.State == AppMissing {
+	if missing {
 		return false, nil
 	}
 	if err := dev.Uninstall(ctx, HarnessPackage); err != nil {

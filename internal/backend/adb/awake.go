@@ -180,6 +180,16 @@ func CurrentUser(ctx context.Context, dev *adbclient.Device, sdk int) (int, erro
 	return user, nil
 }
 
+// ForegroundUser is CurrentUser for a device whose properties are not read
+// yet.
+func ForegroundUser(ctx context.Context, dev *adbclient.Device) (int, error) {
+	props, err := dev.Properties(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("device %s: read its properties: %w", dev.Serial(), err)
+	}
+	return CurrentUser(ctx, dev, Describe(dev.Serial(), props).SDK)
+}
+
 // printed quotes what a command printed, for an error that says why its
 // output could not be used.
 func printed(r adbclient.ShellResult) string {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -159,10 +160,16 @@ type Device struct {
 	closed    bool
 	unplugged bool
 	conns     map[*conn]struct{}
-	packages  map[string]string           // package -> APK path on the device
-	grants    map[string]map[int][]string // package -> user -> permissions
-	settings  map[string]string           // the global settings table
-	secure    map[string]string           // the secure settings table
+	packages  map[string]string // package -> APK path on the device
+	// installedFor are the users each package is installed for: Android
+	// keeps one copy of the code and an installed flag per user
+	// (PackageUserState), and a user created after an app was installed
+	// does not get it (Settings.createNewUserLI installs only system
+	// packages for a new user).
+	installedFor map[string][]int
+	grants       map[string]map[int][]string // package -> user -> permissions
+	settings     map[string]string           // the global settings table
+	secure       map[string]string           // the secure settings table
 	// history keeps every value a global setting took, "null" for unset.
 	history map[string][]string
 	sockets map[string]*instrumentation // abstract socket name -> owner
@@ -195,19 +202,20 @@ func Start(cfg Config) (*Device, error) {
 		}
 	}
 	d := &Device{
-		cfg:      cfg,
-		props:    props,
-		root:     cfg.Root,
-		conns:    map[*conn]struct{}{},
-		packages: map[string]string{},
-		grants:   map[string]map[int][]string{},
-		settings: map[string]string{},
-		secure:   map[string]string{},
-		history:  map[string][]string{},
-		sockets:  map[string]*instrumentation{},
-		instrs:   map[string]*instrumentation{},
-		nextPID:  4000,
-		changed:  make(chan struct{}),
+		cfg:          cfg,
+		props:        props,
+		root:         cfg.Root,
+		conns:        map[*conn]struct{}{},
+		packages:     map[string]string{},
+		installedFor: map[string][]int{},
+		grants:       map[string]map[int][]string{},
+		settings:     map[string]string{},
+		secure:       map[string]string{},
+		history:      map[string][]string{},
+		sockets:      map[string]*instrumentation{},
+		instrs:       map[string]*instrumentation{},
+		nextPID:      4000,
+		changed:      make(chan struct{}),
 	}
 	settings := cfg.GlobalSettings
 	if settings == nil {
@@ -280,12 +288,19 @@ func (d *Device) Addr() string { return d.ln.Addr().String() }
 // Root is the host directory that backs the device's filesystem.
 func (d *Device) Root() string { return d.root }
 
-// Installed says whether a package is installed.
+// Installed says whether a package is installed, for any user.
 func (d *Device) Installed(pkg string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	_, ok := d.packages[pkg]
 	return ok
+}
+
+// InstalledFor says whether a package is installed for user.
+func (d *Device) InstalledFor(pkg string, user int) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Contains(d.installedFor[pkg], user)
 }
 
 // Running says whether an app process of pkg (an instrumentation) runs:

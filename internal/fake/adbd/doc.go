@@ -149,11 +149,14 @@
 //	                               returns, even without -d (nothing would
 //	                               end a follow); -c clears it
 //	log [-p P] [-t TAG] MESSAGE... adds a line to the log
-//	pm path PKG                    "package:/data/app/PKG-1/base.apk", or exit 1 and nothing
-//	pm install [-r -t -g ...] PATH | -S SIZE
-//	                               "Success"; a missing file is
-//	                               "Failure [INSTALL_FAILED_INVALID_URI]", exit 1
-//	pm uninstall PKG               "Success", or "Failure [DELETE_FAILED_INTERNAL_ERROR]", exit 1
+//	pm path [--user U] PKG         "package:/data/app/PKG-1/base.apk" when installed for U
+//	                               (default 0), or exit 1 and nothing
+//	pm install [-r -t -g ...] [--user U] PATH | -S SIZE
+//	                               "Success", installed for U (default every user); a
+//	                               missing file is "Failure [INSTALL_FAILED_INVALID_URI]",
+//	                               exit 1
+//	pm uninstall [--user U] PKG    "Success" (for U, default every user), or
+//	                               "Failure [DELETE_FAILED_INTERNAL_ERROR]", exit 1
 //	pm grant [--user U] PKG PERM   records the grant for user U, default 0 (Device.Granted)
 //	pm list packages [-f] [FILTER]
 //	pm list instrumentation
@@ -183,8 +186,17 @@
 // # Users, permissions and settings
 //
 // The device has two users, 0 and Config.CurrentUser (the same one by
-// default); an app is installed for both (pm install defaults to all
-// users). The rules, as Android has them:
+// default). The rules, as Android has them:
+//   - An app is installed per user (PackageUserState's installed flag):
+//     pm install without --user installs for every user
+//     (PackageManagerShellCommand's install params start as USER_ALL,
+//     which doCreateSession turns into INSTALL_ALL_USERS), with --user U
+//     for U alone, as an app installed before a secondary user was
+//     created is (Settings.createNewUserLI installs only system packages
+//     for a new user). pm path answers for --user U, default user 0
+//     (runPath starts from UserHandle.USER_SYSTEM), and am instrument
+//     finds no instrumentation info for a user the app is not installed
+//     for. pm uninstall --user U removes it for U alone.
 //   - Runtime permissions are granted per user, and pm grant without
 //     --user grants user 0 only, whoever is in the foreground:
 //     PackageManagerShellCommand.runGrantRevokePermission (Pm.java on

@@ -123,9 +123,9 @@ func (p *proc) instrument(args []string) int {
 		cls = pkg + cls
 	}
 	full := pkg + "/" + cls
-	// An app is installed for every user, but a user that does not exist
+	// An app not installed for the user (or a user that does not exist)
 	// has no instrumentation info to find.
-	if !p.d.Installed(pkg) || pkg != HarnessPackage || cls != HarnessInstrumentation || !p.d.userExists(user) {
+	if !p.d.InstalledFor(pkg, user) || pkg != HarnessPackage || cls != HarnessInstrumentation {
 		p.outf("INSTRUMENTATION_STATUS: id=ActivityManagerService")
 		p.outf("INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{%s}", full)
 		p.outf("INSTRUMENTATION_STATUS_CODE: -1")

@@ -67,14 +67,28 @@ func operands(args []string, withValue ...string) (opts map[string]string, rest 
 	return opts, rest
 }
 
+// pmPath answers for one user: --user N, else user 0
+// (PackageManagerShellCommand.runPath defaults to UserHandle.USER_SYSTEM),
+// and prints nothing, exit 1, when the package is not installed for that
+// user (getPackageInfo for the user returns null).
 func (p *proc) pmPath(args []string) int {
-	_, rest := operands(args, "--user")
+	opts, rest := operands(args, "--user")
 	if len(rest) != 1 {
 		p.errf("Error: package name not specified")
 		return 1
 	}
+	user := 0
+	if u, ok := opts["--user"]; ok {
+		n, ok := p.d.parseUser(u)
+		if !ok || n < 0 {
+			p.errf("Error: invalid user %s", u)
+			return 1
+		}
+		user = n
+	}
 	p.d.mu.Lock()
 	apk, ok := p.d.packages[rest[0]]
+	ok = ok && slices.Contains(p.d.installedFor[rest[0]], user)
 	p.d.mu.Unlock()
 	if !ok {
 		return 1
@@ -115,6 +129,24 @@ func (p *proc) pmInstall(args []string) int {
 		p.outf("%s", f)
 		return 1
 	}
+	// Without --user, for every user: PackageManagerShellCommand's install
+	// params default to UserHandle.USER_ALL, which doCreateSession turns
+	// into INSTALL_ALL_USERS.
+	users := p.d.users()
+	if u, ok := opts["--user"]; ok {
+		n, ok := p.d.parseUser(u)
+		if !ok {
+			p.errf("Error: invalid user %s", u)
+			return 1
+		}
+		if n >= 0 {
+			if !p.d.userExists(n) {
+				p.outf("Failure [INSTALL_FAILED_INTERNAL_ERROR: User %d does not exist]", n)
+				return 1
+			}
+			users = []int{n}
+		}
+	}
 	pkg := HarnessPackage
 	// Installing replaces the app: its process dies, as with force-stop.
 	p.d.forceStop(pkg, "installPackageLI")
@@ -130,21 +162,45 @@ func (p *proc) pmInstall(args []string) int {
 	}
 	p.d.mu.Lock()
 	p.d.packages[pkg] = apk
+	for _, u := range users {
+		if !slices.Contains(p.d.installedFor[pkg], u) {
+			p.d.installedFor[pkg] = append(p.d.installedFor[pkg], u)
+		}
+	}
 	p.d.mu.Unlock()
 	p.d.logf('I', "PackageManager", "installed %s at %s (%d bytes)", pkg, path.Dir(apk), len(data))
 	p.outf("Success")
 	return 0
 }
 
+// pmUninstall removes a package for every user, or with --user N for that
+// user only (PackageManagerShellCommand.runUninstall: USER_ALL unless
+// told), the code going with the last user.
 func (p *proc) pmUninstall(args []string) int {
-	_, rest := operands(args, "--user", "--versionCode")
+	opts, rest := operands(args, "--user", "--versionCode")
 	if len(rest) != 1 {
 		p.errf("Error: package name not specified")
 		return 1
 	}
 	pkg := rest[0]
+	user := -1
+	if u, ok := opts["--user"]; ok {
+		n, ok := p.d.parseUser(u)
+		if !ok {
+			p.errf("Error: invalid user %s", u)
+			return 1
+		}
+		user = n
+	}
 	p.d.mu.Lock()
 	apk, ok := p.d.packages[pkg]
+	ok = ok && (user < 0 || slices.Contains(p.d.installedFor[pkg], user))
+	if ok && user >= 0 && len(p.d.installedFor[pkg]) > 1 {
+		p.d.installedFor[pkg] = slices.DeleteFunc(p.d.installedFor[pkg], func(u int) bool { return u == user })
+		p.d.mu.Unlock()
+		p.outf("Success")
+		return 0
+	}
 	p.d.mu.Unlock()
 	if !ok {
 		p.outf("Failure [DELETE_FAILED_INTERNAL_ERROR]")
@@ -154,6 +210,7 @@ func (p *proc) pmUninstall(args []string) int {
 	os.RemoveAll(p.d.hostPath(path.Dir(apk)))
 	p.d.mu.Lock()
 	delete(p.d.packages, pkg)
+	delete(p.d.installedFor, pkg)
 	delete(p.d.grants, pkg)
 	p.d.mu.Unlock()
 	p.outf("Success")
@@ -219,6 +276,14 @@ func (d *Device) parseUser(arg string) (int, bool) {
 // userExists says whether a user is on the device: the system user and
 // the current one.
 func (d *Device) userExists(user int) bool { return user == 0 || user == d.cfg.CurrentUser }
+
+// users are the users on the device.
+func (d *Device) users() []int {
+	if d.cfg.CurrentUser == 0 {
+		return []int{0}
+	}
+	return []int{0, d.cfg.CurrentUser}
+}
 
 func (p *proc) pmList(args []string) int {
 	if len(args) == 0 {

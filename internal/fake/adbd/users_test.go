@@ -142,3 +142,54 @@ func TestSettingsAndStayOn(t *testing.T) {
 		t.Errorf("unset history %s", h)
 	}
 }
+
+// TestInstallsPerUser: pm install without --user installs for every user,
+// with --user N for N alone; pm path and am instrument answer for one user
+// (pm path for user 0 unless told), and pm uninstall --user N removes the
+// app for N alone.
+func TestInstallsPerUser(t *testing.T) {
+	t.Parallel()
+	s := adbserver.NewT(t)
+	harness := func(ctx context.Context, _ adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
+		return func(context.Context, io.ReadWriteCloser) bool { return true }, nil
+	}
+	d := s.AttachT(t, adbd.Config{CurrentUser: 10, Harness: harness})
+	serial := d.Addr()
+	apk := filepath.Join(t.TempDir(), "h.apk")
+	os.WriteFile(apk, []byte("apk"), 0o644)
+	adbOK(t, s, "-s", serial, "push", apk, "/data/local/tmp/h.apk")
+	path := "package:/data/app/" + adbd.HarnessPackage + "-1/base.apk\n"
+	noInfo := "Unable to find instrumentation info for: ComponentInfo{org.droidstar.harness/org.droidstar.harness.HarnessInstrumentation}"
+
+	steps := []struct {
+		cmd  string
+		out  string // "~" prefix: contains
+		code int
+	}{
+		{"pm install --user 0 /data/local/tmp/h.apk", "Success\n", 0},
+		{"pm path " + adbd.HarnessPackage, path, 0},
+		{"pm path --user 10 " + adbd.HarnessPackage, "", 1},
+		{"am instrument -w " + component, "~" + noInfo, 1},
+		{"pm install --user 11 /data/local/tmp/h.apk", "Failure [INSTALL_FAILED_INTERNAL_ERROR: User 11 does not exist]\n", 1},
+		{"pm install --user current /data/local/tmp/h.apk", "Success\n", 0},
+		{"pm path --user 10 " + adbd.HarnessPackage, path, 0},
+		{"pm uninstall --user 0 " + adbd.HarnessPackage, "Success\n", 0},
+		{"pm path " + adbd.HarnessPackage, "", 1},
+		{"pm path --user 10 " + adbd.HarnessPackage, path, 0},
+		{"pm uninstall " + adbd.HarnessPackage, "Success\n", 0},
+		{"pm path --user 10 " + adbd.HarnessPackage, "", 1},
+		{"pm install /data/local/tmp/h.apk", "Success\n", 0},
+		{"pm path --user 10 " + adbd.HarnessPackage, path, 0},
+		{"pm path --user 0 " + adbd.HarnessPackage, path, 0},
+	}
+	for _, st := range steps {
+		out, code := adb(t, s, "-s", serial, "shell", st.cmd)
+		match := out == st.out
+		if c, ok := strings.CutPrefix(st.out, "~"); ok {
+			match = strings.Contains(out, c)
+		}
+		if code != st.code || !match {
+			t.Errorf("%s: exit %d, %q; want exit %d, %q", st.cmd, code, out, st.code, st.out)
+		}
+	}
+}
