@@ -1,0 +1,214 @@
+// Package growth tells, from the counterexamples of successive equivalence
+// rounds, when a target looks non-regular: a class that counts (n submits
+// deliver n items) makes each round's counterexample the last one with one
+// more repetition of the same symbols, and the learner adds a state per
+// round for ever. No finite model is right then, and only a restriction
+// that bounds the repeated symbols (at_most) ends the run; the package
+// names them so that a user can write one.
+package growth
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Streak is how many rounds in a row must each pump the previous round's
+// counterexample before the detector says so: one or two pumps happen by
+// chance on ordinary targets (a counterexample one symbol longer than the
+// last), three in a row with the hypothesis growing each time did not on
+// any target we checked (the bundled examples, DroidStar's six, the public
+// Mealy models, random machines; see the tests).
+const Streak = 3
+
+// maxBlock is the longest repeated block the alignment looks for: the
+// pumped part of a counting class is a symbol or two (submit, or consume
+// wait), and longer blocks make chance matches likelier and the
+// alignment slower.
+const maxBlock = 4
+
+// maxWord is the longest counterexample the alignment compares; longer
+// ones (a conformance test's random walks) are not taken for a pump.
+const maxWord = 2000
+
+// Finding is a run of rounds whose counterexamples each repeated more of
+// the same symbols than the one before.
+type Finding struct {
+	// Rounds are the equivalence rounds of the counterexamples, oldest
+	// first: Streak+1 of them.
+	Rounds []int
+	// Words are those counterexamples, as the symbols' names.
+	Words [][]string
+	// Symbols are the symbols the repetitions added, in the order they
+	// first occur in the latest counterexample.
+	Symbols []string
+	// Bounds are the restrictions that would stop the growth: at most
+	// as many of each counted symbol as the streak's first counterexample
+	// has, which keeps the behaviour that round already showed.
+	Bounds []Bound
+	// States are the hypotheses' sizes in those rounds.
+	States []int
+}
+
+// Bound is one suggested at_most restriction.
+type Bound struct {
+	AtMost int
+	Of     string
+}
+
+// YAML is the bound as a restrictions item of a purpose file.
+func (b Bound) YAML() string { return fmt.Sprintf("- {at_most: %d, of: [%s]}", b.AtMost, b.Of) }
+
+// String says what grew, in a line: the symbols, the rounds and the words
+// in a compact notation (submit^5 wait^5).
+func (f Finding) String() string {
+	first, last := f.Rounds[0], f.Rounds[len(f.Rounds)-1]
+	return fmt.Sprintf("the counterexamples of rounds %d-%d each repeat more of %s than the last (%s, ..., %s) and the hypothesis grew from %d to %d states: the target seems to count, which no finite model describes",
+		first, last, strings.Join(f.Symbols, ", "), Compact(f.Words[0]), Compact(f.Words[len(f.Words)-1]), f.States[0], f.States[len(f.States)-1])
+}
+
+// Compact writes a word with runs folded: submit submit wait is
+// "submit^2 wait".
+func Compact(w []string) string {
+	var parts []string
+	for i := 0; i < len(w); {
+		j := i
+		for j < len(w) && w[j] == w[i] {
+			j++
+		}
+		if j-i == 1 {
+			parts = append(parts, w[i])
+		} else {
+			parts = append(parts, fmt.Sprintf("%s^%d", w[i], j-i))
+		}
+		i = j
+	}
+	if len(parts) == 0 {
+		return "(empty)"
+	}
+	return strings.Join(parts, " ")
+}
+
+// Detector watches one run's rounds. Passive names the symbols a
+// restriction should not count even when they repeat: the closure's wait
+// only collects what the other inputs caused, so bounding those bounds it.
+type Detector struct {
+	Passive []string
+
+	rounds []int
+	words  [][]string
+	states []int
+	added  [][]string // added[k]: the symbols words[k+1] repeated; nil when it was no pump
+	fired  bool
+}
+
+// Add records round's counterexample and the size of the hypothesis it
+// refuted, and returns a finding the first time the last Streak rounds
+// each pumped the one before; later calls return nil.
+func (d *Detector) Add(round int, word []string, states int) *Finding {
+	if n := len(d.words); n > 0 {
+		added, ok := Pumped(d.words[n-1], word)
+		if !ok || states <= d.states[n-1] {
+			added = nil
+		}
+		d.added = append(d.added, added)
+	}
+	d.rounds = append(d.rounds, round)
+	d.words = append(d.words, slices.Clone(word))
+	d.states = append(d.states, states)
+	if d.fired || len(d.added) < Streak {
+		return nil
+	}
+	streak := d.added[len(d.added)-Streak:]
+	for _, a := range streak {
+		if a == nil {
+			return nil
+		}
+	}
+	d.fired = true
+	from := len(d.words) - Streak - 1
+	f := &Finding{
+		Rounds: slices.Clone(d.rounds[from:]),
+		Words:  slices.Clone(d.words[from:]),
+		States: slices.Clone(d.states[from:]),
+	}
+	grown := map[string]bool{}
+	for _, a := range streak {
+		for _, s := range a {
+			grown[s] = true
+		}
+	}
+	last := f.Words[len(f.Words)-1]
+	for _, s := range last {
+		if grown[s] && !slices.Contains(f.Symbols, s) {
+			f.Symbols = append(f.Symbols, s)
+		}
+	}
+	counted := slices.DeleteFunc(slices.Clone(f.Symbols), func(s string) bool { return slices.Contains(d.Passive, s) })
+	if len(counted) == 0 {
+		// Only passive symbols grew: bounding them is all there is.
+		counted = f.Symbols
+	}
+	for _, s := range counted {
+		f.Bounds = append(f.Bounds, Bound{AtMost: max(1, count(f.Words[0], s)), Of: s})
+	}
+	return f
+}
+
+func count(w []string, s string) int {
+	n := 0
+	for _, x := range w {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Pumped says whether next is prev with blocks inserted, each block a
+// repetition of the block just before it in next (x u z becomes x u u z,
+// for one or more places), and returns the inserted symbols, in order.
+// next must be longer; a word that grew any other way is no pump.
+func Pumped(prev, next []string) ([]string, bool) {
+	n, m := len(prev), len(next)
+	if m <= n || m > maxWord {
+		return nil, false
+	}
+	// reach[i][j]: prev[:i] aligns with next[:j]; from[i][j] says how
+	// (0: matched a symbol, L > 0: inserted a block of L).
+	reach := make([][]bool, n+1)
+	from := make([][]int8, n+1)
+	for i := range reach {
+		reach[i] = make([]bool, m+1)
+		from[i] = make([]int8, m+1)
+	}
+	reach[0][0] = true
+	for i := 0; i <= n; i++ {
+		for j := 0; j <= m; j++ {
+			if !reach[i][j] {
+				continue
+			}
+			if i < n && j < m && prev[i] == next[j] && !reach[i+1][j+1] {
+				reach[i+1][j+1], from[i+1][j+1] = true, 0
+			}
+			for l := 1; l <= maxBlock && l <= j && j+l <= m; l++ {
+				if !reach[i][j+l] && slices.Equal(next[j-l:j], next[j:j+l]) {
+					reach[i][j+l], from[i][j+l] = true, int8(l)
+				}
+			}
+		}
+	}
+	if !reach[n][m] {
+		return nil, false
+	}
+	var added []string
+	for i, j := n, m; i > 0 || j > 0; {
+		if l := int(from[i][j]); l > 0 {
+			added = append(slices.Clone(next[j-l:j]), added...)
+			j -= l
+			continue
+		}
+		i, j = i-1, j-1
+	}
+	return added, true
+}
