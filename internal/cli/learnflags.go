@@ -40,6 +40,7 @@ func addLearningFlags(fl *pflag.FlagSet) *learningFlags {
 	fl.IntVar(&s.Pad.Check, "pad-check", s.Pad.Check, "symbols added to each bound-check word")
 	fl.StringVar(&s.Timeout, "timeout", "", "auto[:START]: calibrate the quiescence timeout")
 	fl.IntVar(&s.MaxQueries, "max-queries", 0, "stop after N executed queries (0: no limit)")
+	fl.IntVar(&s.MaxStates, "max-states", 0, "stop past N states; a counting target goes on up to it")
 	fl.IntVar(&s.Vote.Repeat, "repeat", s.Vote.Repeat, "re-runs of a query that contradicts one")
 	fl.Float64Var(&s.Vote.Verify, "verify", 0, "fraction of queries run twice to measure noise")
 	fl.Var(&choiceFlag{value: &s.Vote.Final, choices: "near|all|off"}, "verify-final", "answers run again before the model is final")

@@ -24,7 +24,8 @@ func fromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 		Name: p.Name, Class: p.Class, Inputs: inputs, Outputs: outputs,
 		Semantics: model.SemanticsClosure, Callins: p.CallinSymbols(), Callbacks: p.OutputCallbacks(),
 		Bound: p.Bound, BoundAuto: p.BoundAuto, BoundMax: engine.DefaultAutoMax, BoundCountsEvery: p.BoundCountsEvery,
-		Purpose: &model.PurposeInfo{Name: p.Name, Class: p.Class, File: p.File, Fingerprint: p.Fingerprint()},
+		Purpose:    &model.PurposeInfo{Name: p.Name, Class: p.Class, File: p.File, Fingerprint: p.Fingerprint()},
+		RestrictAt: restrictAt(p),
 	}
 	b, err := startBackend(ctx, p, read, o)
 	if err != nil {
@@ -44,6 +45,21 @@ func fromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 	plan.keyParts = purposeKeyParts(p, b, o)
 	plan.quiescence, plan.backend, plan.quiescenceFrom = p.Timeouts.Quiescence, p.Backend.Kind, "the purpose's timeouts.quiescence"
 	return plan, nil
+}
+
+// restrictAt says where in the purpose file a restriction goes: under
+// its restrictions, or in a new list before backend (a key every purpose
+// has); "" for a purpose read from no file.
+func restrictAt(p *purpose.Purpose) string {
+	switch {
+	case p.File == "":
+		return ""
+	case p.RestrictionsPos.Line > 0:
+		return fmt.Sprintf("under restrictions: at %s:%d", p.File, p.RestrictionsPos.Line)
+	case p.BackendPos.Line > 0:
+		return fmt.Sprintf("in a new top-level restrictions: list in %s (before backend:, line %d)", p.File, p.BackendPos.Line)
+	}
+	return "in a new top-level restrictions: list in " + p.File
 }
 
 // purposeKeyParts are the store key's parts a purpose determines. The

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/droidstar/droidstar/internal/growth"
 	"github.com/droidstar/droidstar/internal/learn"
 	"github.com/droidstar/droidstar/internal/learn/equivalence"
 	"github.com/droidstar/droidstar/internal/mealy"
@@ -47,6 +48,10 @@ type Target struct {
 	BoundCountsEvery bool
 	Purpose          *model.PurposeInfo
 	Backend          model.BackendInfo
+	// RestrictAt says where a restriction goes in the purpose ("in
+	// counter.yaml:14, under restrictions:"), for the advice to a run
+	// whose target counts; empty when the target has no purpose file.
+	RestrictAt string
 }
 
 // BoundForcing is the forcing the bound counts by: Forcing, or none when
@@ -140,6 +145,17 @@ type Options struct {
 	// queries.
 	Progress      func(Snapshot)
 	ProgressEvery time.Duration
+	// MaxStates, when positive, stops the run with a *StatesError at the
+	// first hypothesis with more states, keeping it as the partial model.
+	// It also lets a run whose counterexamples grow as a counting
+	// target's do (see internal/growth) go on: without it the finding
+	// stops the run with a *GrowthError, with it the finding is a warning
+	// (passed to Note as it comes) and the bound ends the run if the
+	// growth does not.
+	MaxStates int
+	// Note, when set, gets the warnings a user should see while the run
+	// goes on.
+	Note func(string)
 	// Determinism, when set, is recorded in the statistics with the
 	// pipeline's re-runs and votes filled in (the settings are the
 	// cache's: --repeat, --verify and its seed).
@@ -233,6 +249,13 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		}
 		eq = checks
 	}
+	eq = &limits{next: eq, inputs: t.Inputs, semantics: t.Semantics, maxStates: o.MaxStates, restrictAt: t.RestrictAt,
+		growth: growth.Detector{Passive: []string{mealy.Wait}}, warn: func(w string) {
+			rec.Warn(w)
+			if o.Note != nil {
+				o.Note(w)
+			}
+		}}
 	lopts := o.Learner
 	lopts.Lookahead = lookahead
 	if user, own := lopts.OnHypothesis, job.OnHypothesis; o.Progress != nil || own != nil {

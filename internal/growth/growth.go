@@ -56,14 +56,15 @@ type Bound struct {
 	Of     string
 }
 
-// YAML is the bound as a restrictions item of a purpose file.
-func (b Bound) YAML() string { return fmt.Sprintf("- {at_most: %d, of: [%s]}", b.AtMost, b.Of) }
+// String is the bound as a restrictions item of a purpose file, in YAML's
+// flow style.
+func (b Bound) String() string { return fmt.Sprintf("{at_most: %d, of: [%s]}", b.AtMost, b.Of) }
 
 // String says what grew, in a line: the symbols, the rounds and the words
 // in a compact notation (submit^5 wait^5).
 func (f Finding) String() string {
 	first, last := f.Rounds[0], f.Rounds[len(f.Rounds)-1]
-	return fmt.Sprintf("the counterexamples of rounds %d-%d each repeat more of %s than the last (%s, ..., %s) and the hypothesis grew from %d to %d states: the target seems to count, which no finite model describes",
+	return fmt.Sprintf("the target seems to count, which no finite model describes: the counterexamples of rounds %d-%d each repeat more of %s than the last (%s, ..., %s), and the hypothesis grew from %d to %d states",
 		first, last, strings.Join(f.Symbols, ", "), Compact(f.Words[0]), Compact(f.Words[len(f.Words)-1]), f.States[0], f.States[len(f.States)-1])
 }
 

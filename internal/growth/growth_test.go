@@ -138,11 +138,11 @@ func TestFindingString(t *testing.T) {
 	if f == nil {
 		t.Fatal("no finding")
 	}
-	want := "the counterexamples of rounds 1-4 each repeat more of submit, wait than the last (submit^2 wait^2, ..., submit^5 wait^5) and the hypothesis grew from 2 to 5 states: the target seems to count, which no finite model describes"
+	want := "the target seems to count, which no finite model describes: the counterexamples of rounds 1-4 each repeat more of submit, wait than the last (submit^2 wait^2, ..., submit^5 wait^5), and the hypothesis grew from 2 to 5 states"
 	if got := f.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if got, want := fmt.Sprint(f.Bounds[0].YAML()), "- {at_most: 2, of: [submit]}"; got != want {
-		t.Errorf("YAML %q, want %q", got, want)
+	if got, want := fmt.Sprint(f.Bounds[0]), "{at_most: 2, of: [submit]}"; got != want {
+		t.Errorf("bound %q, want %q", got, want)
 	}
 }

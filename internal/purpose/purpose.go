@@ -56,6 +56,10 @@ type Purpose struct {
 	BoundCountsEvery bool          `json:"bound_counts_every,omitempty"`
 	Restrictions     []Restriction `json:"restrictions,omitempty"`
 	Backend          Backend       `json:"backend"`
+	// RestrictionsPos is where the restrictions key is (zero when the
+	// file has none) and BackendPos where the backend key is: a run that
+	// finds its target counting says where a restriction goes.
+	RestrictionsPos, BackendPos Pos `json:"-"`
 
 	// The harness part (jvm and adb backends): how to make and wire a fresh
 	// instance, the environment it needs, and the user's adapters.

@@ -129,8 +129,10 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 			}
 		}
 		p.Restrictions = d.restrictions(f.value, inputs, p.Callbacks)
+		p.RestrictionsPos = f.keyPos
 	}
 	if f := d.req(m, "backend"); f != nil {
+		p.BackendPos = f.keyPos
 		var names []string
 		if callbacksOK {
 			names = callbackNames(p.Callbacks)

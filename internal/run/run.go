@@ -98,7 +98,10 @@ func (s *Session) Start(ctx context.Context, spec Spec, name string) (*Run, erro
 	}
 	r.opts = engine.Options{
 		VirtualClock: plan.Virtual, ToolVersion: s.env.ToolVersion, Now: s.env.Now, Learn: spec.Learner,
-		Conformance: set.conformance,
+		Conformance: set.conformance, MaxStates: spec.MaxStates,
+		// A warning is for the one who watches, quiet or not (-q keeps
+		// warnings).
+		Note:        func(w string) { fmt.Fprintf(s.log, "droidstar: %s%s\n", prefix, w) },
 		Determinism: &model.Determinism{Repeat: spec.Vote.Repeat, Verify: spec.Vote.Verify, Seed: s.seed},
 	}
 	if spec.Oracle == OraclePerfect {
@@ -259,6 +262,25 @@ func (e *BudgetError) Error() string {
 	return fmt.Sprintf("stopped after %s (--max-queries %d)", nouns.Count(e.Max, "executed query"), e.Max)
 }
 
+// StatesError is a run that MaxStates stopped.
+type StatesError struct{ Err *engine.StatesError }
+
+func (e *StatesError) Error() string {
+	return fmt.Sprintf("stopped at equivalence round %d: the hypothesis has %d states (--max-states %d)", e.Err.Round, e.Err.States, e.Err.Max)
+}
+
+func (e *StatesError) Unwrap() error { return e.Err }
+
+// GrowthError is a run stopped because its target seems to count (see
+// engine.GrowthError): it says how to bound the target, or to go on.
+type GrowthError struct{ Err *engine.GrowthError }
+
+func (e *GrowthError) Error() string {
+	return e.Err.Stopped() + "\n  " + e.Err.Advice + "\n  or let learning go on, up to N states, with --max-states N"
+}
+
+func (e *GrowthError) Unwrap() error { return e.Err }
+
 // NoDeviceError is a run on a purpose's default backend adb that found no
 // device (no adb server, none attached, or not the ones asked for); Others
 // are the backends the purpose also lists, which need none.
@@ -294,7 +316,9 @@ func withTimingWarnings(err error, warnings []string) error {
 // target object says whether they are equal, and a warning names the
 // shortest word on which the learned model is wrong. On failure the
 // outcome keeps what the run has (see Outcome.Document); the error is a
-// *BudgetError when MaxQueries stopped it, the pipeline's stop after Stop, or
+// *BudgetError when MaxQueries stopped it, a *StatesError when MaxStates
+// did, a *GrowthError when the target seems to count, the pipeline's stop
+// after Stop, or
 // another failure (an *oracle.VoteError when a vote could not settle)
 // with the timing warnings recorded before it.
 func (r *Run) Learn(ctx context.Context, progress func(engine.Snapshot)) (*Outcome, error) {
@@ -321,6 +345,8 @@ func (r *Run) Learn(ctx context.Context, progress func(engine.Snapshot)) (*Outco
 	}
 	if err != nil {
 		var budgetErr *budget.Error
+		var statesErr *engine.StatesError
+		var growthErr *engine.GrowthError
 		spent := errors.As(err, &budgetErr)
 		if out.Document == nil && (spent || r.stopped.Load() || ctx.Err() != nil) {
 			// Before the first hypothesis a stop keeps the statistics.
@@ -329,6 +355,10 @@ func (r *Run) Learn(ctx context.Context, progress func(engine.Snapshot)) (*Outco
 		switch {
 		case spent:
 			err = &BudgetError{Max: budgetErr.Max}
+		case errors.As(err, &statesErr):
+			err = &StatesError{Err: statesErr}
+		case errors.As(err, &growthErr):
+			err = &GrowthError{Err: growthErr}
 		case !r.stopped.Load() && ctx.Err() == nil:
 			err = withTimingWarnings(err, r.plan.Job.Recorder.Warnings())
 		}

@@ -85,8 +85,12 @@ type Spec struct {
 	// MaxQueries stops the run once that many queries have run on the
 	// devices (0: no limit).
 	MaxQueries int
-	Vote       Vote
-	Store      Store
+	// MaxStates stops the run at the first hypothesis with more states
+	// (0: no limit), and lets a run whose target seems to count go on up
+	// to it instead of stopping at the finding (engine.Options.MaxStates).
+	MaxStates int
+	Vote      Vote
+	Store     Store
 	// Grace is how long the running queries get to finish after Stop;
 	// the requests to devices and harness JVMs are sized to half of it.
 	Grace time.Duration
@@ -289,6 +293,8 @@ func (s Spec) parse() (settings, error) {
 		return out, usage("--pad-check must not be negative, got %d", s.Pad.Check)
 	case s.MaxQueries < 0:
 		return out, usage("--max-queries must not be negative, got %d", s.MaxQueries)
+	case s.MaxStates < 0:
+		return out, usage("--max-states must not be negative, got %d", s.MaxStates)
 	case s.Vote.Repeat < 0:
 		return out, usage("--repeat must be 0 or more, got %d", s.Vote.Repeat)
 	case !(s.Vote.Verify >= 0 && s.Vote.Verify <= 1):
