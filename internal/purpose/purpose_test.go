@@ -148,6 +148,7 @@ func TestGoodFiles(t *testing.T) {
 				{Kind: First, Symbols: []string{"exec", "wait"}, Pos: Pos{24, 5}},
 				{Kind: FollowedByWait, Symbols: []string{"cancel"}, Pos: Pos{25, 5}},
 			},
+			RestrictionsPos: Pos{21, 1}, BackendPos: Pos{26, 1},
 			Backend: Backend{Kind: BackendSim, Kinds: []string{BackendSim}, Sim: &SimBackend{
 				Model:          "asynctask.dot",
 				ModelPath:      filepath.Join(goodDir, "asynctask.dot"),
@@ -159,10 +160,11 @@ func TestGoodFiles(t *testing.T) {
 			}},
 		}},
 		{"minimal.yaml", Purpose{
-			Name:     "Minimal",
-			Callins:  []Callin{{Symbol: "start", Pos: Pos{3, 11}}},
-			Timeouts: Timeouts{Quiescence: DefaultQuiescence, Settle: DefaultSettle, PostReset: DefaultPostReset},
-			Bound:    DefaultBound,
+			Name:       "Minimal",
+			Callins:    []Callin{{Symbol: "start", Pos: Pos{3, 11}}},
+			Timeouts:   Timeouts{Quiescence: DefaultQuiescence, Settle: DefaultSettle, PostReset: DefaultPostReset},
+			Bound:      DefaultBound,
+			BackendPos: Pos{4, 1},
 			Backend: Backend{Kind: BackendSim, Kinds: []string{BackendSim}, Sim: &SimBackend{
 				Model:          "asynctask.dot",
 				ModelPath:      filepath.Join(goodDir, "asynctask.dot"),
@@ -172,13 +174,14 @@ func TestGoodFiles(t *testing.T) {
 			}},
 		}},
 		{"countdowntimer.yaml", Purpose{
-			Name:         "CountDownTimer",
-			Class:        "android.os.CountDownTimer",
-			Callins:      []Callin{{Symbol: "start", Pos: Pos{5, 5}}, {Symbol: "cancel", Pos: Pos{6, 5}}},
-			Callbacks:    []Callback{{Symbol: "finished", Pos: Pos{8, 5}}},
-			Timeouts:     Timeouts{Quiescence: 2 * time.Second, Settle: DefaultSettle, PostReset: DefaultPostReset},
-			Bound:        DefaultBound,
-			Restrictions: []Restriction{{Kind: AtMost, Count: 1, Symbols: []string{"start"}, Pos: Pos{12, 5}}},
+			Name:            "CountDownTimer",
+			Class:           "android.os.CountDownTimer",
+			Callins:         []Callin{{Symbol: "start", Pos: Pos{5, 5}}, {Symbol: "cancel", Pos: Pos{6, 5}}},
+			Callbacks:       []Callback{{Symbol: "finished", Pos: Pos{8, 5}}},
+			Timeouts:        Timeouts{Quiescence: 2 * time.Second, Settle: DefaultSettle, PostReset: DefaultPostReset},
+			Bound:           DefaultBound,
+			Restrictions:    []Restriction{{Kind: AtMost, Count: 1, Symbols: []string{"start"}, Pos: Pos{12, 5}}},
+			RestrictionsPos: Pos{11, 1}, BackendPos: Pos{14, 1},
 			Backend: Backend{Kind: BackendSim, Kinds: []string{BackendSim}, Sim: &SimBackend{
 				Model:          "models/countdowntimer.dot",
 				ModelPath:      filepath.Join(goodDir, "models", "countdowntimer.dot"),
@@ -200,6 +203,7 @@ func TestGoodFiles(t *testing.T) {
 				{Kind: First, Symbols: []string{"openNew", "openLV"}, Pos: Pos{6, 5}},
 				{Kind: AtMost, Count: 1, Symbols: []string{"openNew", "openLV"}, Pos: Pos{7, 5}},
 			},
+			RestrictionsPos: Pos{5, 3}, BackendPos: Pos{10, 3},
 			Backend: Backend{Kind: BackendSim, Kinds: []string{BackendSim}, Sim: &SimBackend{
 				Model:          "asynctask.dot",
 				ModelPath:      filepath.Join(goodDir, "asynctask.dot"),
