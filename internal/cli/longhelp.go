@@ -6,10 +6,9 @@ package cli
 // learnLong is the description 'droidstar learn --help' prints: what
 // learn does, in a few lines; the why of each option is a help topic.
 const learnLong = `Learn learns the typestate of a purpose, an embedded example or a model file,
-prints a summary and writes the model (JSON) and the typestate (DOT). Executed
-queries are kept in the query store, so the same command again resumes; a run
-that stops leaves NAME.partial.json. The reference: 'droidstar help model'
-(bound, conformance, vote), 'timeouts', 'devices', 'store' and 'formats'.`
+prints a summary, writes the model (JSON) and the typestate (DOT), and keeps the
+queries in the query store, so the same command resumes (a stopped run leaves
+NAME.partial.json). Reference: droidstar help model, timeouts, devices, store.`
 
 // learnExample is the examples 'droidstar learn --help' prints.
 const learnExample = `  droidstar learn --example asynctask -o out/ --svg

@@ -45,6 +45,7 @@ func TestLearnAndMatrixTakeTheSameLearningOptions(t *testing.T) {
 		{"pad-check", "0", true, false},
 		{"timeout", "auto:100ms", true, false},
 		{"max-queries", "10", true, true},
+		{"max-states", "1", true, true},
 		{"repeat", "1", true, false},
 		{"verify", "0.5", true, false},
 		{"verify-final", "all", true, false},
