@@ -63,7 +63,7 @@ func TestCountingTargetStopsWithTheRestriction(t *testing.T) {
 	code, stdout, stderr := droidstar(t, "learn", file, "--store", "off", "-o", out, "-q")
 	partial := filepath.Join(out, "Counter.partial.json")
 	want := "droidstar: stopped at equivalence round 4: the target seems to count, which no finite model describes: " +
-		"the counterexamples of rounds 1-4 each repeat more of submit, wait than the last (submit^2 wait^2, ..., submit^5 wait^5), and the hypothesis grew from 2 to 5 states\n" +
+		"the counterexamples of rounds 1, 2, 3 and 4 each repeat more of submit, wait than the one before (submit^2 wait^2, ..., submit^5 wait^5), and the hypothesis grew from 2 to 5 states\n" +
 		"  bound it with the restriction {at_most: 2, of: [submit]}, in a new top-level restrictions: list in " + file + " (before backend:, line 11)\n" +
 		"  or let learning go on, up to N states, with --max-states N\n" +
 		"the last hypothesis (5 states) is in " + partial + "\n"
@@ -91,7 +91,7 @@ func TestMaxStates(t *testing.T) {
 	dir := copyFixture(t, "counter.yaml", "counter.dot")
 	file := filepath.Join(dir, "counter.yaml")
 	warning := "equivalence round 4: the target seems to count, which no finite model describes: " +
-		"the counterexamples of rounds 1-4 each repeat more of submit, wait than the last (submit^2 wait^2, ..., submit^5 wait^5), and the hypothesis grew from 2 to 5 states; " +
+		"the counterexamples of rounds 1, 2, 3 and 4 each repeat more of submit, wait than the one before (submit^2 wait^2, ..., submit^5 wait^5), and the hypothesis grew from 2 to 5 states; " +
 		"bound it with the restriction {at_most: 2, of: [submit]}, in a new top-level restrictions: list in " + file + " (before backend:, line 11)"
 
 	t.Run("beyond the target", func(t *testing.T) {

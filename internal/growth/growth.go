@@ -10,15 +10,16 @@ package growth
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// Streak is how many rounds in a row must each pump the previous round's
-// counterexample before the detector says so: one or two pumps happen by
-// chance on ordinary targets (a counterexample one symbol longer than the
-// last), three in a row with the hypothesis growing each time did not on
-// any target we checked (the bundled examples, DroidStar's six, the public
-// Mealy models, random machines; see the tests).
+// Streak is how many pumps in a chain the detector waits for: one or two
+// happen by chance on ordinary targets (a counterexample one symbol
+// longer than an earlier one), three in a chain with the hypothesis
+// growing each time did not on any target we checked (the bundled
+// examples, DroidStar's six, the public Mealy models, random machines;
+// see internal/bench's growth tests).
 const Streak = 3
 
 // maxBlock is the longest repeated block the alignment looks for: the
@@ -35,16 +36,17 @@ const maxWord = 2000
 // the same symbols than the one before.
 type Finding struct {
 	// Rounds are the equivalence rounds of the counterexamples, oldest
-	// first: Streak+1 of them.
+	// first: Streak+1 of them, each a pump of the one before.
 	Rounds []int
 	// Words are those counterexamples, as the symbols' names.
 	Words [][]string
 	// Symbols are the symbols the repetitions added, in the order they
-	// first occur in the latest counterexample.
+	// first occur in the counterexamples, the latest first.
 	Symbols []string
 	// Bounds are the restrictions that would stop the growth: at most
-	// as many of each counted symbol as the streak's first counterexample
-	// has, which keeps the behaviour that round already showed.
+	// as many of each counted symbol as the earliest counterexample that
+	// a pump of it started from has, which keeps the behaviour that round
+	// already showed.
 	Bounds []Bound
 	// States are the hypotheses' sizes in those rounds.
 	States []int
@@ -63,9 +65,13 @@ func (b Bound) String() string { return fmt.Sprintf("{at_most: %d, of: [%s]}", b
 // String says what grew, in a line: the symbols, the rounds and the words
 // in a compact notation (submit^5 wait^5).
 func (f Finding) String() string {
-	first, last := f.Rounds[0], f.Rounds[len(f.Rounds)-1]
-	return fmt.Sprintf("the target seems to count, which no finite model describes: the counterexamples of rounds %d-%d each repeat more of %s than the last (%s, ..., %s), and the hypothesis grew from %d to %d states",
-		first, last, strings.Join(f.Symbols, ", "), Compact(f.Words[0]), Compact(f.Words[len(f.Words)-1]), f.States[0], f.States[len(f.States)-1])
+	var rs []string
+	for _, r := range f.Rounds {
+		rs = append(rs, strconv.Itoa(r))
+	}
+	rounds := strings.Join(rs[:len(rs)-1], ", ") + " and " + rs[len(rs)-1]
+	return fmt.Sprintf("the target seems to count, which no finite model describes: the counterexamples of rounds %s each repeat more of %s than the one before (%s, ..., %s), and the hypothesis grew from %d to %d states",
+		rounds, strings.Join(f.Symbols, ", "), Compact(f.Words[0]), Compact(f.Words[len(f.Words)-1]), f.States[0], f.States[len(f.States)-1])
 }
 
 // Compact writes a word with runs folded: submit submit wait is
@@ -99,50 +105,76 @@ type Detector struct {
 	rounds []int
 	words  [][]string
 	states []int
-	added  [][]string // added[k]: the symbols words[k+1] repeated; nil when it was no pump
-	fired  bool
+	// depth[k] is the longest chain of pumps that ends at words[k], and
+	// parent[k] the word before it in that chain (-1: none).
+	depth, parent []int
+	// links are every pump seen: a class that counts two things (items
+	// and consumers) alternates its counterexamples between them, so a
+	// counterexample pumps an earlier one, not always the last.
+	links []link
+	fired bool
+}
+
+// link is one pump: words[to] repeats more of added than words[from].
+type link struct {
+	from, to int
+	added    []string
 }
 
 // Add records round's counterexample and the size of the hypothesis it
-// refuted, and returns a finding the first time the last Streak rounds
-// each pumped the one before; later calls return nil.
+// refuted, and returns a finding the first time a chain of Streak pumps
+// ends at it (each counterexample in it the one before with more of the
+// same symbols, each from a larger hypothesis); later calls return nil.
 func (d *Detector) Add(round int, word []string, states int) *Finding {
-	if n := len(d.words); n > 0 {
-		added, ok := Pumped(d.words[n-1], word)
-		if !ok || states <= d.states[n-1] {
-			added = nil
+	to := len(d.words)
+	depth, parent := 0, -1
+	for k := range d.words {
+		added, ok := Pumped(d.words[k], word)
+		if !ok || states <= d.states[k] {
+			continue
 		}
-		d.added = append(d.added, added)
+		d.links = append(d.links, link{from: k, to: to, added: added})
+		if d.depth[k]+1 > depth {
+			depth, parent = d.depth[k]+1, k
+		}
 	}
 	d.rounds = append(d.rounds, round)
 	d.words = append(d.words, slices.Clone(word))
 	d.states = append(d.states, states)
-	if d.fired || len(d.added) < Streak {
+	d.depth, d.parent = append(d.depth, depth), append(d.parent, parent)
+	if d.fired || depth < Streak {
 		return nil
 	}
-	streak := d.added[len(d.added)-Streak:]
-	for _, a := range streak {
-		if a == nil {
-			return nil
-		}
-	}
 	d.fired = true
-	from := len(d.words) - Streak - 1
-	f := &Finding{
-		Rounds: slices.Clone(d.rounds[from:]),
-		Words:  slices.Clone(d.words[from:]),
-		States: slices.Clone(d.states[from:]),
+	var chain []int
+	for k := to; k >= 0; k = d.parent[k] {
+		chain = append([]int{k}, chain...)
 	}
-	grown := map[string]bool{}
-	for _, a := range streak {
-		for _, s := range a {
-			grown[s] = true
+	f := &Finding{}
+	for _, k := range chain {
+		f.Rounds = append(f.Rounds, d.rounds[k])
+		f.Words = append(f.Words, d.words[k])
+		f.States = append(f.States, d.states[k])
+	}
+	// The symbols are those of every pump that took part in a chain of
+	// two or more: the chain's own, and another counted symbol growing
+	// beside it, which one restriction less would leave to the next run.
+	first := map[string]int{} // symbol: the index of the earliest word a pump of it started from
+	for _, l := range d.links {
+		if d.depth[l.to] < 2 && !slices.Contains(chain, l.to) {
+			continue
+		}
+		for _, s := range l.added {
+			if k, seen := first[s]; !seen || l.from < k {
+				first[s] = l.from
+			}
 		}
 	}
-	last := f.Words[len(f.Words)-1]
-	for _, s := range last {
-		if grown[s] && !slices.Contains(f.Symbols, s) {
-			f.Symbols = append(f.Symbols, s)
+	for _, w := range append([][]string{word}, d.words...) {
+		for _, s := range w {
+			if _, grown := first[s]; grown && !slices.Contains(f.Symbols, s) {
+				f.Symbols = append(f.Symbols, s)
+			}
 		}
 	}
 	counted := slices.DeleteFunc(slices.Clone(f.Symbols), func(s string) bool { return slices.Contains(d.Passive, s) })
@@ -151,7 +183,7 @@ func (d *Detector) Add(round int, word []string, states int) *Finding {
 		counted = f.Symbols
 	}
 	for _, s := range counted {
-		f.Bounds = append(f.Bounds, Bound{AtMost: max(1, count(f.Words[0], s)), Of: s})
+		f.Bounds = append(f.Bounds, Bound{AtMost: max(1, count(d.words[first[s]], s)), Of: s})
 	}
 	return f
 }
