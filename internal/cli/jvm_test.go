@@ -97,6 +97,34 @@ s3 ==cancelled==> s4
 s4 --complete--> s4
 s4 --fail--> s4
 s4 --cancel--> s4`},
+		// SubmissionPublisher, one consumer and two submits at most: an
+		// item reaches a consumer subscribed before it was submitted (s1,
+		// s5, s8: one or two items to come), not one subscribed after (s2
+		// --consume--> s7); close ends submitting but not the delivery of
+		// items already submitted (s5 --close--> s9 ==accept==> s6). After
+		// two submits, or a close, submit is no longer allowed (excluded,
+		// or it throws), so those states merge (s3, s6, s8, s9).
+		"submissionpublisher": {9, `
+s0 --consume--> s1
+s0 --submit--> s2
+s0 --close--> s3
+s1 --submit--> s5
+s1 --close--> s6
+s2 --consume--> s7
+s2 --submit--> s3
+s2 --close--> s3
+s3 --consume--> s6
+s3 --close--> s3
+s5 --submit--> s8
+s5 --close--> s9
+s5 ==accept==> s7
+s6 --close--> s6
+s7 --submit--> s9
+s7 --close--> s6
+s8 --close--> s8
+s8 ==accept==> s9
+s9 --close--> s9
+s9 ==accept==> s6`},
 		// UncaughtThread: the thread starts once (a second start throws:
 		// the error sink, left out); its task runs, throws the purpose's
 		// exception, and the handler gets it.
@@ -237,4 +265,36 @@ func typestateLines(summary string) string {
 		lines = append(lines, strings.Join(strings.Fields(l), " "))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestSubmissionPublisherCounts: examples/jvm/submissionpublisher.yaml
+// without its restrictions counts, and learning it stops with the
+// diagnosis and the restrictions to add, exactly as examples/jvm/README.md
+// shows.
+func TestSubmissionPublisherCounts(t *testing.T) {
+	needJava(t)
+	data, err := os.ReadFile(repoPath("examples", "jvm", "submissionpublisher.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const restrictions = "restrictions:\n  - {at_most: 1, of: [consume]}\n  - {at_most: 2, of: [submit]}\n"
+	if !strings.Contains(string(data), restrictions) {
+		t.Fatalf("submissionpublisher.yaml no longer has\n%s: update this test and the README", restrictions)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "submissionpublisher.yaml")
+	if err := os.WriteFile(file, []byte(strings.Replace(string(data), restrictions, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := droidstar(t, "learn", file, "-q", "-o", dir, "--store", "off")
+	readme, err := os.ReadFile(repoPath("examples", "jvm", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, _ := strings.Cut(string(readme), "```text\n$ droidstar learn submissionpublisher.yaml -q\n")
+	want, _, _ := strings.Cut(block, "```")
+	got := strings.ReplaceAll(stdout+stderr, dir+string(filepath.Separator), "")
+	if code != ExitFail || want == "" || got != want {
+		t.Errorf("exit %d, printed\n%s\nexamples/jvm/README.md shows\n%s", code, got, want)
+	}
 }
