@@ -209,11 +209,21 @@ s4 ==failed==> s2`},
 					t.Logf("warning: %s", w)
 					continue
 				}
+				// SubmissionPublisher delivers on the common ForkJoinPool at
+				// once, so on a loaded machine an accept may come before the
+				// next callin rather than during it; buffered either way, it
+				// answers the same, which the typestate above checks.
+				if name == "submissionpublisher" && asyncAccept.MatchString(w) {
+					t.Logf("warning: %s", w)
+					continue
+				}
 				t.Errorf("warning: %s", w)
 			}
 		})
 	}
 }
+
+var asyncAccept = regexp.MustCompile(`^timing: callback accept arrived between callins (submit|close) and close with no wait between them `)
 
 var restarted = regexp.MustCompile(`^the harness JVM jvm-\d+ wedged \(.*\) and was restarted; this query ran again there$`)
 
