@@ -40,8 +40,13 @@ const (
 	ErrThrown        ErrKind = "thrown"         // a callin threw
 	ErrErrorCallback ErrKind = "error-callback" // a callback the purpose declares as an error fired
 	ErrReturned      ErrKind = "returned"       // a callin returned the result the purpose counts as err (error_if)
-	ErrExcluded      ErrKind = "excluded"       // the purpose's restrictions excluded the query; it never ran
-	ErrUnknown       ErrKind = "unknown"        // the model source does not say (e.g. DroidStar DOT)
+	// ErrCrash is a query that killed the harness's process twice, the
+	// second time alone in a fresh one: the symbol that killed it
+	// answers err, and the detail holds how the process ended and its
+	// last words (the JVM's stderr, the device's logcat crash buffer).
+	ErrCrash    ErrKind = "crash"
+	ErrExcluded ErrKind = "excluded" // the purpose's restrictions excluded the query; it never ran
+	ErrUnknown  ErrKind = "unknown"  // the model source does not say (e.g. DroidStar DOT)
 )
 
 // Document is the JSON model.

@@ -23,6 +23,10 @@ import (
 	"github.com/droidstar/droidstar/internal/query"
 )
 
+// HarnessLogPrefix starts the harness's own log lines on the JVM's
+// stderr (harness-apk's core Log).
+const HarnessLogPrefix = "droidstar-harness: "
+
 // MainClass is the harness's JVM entry point.
 const MainClass = "org.droidstar.harness.jvm.Main"
 
@@ -61,6 +65,12 @@ type Executor struct {
 	// timeouts are the runs' own quiescence timeouts (SetQuiescence,
 	// SetWaitTimeouts), or harness.PurposeQuiescence.
 	timeouts harness.Quiet
+	// reviver restarts a harness JVM that died and finds the query that
+	// killed it (see ExecuteBatch); it outlives the restarts.
+	reviver *backend.Reviver
+	// beforeRun, when set, is called before each run request: the tests'
+	// way to kill the JVM at a point they choose.
+	beforeRun func(e *Executor, queries [][]string)
 }
 
 // SetQuiescence implements backend.QuiescenceSetter: the runs from now on
@@ -207,6 +217,10 @@ func (l *Launcher) Start(ctx context.Context, p *purpose.Purpose, name string) (
 		return nil, e.explain(err)
 	}
 	e.relaunch = func(ctx context.Context) (*Executor, error) { return l.Start(ctx, p, name) }
+	e.reviver = &backend.Reviver{
+		Run:     e.runSurvivingWedges,
+		Restart: func(ctx context.Context, _ *backend.DiedError) error { return e.restart(ctx) },
+	}
 	return e, nil
 }
 
@@ -217,13 +231,23 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (query.Result, 
 	return backend.ExecuteOne(ctx, e, inputs)
 }
 
-// ExecuteBatch runs the queries in one run request. A harness whose main
-// thread did not return in time (a hang, or a JVM stalled on a loaded
-// machine) is ended and a fresh one started, as the adb backend does with
-// the app: the query that wedged it runs once more alone, then the rest.
-// A query that wedges a fresh harness too fails the batch after the
-// results before it, with both events.
+// ExecuteBatch runs the queries in one run request. A harness JVM that
+// dies during it (the class halted it or crashed it natively, or
+// something else killed it) is replaced by a fresh one, and the queries
+// left without a result run again alone: one that kills the JVM twice
+// answers err of kind crash, with the JVM's last words on stderr (see
+// backend.Reviver).
 func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]query.Result, error) {
+	return e.reviver.ExecuteBatch(ctx, queries)
+}
+
+// runSurvivingWedges is one run request, and more when the harness
+// wedges. A harness whose main thread did not return in time (a hang, or
+// a JVM stalled on a loaded machine) is ended and a fresh one started, as
+// the adb backend does with the app: the query that wedged it runs once
+// more alone, then the rest. A query that wedges a fresh harness too
+// fails the batch after the results before it, with both events.
+func (e *Executor) runSurvivingWedges(ctx context.Context, queries [][]string) ([]query.Result, error) {
 	out, err := e.runBatch(ctx, queries)
 	var w *harness.WedgedError
 	if err == nil || !errors.As(err, &w) || e.relaunch == nil || ctx.Err() != nil {
@@ -251,7 +275,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]quer
 	if len(rest) == 0 {
 		return out, nil
 	}
-	more, err := e.ExecuteBatch(ctx, rest)
+	more, err := e.runSurvivingWedges(ctx, rest)
 	return append(out, more...), shift(err, len(out))
 }
 
@@ -275,9 +299,9 @@ func (e *Executor) restart(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	relaunch, timeouts := e.relaunch, e.timeouts
+	relaunch, timeouts, reviver, beforeRun := e.relaunch, e.timeouts, e.reviver, e.beforeRun
 	*e = *fresh
-	e.relaunch, e.timeouts = relaunch, timeouts
+	e.relaunch, e.timeouts, e.reviver, e.beforeRun = relaunch, timeouts, reviver, beforeRun
 	return nil
 }
 
@@ -286,6 +310,9 @@ func (e *Executor) runBatch(ctx context.Context, queries [][]string) ([]query.Re
 	timeouts, err := e.timeouts.For(queries)
 	if err != nil {
 		return nil, err
+	}
+	if e.beforeRun != nil {
+		e.beforeRun(e, queries)
 	}
 	rs, err := e.client.RunUnder(ctx, queries, timeouts)
 	out, cerr := harness.ToResults(queries, rs)
@@ -300,10 +327,46 @@ func (e *Executor) runBatch(ctx context.Context, queries [][]string) ([]query.Re
 	if errors.As(err, &w) && w.Timeout != nil {
 		return out, &query.Error{Index: w.Query, Err: err}
 	}
+	if d := e.died(err); d != nil {
+		return out, d
+	}
 	if len(queries)-len(out) == 1 {
 		return out, &query.Error{Index: len(out), Err: e.explain(err)}
 	}
 	return out, e.explain(err)
+}
+
+// died returns a *backend.DiedError when err is the harness closing the
+// connection because its JVM ended, with how it ended and the last lines
+// of its stderr; nil for any other error.
+func (e *Executor) died(err error) *backend.DiedError {
+	if !errors.Is(err, harness.ErrClosed) {
+		return nil
+	}
+	// The pipes close as the JVM exits; Wait may report it a moment later.
+	select {
+	case <-e.done:
+	case <-time.After(2 * time.Second):
+		return nil
+	}
+	status := "exited"
+	if e.exited.err != nil {
+		status = e.exited.err.Error()
+	}
+	// Wait has copied all of stderr by the time done is closed. The
+	// harness's own log lines narrate the protocol, not the death: the
+	// last words are what the class, the JVM (a fatal error's report)
+	// and uncaught exceptions wrote.
+	var words []string
+	for _, line := range e.stderr.Lines() {
+		if !strings.HasPrefix(line, HarnessLogPrefix) {
+			words = append(words, line)
+		}
+	}
+	if len(words) > backend.MaxLastWords {
+		words = words[len(words)-backend.MaxLastWords:]
+	}
+	return &backend.DiedError{Process: "the harness JVM " + e.name, Status: status, LastWords: words, Err: err}
 }
 
 // Describe reports the JVM the harness runs on.
@@ -430,11 +493,16 @@ func (t *tail) Write(b []byte) (int, error) {
 }
 
 func (t *tail) String() string {
+	return strings.Join(t.Lines(), "\n")
+}
+
+// Lines are the lines kept, the unfinished last one too.
+func (t *tail) Lines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	lines := append([]string(nil), t.lines...)
 	if t.part != "" {
 		lines = append(lines, t.part)
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }

@@ -10,6 +10,7 @@ import (
 
 	harnessapk "github.com/droidstar/droidstar/harness-apk"
 	"github.com/droidstar/droidstar/internal/backend/jvm/jvmtest"
+	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
 	"github.com/droidstar/droidstar/internal/query"
 )
@@ -43,10 +44,11 @@ func TestFindJavaNamesTheProblem(t *testing.T) {
 	}
 }
 
-// A harness JVM that dies in the middle of a query is reported with its
-// exit status, not as a bare broken pipe, and the executor says so on
-// every later call instead of hanging.
-func TestHarnessCrashIsExplained(t *testing.T) {
+// A callin that halts the JVM, alone in a fresh one too, is the class's
+// behaviour: it answers err of kind crash, with how the JVM ended, after
+// the outputs of the symbols before it; the executor goes on in a fresh
+// JVM.
+func TestHaltIsACrashAnswer(t *testing.T) {
 	jvmtest.Java(t)
 	ctx := context.Background()
 	e, err := Start(ctx, load(t, "halt.yaml"), "jvm-1", options(t))
@@ -58,16 +60,35 @@ func TestHarnessCrashIsExplained(t *testing.T) {
 	if err != nil || strings.Join(res.Outputs, " ") != "ok ok" {
 		t.Fatalf("gc gc = %+v, %v", res, err)
 	}
-	_, err = e.Execute(ctx, []string{"gc", "halt", "gc"})
-	want := "harness jvm-1: run: the harness closed the connection (the harness JVM exit status 3"
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Fatalf("got %v\nwant prefix %s", err, want)
+	first := e.cmd.Process.Pid
+	res, err = e.Execute(ctx, []string{"gc", "halt", "gc"})
+	if err != nil || strings.Join(res.Outputs, " ") != "ok err" || res.Err == nil || *res.Err != (model.ErrInfo{Kind: model.ErrCrash, Detail: "the process died (exit status 3)"}) || len(res.Warnings) != 0 {
+		t.Fatalf("gc halt gc = %+v (err %+v), %v", res, res.Err, err)
 	}
-	if _, err := e.Execute(ctx, []string{"gc"}); err == nil {
-		t.Error("a dead harness answered a query")
+	if e.cmd.Process.Pid == first {
+		t.Error("the dead harness JVM was not replaced")
+	}
+	if res, err := e.Execute(ctx, []string{"gc"}); err != nil || strings.Join(res.Outputs, " ") != "ok" {
+		t.Errorf("after the crash: %+v, %v", res, err)
 	}
 	if d := e.Describe(); d.Serial != "jvm-1" || d.Platform != "jvm" || d.Release == "" {
 		t.Errorf("describe = %+v", d)
+	}
+}
+
+// A halt in the first symbol is told from a halt in the reset: a query
+// that dies at its first symbol runs once more with none.
+func TestHaltAtTheFirstSymbol(t *testing.T) {
+	jvmtest.Java(t)
+	ctx := context.Background()
+	e, err := Start(ctx, load(t, "halt.yaml"), "jvm-1", options(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Execute(ctx, []string{"halt", "gc"})
+	if err != nil || strings.Join(res.Outputs, " ") != "err" || res.Err == nil || res.Err.Kind != model.ErrCrash {
+		t.Fatalf("halt gc = %+v (err %+v), %v", res, res.Err, err)
 	}
 }
 
@@ -125,8 +146,9 @@ func TestJarIsUnpackedOncePerContent(t *testing.T) {
 }
 
 // A batch runs in one request and answers as its queries do one by one;
-// a harness that dies in a batch fails the batch as a whole, since the
-// host cannot tell which query was running.
+// a harness that dies in a batch is restarted and the batch's queries run
+// again alone, so that the one that halts it answers err of kind crash
+// and the others answer as they do.
 func TestExecuteBatch(t *testing.T) {
 	jvmtest.Java(t)
 	ctx := context.Background()
@@ -135,22 +157,93 @@ func TestExecuteBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
+	outputs := func(rs []query.Result) string {
+		var got []string
+		for _, r := range rs {
+			got = append(got, strings.Join(r.Outputs, " "))
+		}
+		return strings.Join(got, "|")
+	}
 	rs, err := e.ExecuteBatch(ctx, [][]string{{"gc", "gc"}, {}, {"gc"}})
-	if err != nil || len(rs) != 3 {
-		t.Fatalf("batch: %d results, %v", len(rs), err)
+	if err != nil || outputs(rs) != "ok ok||ok" {
+		t.Fatalf("batch: %q, %v", outputs(rs), err)
 	}
-	var got []string
-	for _, r := range rs {
-		got = append(got, strings.Join(r.Outputs, " "))
-	}
-	if strings.Join(got, "|") != "ok ok||ok" {
-		t.Errorf("outputs %q", got)
-	}
+	var runs int
+	e.beforeRun = func(*Executor, [][]string) { runs++ }
 	rs, err = e.ExecuteBatch(ctx, [][]string{{"gc"}, {"gc", "halt", "gc"}, {"gc"}})
-	var qe *query.Error
-	want := "harness jvm-1: run: the harness closed the connection (the harness JVM exit status 3"
-	if len(rs) != 0 || errors.As(err, &qe) || err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("batch with a halt: %d results, %v; want none and an error beginning %s", len(rs), err, want)
+	if err != nil || outputs(rs) != "ok|ok err|ok" || rs[1].Err == nil || rs[1].Err.Kind != model.ErrCrash {
+		t.Fatalf("batch with a halt: %q, %v", outputs(rs), err)
+	}
+	// The batch, each query alone, the halting one again, then its
+	// prefixes gc (passes) and gc halt (dies).
+	if runs != 1+3+1+2 {
+		t.Errorf("%d run requests, want 7", runs)
+	}
+	for _, r := range rs {
+		if len(r.Warnings) != 0 {
+			t.Errorf("warnings %q: a crash the query repeats is its answer, nothing to warn about", r.Warnings)
+		}
+	}
+}
+
+// A harness JVM killed by something else (here the test, before a run
+// request) costs a restart and a warning: the queries it was to run pass
+// when run again alone, and answer as they do.
+func TestKilledOnceCostsARestartAndAWarning(t *testing.T) {
+	jvmtest.Java(t)
+	ctx := context.Background()
+	e, err := Start(ctx, load(t, "halt.yaml"), "jvm-1", options(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	killed := false
+	e.beforeRun = func(e *Executor, _ [][]string) {
+		if !killed {
+			killed = true
+			e.killProcess()
+		}
+	}
+	rs, err := e.ExecuteBatch(ctx, [][]string{{"gc", "gc"}, {"gc"}})
+	if err != nil || len(rs) != 2 || strings.Join(rs[0].Outputs, " ") != "ok ok" || strings.Join(rs[1].Outputs, " ") != "ok" {
+		t.Fatalf("results %+v, %v", rs, err)
+	}
+	want := "the harness JVM jvm-1 died (signal: killed) during a run of 2 queries that all passed when run again, each alone, in a fresh one: droidstar restarted it and went on (something other than the class under test may have killed it)"
+	if len(rs[0].Warnings) != 1 || rs[0].Warnings[0] != want || len(rs[1].Warnings) != 0 {
+		t.Errorf("warnings %q, %q\nwant %q on the first", rs[0].Warnings, rs[1].Warnings, want)
+	}
+}
+
+// A harness JVM that keeps dying on queries that pass alone is a broken
+// environment: the third death in a row that no query repeats stops the
+// run, with why.
+func TestKeepsDyingStopsTheRun(t *testing.T) {
+	jvmtest.Java(t)
+	ctx := context.Background()
+	e, err := Start(ctx, load(t, "halt.yaml"), "jvm-1", options(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	// Every batch of two is killed; the queries alone are not.
+	batch := [][]string{{"gc", "gc"}, {"gc"}}
+	for k := range 3 {
+		e.beforeRun = func(e *Executor, _ [][]string) {
+			e.beforeRun = nil // once per batch: not the runs alone
+			e.killProcess()
+		}
+		rs, err := e.ExecuteBatch(ctx, batch)
+		if k < 2 {
+			if err != nil || len(rs) != 2 {
+				t.Fatalf("batch %d: %d results, %v", k, len(rs), err)
+			}
+			continue
+		}
+		want := "the harness JVM jvm-1 died 3 times in a row on queries that pass when run alone in a fresh one, so something other than the class under test keeps killing it and no answer can be trusted; the last time: the harness JVM jvm-1 died (signal: killed)"
+		var qe *query.Error
+		if err == nil || errors.As(err, &qe) || err.Error() != want || len(rs) != 2 {
+			t.Fatalf("third death: %d results, %v\nwant %s", len(rs), err, want)
+		}
 	}
 }
 
@@ -184,4 +277,11 @@ func TestWedgedHarnessIsRestartedOnce(t *testing.T) {
 	if err != nil || len(rs) != 1 || strings.Join(rs[0].Outputs, " ") != "ok ok" {
 		t.Fatalf("after the failure: %+v, %v", rs, err)
 	}
+}
+
+// killProcess kills the harness JVM as something else would, and waits
+// until it is gone.
+func (e *Executor) killProcess() {
+	e.cmd.Process.Kill()
+	<-e.done
 }

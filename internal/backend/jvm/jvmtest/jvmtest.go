@@ -28,3 +28,38 @@ func Java(t testing.TB) string {
 	}
 	return p
 }
+
+// Jar compiles the Java sources under src (for Java 8, with the javac
+// beside Java's java, else on PATH) into a jar named name in a fresh
+// temporary folder, and returns that folder. It skips the test when there
+// is no javac.
+func Jar(t testing.TB, src, name string) string {
+	t.Helper()
+	javac := filepath.Join(filepath.Dir(Java(t)), "javac")
+	if _, err := os.Stat(javac); err != nil {
+		if javac, err = exec.LookPath("javac"); err != nil {
+			t.Skip("no javac here: this test compiles its own class")
+		}
+	}
+	var sources []string
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(path) == ".java" {
+			sources = append(sources, path)
+		}
+		return err
+	})
+	if err != nil || len(sources) == 0 {
+		t.Fatalf("no Java sources under %s (%v)", src, err)
+	}
+	dir := t.TempDir()
+	classes := filepath.Join(dir, "classes")
+	args := append([]string{"--release", "8", "-d", classes}, sources...)
+	if out, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	jar := filepath.Join(filepath.Dir(javac), "jar")
+	if out, err := exec.Command(jar, "cf", filepath.Join(dir, name), "-C", classes, ".").CombinedOutput(); err != nil {
+		t.Fatalf("jar: %v\n%s", err, out)
+	}
+	return dir
+}
