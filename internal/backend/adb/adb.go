@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/droidstar/droidstar/internal/adbclient"
+	"github.com/droidstar/droidstar/internal/backend"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/purpose"
@@ -90,6 +91,13 @@ type Executor struct {
 	runID    string
 	budget   budget
 	restarts int
+	// pid is the harness app's process, as pidof saw it once it
+	// answered (0 when pidof could not tell): its crash report is
+	// found by it.
+	pid int
+	// reviver starts a harness that died again and finds the query that
+	// killed it (ExecuteBatch).
+	reviver *backend.Reviver
 	// timeouts are the runs' own quiescence timeouts (SetQuiescence,
 	// SetWaitTimeouts), or harness.PurposeQuiescence. The request
 	// deadlines stay the purpose's, which are longer.
@@ -132,6 +140,12 @@ func open(ctx context.Context, dev *adbclient.Device, o Options, perms []string,
 		return nil, fmt.Errorf("device %s: read its properties: %w", serial, err)
 	}
 	e := &Executor{dev: dev, info: Describe(serial, props), opts: o, config: config, budget: b, timeouts: harness.Quiet{Quiescence: harness.PurposeQuiescence}}
+	e.reviver = &backend.Reviver{
+		Run: e.executeHanging,
+		Restart: func(ctx context.Context, d *backend.DiedError) error {
+			return e.restart(ctx, fmt.Sprintf("%s died (%s)", d.Process, d.Status), "died")
+		},
+	}
 	// Claimed before anything on the device changes: another run's
 	// harness, files and settings are not this run's to replace.
 	if e.claim, err = defaultClaimer().acquire(ctx, dev, o.Log); err != nil {
@@ -245,7 +259,18 @@ func (e *Executor) start(ctx context.Context, socket string) (err error) {
 		timeout = DefaultSocketTimeout
 	}
 	e.client, err = e.connect(ctx, socket, timeout, e.opts.Host)
-	return err
+	if err != nil {
+		return err
+	}
+	// The app's pid finds its crash report if it dies; a device that
+	// cannot tell (no pidof before Android 6) gets am instrument's words.
+	e.pid = 0
+	if r, perr := e.dev.Shell(ctx, "pidof "+HarnessPackage); perr == nil && r.Exit == 0 {
+		if f := strings.Fields(r.Stdout); len(f) == 1 {
+			e.pid, _ = strconv.Atoi(f[0])
+		}
+	}
+	return nil
 }
 
 // launch starts the harness and configures it: at Start, and again when a

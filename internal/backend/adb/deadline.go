@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/droidstar/droidstar/internal/adbclient"
@@ -111,12 +113,23 @@ func (e *Executor) Execute(ctx context.Context, inputs []string) (query.Result, 
 }
 
 // ExecuteBatch implements backend.BatchExecutor: the whole batch goes to
-// the device in one run request. A run that outlives its deadline, or
+// the device in one run request. An app whose process dies during it (an
+// uncaught exception on any of its threads, a native crash, something
+// else killing it) is started again and the queries left without a
+// result run again alone: one that kills it twice answers err of kind
+// crash, with the crash buffer of logcat for its pid (see
+// backend.Reviver).
+func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]query.Result, error) {
+	return e.reviver.ExecuteBatch(ctx, queries)
+}
+
+// executeHanging is one run request, and more when the harness hangs. A
+// run that outlives its deadline, or
 // wedges the harness, costs a restart (am force-stop, then the harness
 // starts again as at Start), after which the batch's remaining queries run
 // one per request, so that the one that hangs is found; a query that hangs
 // a second time fails the batch, with nothing received before it lost.
-func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]query.Result, error) {
+func (e *Executor) executeHanging(ctx context.Context, queries [][]string) ([]query.Result, error) {
 	results := make([]query.Result, 0, len(queries))
 	hangs := make([]*hang, len(queries)) // the first hang each query was blamed for
 	alone := false
@@ -154,7 +167,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, queries [][]string) ([]quer
 			}
 			hangs[first+k] = h
 		}
-		if err := e.restart(ctx, h); err != nil {
+		if err := e.restart(ctx, h.what, "hung"); err != nil {
 			return results, err
 		}
 		warning = fmt.Sprintf("device %s: %s; droidstar restarted the harness and ran the queries again", e.dev.Serial(), h.what)
@@ -213,22 +226,96 @@ func (e *Executor) run(ctx context.Context, queries [][]string) ([]query.Result,
 		}
 		return out, h
 	}
+	if d := e.died(ctx, err); d != nil {
+		return out, d
+	}
 	return out, e.explain(ctx, err)
 }
 
-// restart replaces a hung harness: the app is force-stopped (its main
-// thread cannot be freed any other way) and started again on a fresh
-// socket, with the same files and purpose.
-func (e *Executor) restart(ctx context.Context, h *hang) error {
+// died returns a *backend.DiedError when err is the harness closing the
+// connection because its app's process died, which am instrument
+// reports as a crash (INSTRUMENTATION_RESULT: shortMsg=...); its last
+// words are the lines of the app's pid in logcat's crash buffer, or else
+// what am instrument said. nil for any other error: a device that went
+// away ends am instrument too, without a crash report.
+func (e *Executor) died(ctx context.Context, err error) *backend.DiedError {
+	if !errors.Is(err, harness.ErrClosed) || e.inst == nil {
+		return nil
+	}
+	// The socket closes as the process dies; the activity manager
+	// finishes the instrumentation a moment later.
+	if !e.inst.wait(ctx, 5*time.Second) {
+		return nil
+	}
+	var report []string
+	for _, line := range strings.Split(e.inst.output(), "\n") {
+		if r, ok := strings.CutPrefix(strings.TrimSpace(line), "INSTRUMENTATION_RESULT: "); ok && (strings.HasPrefix(r, "shortMsg=") || strings.HasPrefix(r, "longMsg=")) {
+			report = append(report, r)
+		}
+	}
+	if len(report) == 0 {
+		return nil
+	}
+	d := &backend.DiedError{Process: fmt.Sprintf("the harness app on %s", e.dev.Serial()), Status: report[0], Err: err}
+	if e.pid > 0 {
+		d.Process = fmt.Sprintf("the harness app on %s (pid %d)", e.dev.Serial(), e.pid)
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		d.LastWords, _ = CrashLog(lctx, e.dev, e.pid)
+		cancel()
+	}
+	if len(d.LastWords) == 0 {
+		d.LastWords = report
+	}
+	if len(d.LastWords) > backend.MaxLastWords {
+		d.LastWords = d.LastWords[:backend.MaxLastWords]
+	}
+	return d
+}
+
+// CrashLog returns the lines of process pid in logcat's crash buffer,
+// where Android writes an app's FATAL EXCEPTION report (RuntimeInit's
+// handler of uncaught exceptions), as "tag: message". The pid is filtered
+// here rather than with logcat --pid, which Android 6 lacks.
+func CrashLog(ctx context.Context, dev *adbclient.Device, pid int) ([]string, error) {
+	r, err := dev.Shell(ctx, "logcat -b crash -d -v threadtime")
+	if err != nil {
+		return nil, err
+	}
+	if r.Exit != 0 {
+		return nil, fmt.Errorf("logcat -b crash exited with %d: %s", r.Exit, strings.TrimSpace(r.Stderr))
+	}
+	var lines []string
+	for _, line := range strings.Split(r.Stdout, "\n") {
+		// threadtime: date time pid tid priority tag: message
+		f := strings.Fields(line)
+		if len(f) < 6 || f[2] != strconv.Itoa(pid) {
+			continue
+		}
+		rest := strings.TrimSpace(line)
+		for range 5 {
+			_, rest, _ = strings.Cut(rest, " ")
+			rest = strings.TrimLeft(rest, " ")
+		}
+		// A stack frame's tab says nothing once the line stands alone.
+		tag, msg, _ := strings.Cut(strings.TrimRight(rest, "\r"), ": ")
+		lines = append(lines, tag+": "+strings.TrimSpace(msg))
+	}
+	return lines, nil
+}
+
+// restart replaces a harness that hung or died: the app is force-stopped
+// (a hung main thread cannot be freed any other way) and started again
+// on a fresh socket, with the same files and purpose.
+func (e *Executor) restart(ctx context.Context, what, how string) error {
 	serial := e.dev.Serial()
 	if e.opts.Log != nil {
-		fmt.Fprintf(e.opts.Log, "droidstar: device %s: %s; restarting the harness\n", serial, h.what)
+		fmt.Fprintf(e.opts.Log, "droidstar: device %s: %s; restarting the harness\n", serial, what)
 	}
 	e.stop(ctx)
 	e.restarts++
 	e.dev.Shell(ctx, "log -t "+LogTag+" "+adbclient.Quote(fmt.Sprintf("droidstar restarts the harness (%d)", e.restarts)))
 	if err := e.launch(ctx, fmt.Sprintf("%s-%d", e.socket, e.restarts)); err != nil {
-		return fmt.Errorf("device %s: restart the harness after it hung (%s): %w", serial, h.what, err)
+		return fmt.Errorf("device %s: restart the harness after it %s (%s): %w", serial, how, what, err)
 	}
 	return nil
 }

@@ -3,10 +3,12 @@ package adb_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +25,7 @@ import (
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
 	"github.com/droidstar/droidstar/internal/fake/simharness"
 	"github.com/droidstar/droidstar/internal/mealy"
+	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/oracle/cache"
 	"github.com/droidstar/droidstar/internal/oracle/dispatch"
@@ -127,7 +130,11 @@ func (f *fake) harness(t *testing.T, p *purpose.Purpose) adbd.HarnessFunc {
 			o.Wedge, o.Freeze = nil, nil
 		}
 		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
-			bye, _ := simharness.Serve(ctx, &countingConn{ReadWriteCloser: conn, tr: &f.tr}, o)
+			bye, err := simharness.Serve(ctx, &countingConn{ReadWriteCloser: conn, tr: &f.tr}, o)
+			var crash *simharness.CrashError
+			if errors.As(err, &crash) {
+				adbd.Crash(ctx, crash.Exception, crash.Message, "org.droidstar.harness.core.QueryRunner.call(QueryRunner.java)")
+			}
 			return bye
 		}, nil
 	}
@@ -498,5 +505,56 @@ func TestHarnessThatHungOnceIsRetried(t *testing.T) {
 	want := fmt.Sprintf("device %s: the harness did not answer a run of %d queries within its deadline of %s; droidstar restarted the harness and ran the queries again", serial, len(batch), deadline(batch...))
 	if w := res.Document.Warnings; len(w) != 1 || w[0] != want {
 		t.Errorf("warnings %q, want %q", w, want)
+	}
+}
+
+// TestAppThatCrashesIsLearned: a callin that kills the app's process in
+// one state (an uncaught exception: am instrument reports the crash, the
+// socket closes, logcat's crash buffer holds the FATAL EXCEPTION) is
+// learned through the real adb server as err of kind crash, with the
+// crash report as its reason; every other answer is the model's.
+func TestAppThatCrashesIsLearned(t *testing.T) {
+	f := &fake{opts: simharness.Options{Crash: [][]string{{"exec", "exec"}}}}
+	plan, devs, log := setup(t, f)
+	serial := devs[0].Addr()
+	res, _, err := learn(t, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Document
+	var crashes []string
+	for _, tr := range d.Transitions {
+		if tr.Err != nil && tr.Err.Kind == model.ErrCrash {
+			crashes = append(crashes, tr.From+" "+tr.Input+": "+tr.Err.Detail)
+		}
+	}
+	want := regexp.MustCompile(`^s1 exec: the process died \(shortMsg=java\.lang\.IllegalStateException\): AndroidRuntime: FATAL EXCEPTION: main \| ` +
+		`AndroidRuntime: Process: org\.droidstar\.harness, PID: [0-9]+ \| AndroidRuntime: java\.lang\.IllegalStateException: the app dies in exec \(simharness Options\.Crash\) \| ` +
+		`AndroidRuntime: at org\.droidstar\.harness\.core\.QueryRunner\.call\(QueryRunner\.java\)$`)
+	if len(crashes) != 1 || !want.MatchString(crashes[0]) {
+		t.Errorf("crash transitions %q\nwant one matching %s", crashes, want)
+	}
+	if s := d.States[1]; s.ID != "s1" || strings.Join(s.Access, " ") != "exec" {
+		t.Errorf("state %+v, want s1 reached by exec", s)
+	}
+	if len(d.Warnings) != 0 {
+		t.Errorf("warnings %q: a crash the query repeats is the class's behaviour", d.Warnings)
+	}
+	if !strings.Contains(log.String(), "droidstar: device "+serial+": the harness app on "+serial+" (pid ") {
+		t.Errorf("log:\n%s\nwant the restarts", log)
+	}
+	// Every other transition is the simulation's.
+	sim := simulated(t).Document
+	other := func(d *model.Document) []string {
+		var out []string
+		for _, tr := range d.Transitions {
+			if tr.From != "s1" || tr.Input != "exec" {
+				out = append(out, tr.From+" "+tr.Input+"/"+tr.Output+" "+tr.To)
+			}
+		}
+		return out
+	}
+	if got, w := other(d), other(sim); strings.Join(got, "|") != strings.Join(w, "|") {
+		t.Errorf("transitions\n%q\nthe simulation's\n%q", got, w)
 	}
 }

@@ -350,3 +350,66 @@ func (in *instrumentation) handle(s *stream) {
 		d.logPID(in.pid, 'I', harnessTag, "connection %d closed without bye; listening again", n)
 	}
 }
+
+// pidof is toybox's pidof: the pids of the running processes of each
+// name, on one line, and exit 1 when there is none. The only processes
+// the fake knows by name are its instrumentations' apps, named by their
+// package as Android names an app's default process.
+func (p *proc) pidof(args []string) int {
+	var pids []string
+	p.d.mu.Lock()
+	for _, name := range args {
+		if in := p.d.instrs[name]; in != nil {
+			pids = append(pids, strconv.Itoa(in.pid))
+		}
+	}
+	p.d.mu.Unlock()
+	if len(pids) == 0 {
+		return 1
+	}
+	p.outf("%s", strings.Join(pids, " "))
+	return 0
+}
+
+// Crash ends the app process that ctx belongs to (the contexts a
+// HarnessFunc and its serve func get) as an uncaught exception on its
+// main thread does on Android; it does nothing with any other context.
+// RuntimeInit's handler writes the FATAL EXCEPTION report to the crash
+// buffer under the app's pid (frameworks/base
+// core/java/com/android/internal/os/RuntimeInit.java,
+// KillApplicationHandler), the activity manager finishes the
+// instrumentation with the crash's short and long messages and result
+// code 0, Activity.RESULT_CANCELED (services/core/java/com/android/
+// server/am/AppErrors.java, crashApplicationInner: "if the process is
+// running instrumentation, finish it"), which am instrument -r prints
+// as INSTRUMENTATION_RESULT lines and INSTRUMENTATION_CODE: 0
+// (cmds/am/src/com/android/commands/am/Instrument.java), and the process
+// is killed, closing its sockets.
+func Crash(ctx context.Context, exception, message string, stack ...string) {
+	a, ok := AppOf(ctx)
+	if !ok || a.d == nil {
+		return
+	}
+	d := a.d
+	d.mu.Lock()
+	in := d.instrs[a.Package]
+	d.mu.Unlock()
+	if in == nil || in.pid != a.PID {
+		return
+	}
+	long := exception
+	if message != "" {
+		long += ": " + message
+	}
+	d.logCrash(a.PID, "AndroidRuntime", "FATAL EXCEPTION: main")
+	d.logCrash(a.PID, "AndroidRuntime", "Process: %s, PID: %d", a.Package, a.PID)
+	d.logCrash(a.PID, "AndroidRuntime", "%s", long)
+	for _, frame := range stack {
+		d.logCrash(a.PID, "AndroidRuntime", "\tat %s", frame)
+	}
+	d.logf('W', "ActivityManager", "Error in app %s running instrumentation ComponentInfo{%s}:", a.Package, in.comp)
+	d.logf('W', "ActivityManager", "  %s", exception)
+	d.logf('W', "ActivityManager", "  %s", long)
+	d.logf('I', "ActivityManager", "Process %s (pid %d) has died: fore TOP", a.Package, a.PID)
+	in.finish(fmt.Sprintf("INSTRUMENTATION_RESULT: shortMsg=%s\nINSTRUMENTATION_RESULT: longMsg=%s\nINSTRUMENTATION_CODE: 0", exception, long))
+}

@@ -347,6 +347,8 @@ func (p *proc) exec(args []string) int {
 		return p.svc(args[1:])
 	case "getenforce":
 		return p.getenforce(args[1:])
+	case "pidof":
+		return p.pidof(args[1:])
 	}
 	p.errf("/system/bin/sh: %s: inaccessible or not found", args[0])
 	return 127

@@ -2,6 +2,7 @@ package adbserver
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strconv"
 
@@ -24,7 +25,11 @@ func SimHarness(m *sim.Model, timing sim.Timing, props map[string]string, callba
 	hello.SDK, _ = strconv.Atoi(props["ro.build.version.sdk"])
 	return func(ctx context.Context, _ adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
-			bye, _ := simharness.Serve(ctx, conn, simharness.Options{Model: m, Timing: timing, Hello: hello, CallbackNames: callbackNames})
+			bye, err := simharness.Serve(ctx, conn, simharness.Options{Model: m, Timing: timing, Hello: hello, CallbackNames: callbackNames})
+			var crash *simharness.CrashError
+			if errors.As(err, &crash) {
+				adbd.Crash(ctx, crash.Exception, crash.Message)
+			}
 			return bye
 		}, nil
 	}

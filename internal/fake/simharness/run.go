@@ -2,6 +2,7 @@ package simharness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -131,6 +132,12 @@ func (s *server) run(ctx context.Context, req *object) (any, *protoError) {
 			s.waits = waits[i]
 		}
 		r, err := s.query(ctx, q)
+		var crash *CrashError
+		if errors.As(err, &crash) {
+			// The process dies: no reply (handle returns the crash).
+			s.crashed = crash
+			return nil, nil
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, nil // handle notices ctx and drops the reply
@@ -262,6 +269,13 @@ func (s *server) hang(ctx context.Context, q []string, at int, freeze bool) (que
 // error_if is taken to be that value returned (a model of the class is
 // written so), any other as a throw.
 func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
+	if at := s.opts.crashAt(q); at >= 0 {
+		r, err := s.query(ctx, q[:at])
+		if err != nil || len(r.Outputs) > 0 && r.Outputs[len(r.Outputs)-1] == mealy.Err {
+			return r, err
+		}
+		return queryResult{}, &CrashError{Exception: CrashException, Message: "the app dies in " + q[at] + " (simharness Options.Crash)", Callin: q[at]}
+	}
 	if at, freeze := s.opts.hangAt(q); at >= 0 {
 		return s.hang(ctx, q, at, freeze)
 	}

@@ -82,6 +82,13 @@ type Options struct {
 	// instrumentation is force-stopped), which only the host's deadline
 	// can catch.
 	Wedge, Freeze [][]string
+	// Crash makes the app's process die, for tests of what the host does
+	// then: a query that holds one of its words dies at the end of the
+	// first one it holds (a callin), unless it answers err before, as an
+	// uncaught exception (CrashException) kills an app on Android. Serve
+	// then returns a *CrashError without a reply; the fake device's
+	// HarnessFunc ends the app with it (adbd.Crash).
+	Crash [][]string
 	// MainThreadTimeout replaces harness.MainThreadTimeout of the
 	// configured quiescence when positive (the corpus's
 	// @main-thread-timeout, the Java suite's TestPlatform switch).
@@ -98,6 +105,19 @@ func (o Options) hangs(sym string) bool {
 		}
 	}
 	return false
+}
+
+// crashAt returns where q dies: the end of the first Crash word it
+// holds; -1 when it holds none.
+func (o Options) crashAt(q []string) int {
+	for end := range q {
+		for _, w := range o.Crash {
+			if start := end + 1 - len(w); len(w) > 0 && start >= 0 && slices.Equal(q[start:end+1], w) {
+				return end
+			}
+		}
+	}
+	return -1
 }
 
 // hangAt returns where q hangs: the end of the first Wedge or Freeze word
@@ -197,6 +217,8 @@ type server struct {
 	// waits are the running query's own wait timeouts by place (run's
 	// "waits"), nil when the request gave none.
 	waits []time.Duration
+	// crashed is set once a Crash word ran: the process is dead.
+	crashed *CrashError
 }
 
 // protoError is an error reply; where is a path into the configure
@@ -283,7 +305,24 @@ func (s *server) handle(ctx context.Context, line []byte) (reply []byte, bye boo
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}
+	if s.crashed != nil {
+		return nil, false, s.crashed
+	}
 	return encodeReply(id, fields, perr), bye, nil
+}
+
+// CrashException is the exception that kills the app when a query
+// reaches a Crash word.
+const CrashException = "java.lang.IllegalStateException"
+
+// CrashError is a query that reached a Crash word: the app's process dies
+// of Exception with Message, uncaught, in callin Callin.
+type CrashError struct {
+	Exception, Message, Callin string
+}
+
+func (e *CrashError) Error() string {
+	return fmt.Sprintf("simulated harness: the app dies in %s: %s: %s", e.Callin, e.Exception, e.Message)
 }
 
 // encodeReply writes a reply line: id and ok first, then the op's fields
