@@ -216,6 +216,9 @@ func (g *graph) dotTitle() string {
 		if g.kinds[kindErr] {
 			legend = append(legend, "⇢ err (red)")
 		}
+		if g.crash {
+			legend = append(legend, "(crash): it killed the harness's process")
+		}
 	} else if len(g.bundles) > 0 || g.hasLoops() {
 		legend = append(legend, "→ input / output")
 	}

@@ -22,6 +22,9 @@ type graph struct {
 	bundles []bundle
 	initial int // machine state
 	kinds   map[edgeKind]bool
+	// crash says an err edge shown is of kind crash: the legend says
+	// what its "(crash)" means.
+	crash bool
 }
 
 // node is one drawn state.
@@ -63,6 +66,7 @@ type rawEdge struct {
 	from, to, input int
 	kind            edgeKind
 	label           string
+	crash           bool // an err of kind crash
 }
 
 // mergedEdge is one drawn edge: the transitions of one kind between the
@@ -113,6 +117,7 @@ func (v *view) graph(opts PictureOptions) (*graph, error) {
 	group := 0 // index in g.edges of the current source state's first edge
 	for k, e := range raw {
 		g.kinds[e.kind] = true
+		g.crash = g.crash || e.crash
 		if k == 0 || e.from != raw[k-1].from {
 			group = len(g.edges)
 		}
@@ -262,10 +267,15 @@ func (v *view) closureEdges(opts PictureOptions) (states []int, raw []rawEdge, s
 			}
 			to := v.m.Next[q][i]
 			label := v.m.Inputs.Name(i)
-			if v.errKind(q, i) == model.ErrExcluded {
+			crash := false
+			switch v.errKind(q, i) {
+			case model.ErrExcluded:
 				label += " (excluded)"
+			case model.ErrCrash:
+				label += " (crash)"
+				crash = true
 			}
-			raw = append(raw, rawEdge{from: q, to: to, input: i, kind: kindErr, label: label})
+			raw = append(raw, rawEdge{from: q, to: to, input: i, kind: kindErr, label: label, crash: crash})
 			if !shown[to] {
 				// The sink (or, in a machine whose errors are not
 				// prefix-closed, some other state) is drawn last.

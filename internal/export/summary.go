@@ -136,6 +136,15 @@ func (v *view) typestateSummary(b *strings.Builder) error {
 			parts[k] = fmt.Sprintf("%s %d", n, kinds[n])
 		}
 		fmt.Fprintf(b, "  %s left out: %s\n", plural(total, "err transition"), strings.Join(parts, ", "))
+		// A crash is the class killing its process: the most telling err
+		// there is, so each is listed with its last words.
+		for _, q := range ts.States {
+			for i := 0; i < v.m.Inputs.Size(); i++ {
+				if e := v.errs[[2]int{q, i}]; v.m.Out[q][i] == errOut && e != nil && e.Kind == model.ErrCrash {
+					fmt.Fprintf(b, "  crash: %s · %s: %s\n", v.names[q], v.m.Inputs.Name(i), e.Detail)
+				}
+			}
+		}
 	}
 
 	fmt.Fprintf(b, "typestate from %s (--> callin, ==> callback, ..> quiet timeout):\n", v.names[ts.Initial])
