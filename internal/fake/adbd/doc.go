@@ -144,10 +144,13 @@
 //	chmod [-R] MODE PATH...        applies octal modes; symbolic ones change nothing
 //	md5sum FILE...                 "<hex>  FILE"
 //	cat FILE...
-//	logcat [-d] [-c] [-t N] [-v FMT] [...]
+//	logcat [-d] [-c] [-t N] [-v FMT] [-b BUF] [--pid N] [...]
 //	                               prints the log in threadtime format and
 //	                               returns, even without -d (nothing would
-//	                               end a follow); -c clears it
+//	                               end a follow); -c clears it; -b crash
+//	                               keeps the crash buffer (Crash's report),
+//	                               main or system the rest; --pid N one process
+//	pidof NAME...                  the pids of running apps by package, or exit 1
 //	log [-p P] [-t TAG] MESSAGE... adds a line to the log
 //	pm path [--user U] PKG         "package:/data/app/PKG-1/base.apk" when installed for U
 //	                               (default 0), or exit 1 and nothing
@@ -298,6 +301,12 @@
 // "E droidstar-harness: harness failed: ...", am prints
 // INSTRUMENTATION_RESULT: shortMsg=java.lang.RuntimeException, longMsg=...,
 // INSTRUMENTATION_CODE: 0, and the socket never appears.
+//
+// Crash, given the context a serve func got, kills the app as an uncaught
+// exception does: "E AndroidRuntime: FATAL EXCEPTION: main", the process
+// line, the exception and its frames in the crash buffer under the app's
+// pid, am prints INSTRUMENTATION_RESULT: shortMsg=EXCEPTION, longMsg=...,
+// INSTRUMENTATION_CODE: 0, and the socket and its connections close.
 //
 // The contexts a HarnessFunc and its serve func get are cancelled when the
 // instrumentation ends, and carry the device's log: Log writes lines to
