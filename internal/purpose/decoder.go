@@ -26,6 +26,9 @@ type decoder struct {
 	// returning holds, for each callin read so far, whether it calls a
 	// method: a {result: SYMBOL} literal may name only such an earlier one.
 	returning map[string]bool
+	// params holds the declared parameters, which {param: NAME} literals
+	// may name, and whether one did.
+	params map[string]*paramDecl
 }
 
 func (d *decoder) errAt(pos Pos, field, format string, args ...any) {

@@ -53,6 +53,9 @@ func mapTitle(in string) string {
 	if action, ok := strings.CutPrefix(in, inAction+"."); ok {
 		return fmt.Sprintf("### The map of the `%s` action", action)
 	}
+	if m, ok := strings.CutSuffix(in, ".*"); ok {
+		return fmt.Sprintf("### Each entry of `%s` (by name)", m)
+	}
 	if strings.HasSuffix(in, ".*[]") {
 		return fmt.Sprintf("### Each part of `%s` (per callback method)", strings.TrimSuffix(in, ".*[]"))
 	}

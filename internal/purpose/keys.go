@@ -6,6 +6,7 @@ package purpose
 // latency) are read with no list.
 var (
 	topKeys         = keysIn(inTop)
+	paramKeys       = keysIn("parameters.*")
 	targetKeys      = keysIn("target")
 	factoryKeys     = keysIn("target.factory")
 	listenerKeys    = keysIn("target.listeners[]")

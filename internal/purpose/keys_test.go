@@ -11,7 +11,7 @@ func TestUnknownKeyMessages(t *testing.T) {
 	const jvm = "backend: {jvm: {}}\n"
 	cases := []struct{ name, src, want string }{
 		{"top level", cls + "callins: [a]\n" + jvm + "zz: 1\n",
-			`t.yaml:5:1: unknown field "zz" (allowed: name, class, description, target, setup, files, permissions, jars, adapters, callins, callbacks, details, timeouts, bound, bound_counts, restrictions, backend)`},
+			`t.yaml:5:1: unknown field "zz" (allowed: name, class, description, parameters, target, setup, files, permissions, jars, adapters, callins, callbacks, details, timeouts, bound, bound_counts, restrictions, backend)`},
 		{"target", cls + "target: {zz: 1}\ncallins: [a]\n" + jvm,
 			`t.yaml:3:10: target: unknown field "zz" (allowed: new, factory, shim, listeners, init, dispose)`},
 		{"factory", cls + "target: {factory: {method: m, zz: 1}}\ncallins: [a]\n" + jvm,
@@ -45,9 +45,9 @@ func TestUnknownKeyMessages(t *testing.T) {
 		{"adb backend", cls + "callins: [a]\nbackend: {adb: {zz: 1}}\n",
 			`t.yaml:4:17: backend.adb: unknown field "zz" (allowed: )`},
 		{"literal", cls + "callins: [{symbol: a, args: [{zz: 1}]}]\n" + jvm,
-			`t.yaml:3:31: callins[0].args[0]: unknown field "zz" (allowed: file, path, listener, target, context, constant, new, call, result, int, long, float, double, string)`},
+			`t.yaml:3:31: callins[0].args[0]: unknown field "zz" (allowed: file, path, listener, target, context, constant, new, call, result, param, int, long, float, double, string)`},
 		{"literal with two keys", cls + "callins: [{symbol: a, args: [{int: 1, long: 2}]}]\n" + jvm,
-			`t.yaml:3:30: callins[0].args[0]: an argument map has exactly one key (file, path, listener, target, context, constant, new, call, result, int, long, float, double, string), got 2`},
+			`t.yaml:3:30: callins[0].args[0]: an argument map has exactly one key (file, path, listener, target, context, constant, new, call, result, param, int, long, float, double, string), got 2`},
 		{"action", cls + "setup: [{zz: 1}]\ncallins: [a]\n" + jvm,
 			`t.yaml:3:10: setup[0]: unknown field "zz" (allowed: write, append, delete, touch, sqlite, sleep)`},
 		{"action with two keys", cls + "setup: [{touch: f, delete: f}]\ncallins: [a]\n" + jvm,

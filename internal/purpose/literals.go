@@ -75,6 +75,8 @@ func (d *decoder) literal(p *Purpose, v value) Arg {
 				}
 			}
 			return map[string]any{f.key: s}
+		case "param":
+			return map[string]any{f.key: d.param(f)}
 		case "listener":
 			return map[string]any{f.key: d.javaName(p, f.value, "class")}
 		case "target", "context":

@@ -76,7 +76,7 @@ func Parse(file string, data []byte) (p *Purpose, err error) {
 // parse is Parse without the safety net, so that the fuzz target sees
 // every panic.
 func parse(file string, data []byte) (*Purpose, error) {
-	d := &decoder{file: file, anchors: map[string][]anchorDef{}}
+	d := &decoder{file: file, anchors: map[string][]anchorDef{}, params: map[string]*paramDecl{}}
 	// Editors on Windows may start a file with a byte-order mark; go-yaml
 	// would read it as part of the first key.
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))

@@ -74,6 +74,13 @@ type Purpose struct {
 	Jars     []File   `json:"jars,omitempty"`
 	Adapters []string `json:"adapters,omitempty"`
 
+	// Params are the values the purpose leaves to its user (parameters),
+	// in the file's order; Values, set by Bind, what each one got. They
+	// are left out of the fingerprint: the values are in the literals of
+	// a bound purpose, and a parameter's doc changes no answer.
+	Params []Param           `json:"-"`
+	Values map[string]string `json:"-"`
+
 	// Where maps the YAML path of every harness field ("callins[2].args[0]")
 	// to its position, so that the harness's complaints about a field point
 	// at the line that wrote it.

@@ -89,6 +89,7 @@ var schema = []Key{
 	{inTop, "name", KindString, "the purpose's name, of letters, digits, '_', '-' and '.', for file names and messages", Sent},
 	{inTop, "class", KindString, "the class under test, such as android.os.CountDownTimer (the jvm and adb backends need it)", Sent},
 	{inTop, "description", KindString, "what the purpose is for, in a sentence", Kept},
+	{inTop, "parameters", KindMap, "values the user gives (--set NAME=VALUE), by name: a description, or {doc, default}", Kept},
 	{inTop, "target", KindMap, "how the harness makes, wires and disposes of a fresh instance for every query", Sent},
 	{inTop, "setup", KindList, "environment actions run before each instance is made", Sent},
 	{inTop, "files", KindList, "host files the harness's files directory gets: a path, or {from, name}", Kept},
@@ -104,6 +105,9 @@ var schema = []Key{
 	{inTop, "bound_counts", KindWord, "free (default): the bound counts the symbols left to choose; every: every symbol, as DroidStar did", Kept},
 	{inTop, "restrictions", KindList, "queries to exclude, to keep the class regular: one of at_most (with of), first, followed_by_wait per item", Kept},
 	{inTop, "backend", KindMap, "what answers the queries; the first backend is the default", Kept},
+
+	{"parameters.*", "doc", KindString, "what the value is, for the message that asks for it", Kept},
+	{"parameters.*", "default", KindString, "the value when none is given (default: none, so one must be)", Kept},
 
 	{"target", "new", KindList, "constructor arguments, argument literals (default: none)", Sent},
 	{"target", "factory", KindMap, "a static method that makes the instance, instead of new", Sent},
@@ -181,6 +185,7 @@ var schema = []Key{
 	{inLiteral, "new", KindList, "[CLASS, ARGS...]: a new object, made again for every use", Sent},
 	{inLiteral, "call", KindList, "[CLASS, METHOD, ARGS...]: what a static method returns, called again for every use", Sent},
 	{inLiteral, "result", KindString, "what an earlier callin's call returned in this query", Sent},
+	{inLiteral, "param", KindString, "the value of a parameter (parameters), as a String; the host puts it in before sending", Kept},
 	{inLiteral, "int", KindInteger, "an int", Sent},
 	{inLiteral, "long", KindInteger, "a long", Sent},
 	{inLiteral, "float", KindNumber, "a float", Sent},

@@ -51,6 +51,10 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 	if f := m.opt("description"); f != nil {
 		p.Description, _ = d.str(f.value)
 	}
+	// Before the literals that may use them.
+	if f := m.opt("parameters"); f != nil {
+		d.parameters(p, f.value)
+	}
 	if f := m.opt("target"); f != nil {
 		p.Target = d.target(p, f.value)
 	}
@@ -139,5 +143,6 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 		}
 		p.Backend = d.backend(p, f.value, names, callbacksOK)
 	}
+	d.unusedParams(p)
 	return p
 }
