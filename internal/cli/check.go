@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,6 +17,7 @@ import (
 func newCheckCmd(e *env) *cobra.Command {
 	var resolve bool
 	var resolver string
+	var set map[string]string
 	c := &cobra.Command{
 		Use:   "check purpose.yaml...",
 		Short: "Validate purpose files without running them",
@@ -31,6 +34,11 @@ resolved on the device when learning starts, or with --resolve --resolver CP
 on this host against android.jar (API 23), CP being the class path that
 'make -C harness-apk resolver' prints in droidstar's source tree: a misspelt
 method, listener or callback name (from: [onFinsh]) is then an error here.
+
+A purpose's parameters take their values from --set NAME=VALUE, else from
+DROIDSTAR_SET_NAME, else their defaults, as in learn; one left without a value
+is an error at its declaration. Each purpose takes the names it declares; a
+--set name that none of them declares is refused.
 
 Every problem is reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is
 1 if any file has one.`,
@@ -49,14 +57,26 @@ Every problem is reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is
 				return usageError("--resolver applies with --resolve, which resolves the purposes' classes")
 			}
 			failed := 0
+			declared := map[string]bool{}
 			for _, file := range args {
-				summary, err := checkPurpose(c.Context(), e, file, resolve, resolver)
+				summary, err := checkPurpose(c.Context(), e, file, resolve, resolver, set, declared)
 				if err != nil {
 					failed++
 					fmt.Fprintln(e.stderr, err)
 					continue
 				}
 				fmt.Fprintf(e.stdout, "%s: ok: %s\n", file, summary)
+			}
+			// Each purpose takes the values of the parameters it declares;
+			// a name none of them declares is a typo.
+			for _, name := range slices.Sorted(maps.Keys(set)) {
+				if !declared[name] {
+					names := "none"
+					if len(declared) > 0 {
+						names = strings.Join(slices.Sorted(maps.Keys(declared)), ", ")
+					}
+					return usageError("--set %s: none of the purposes given declares a parameter %s (they declare: %s)", name, name, names)
+				}
 			}
 			if failed > 0 {
 				return fmt.Errorf("%d of %d purpose files have errors", failed, len(args))
@@ -66,15 +86,24 @@ Every problem is reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is
 	}
 	c.Flags().BoolVar(&resolve, "resolve", false, "resolve classes and methods with the jvm harness")
 	c.Flags().StringVar(&resolver, "resolver", "", "class path of the host resolver for adb purposes")
+	c.Flags().Var(&setFlag{values: &set}, "set", "give a purpose parameter its value (repeatable)")
 	return c
 }
 
 // checkPurpose loads a purpose and has the composition root open each of
 // its backends far enough to catch mismatches; the jvm harness starts only
 // with resolve.
-func checkPurpose(ctx context.Context, e *env, file string, resolve bool, resolver string) (string, error) {
+func checkPurpose(ctx context.Context, e *env, file string, resolve bool, resolver string, set map[string]string, declared map[string]bool) (string, error) {
 	p, err := purpose.LoadLimit(file, e.maxFileSize)
 	if err != nil {
+		return "", err
+	}
+	for _, name := range p.ParamNames() {
+		declared[name] = true
+	}
+	// A parameter without a value is refused here as learn refuses it:
+	// the values go where the harness or the resolver would see them.
+	if p, err = p.Bind(p.ParamValues(set, e.getenv)); err != nil {
 		return "", err
 	}
 	o := e.backendOptions()

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +29,7 @@ func addLearningFlags(fl *pflag.FlagSet) *learningFlags {
 	l := &learningFlags{spec: run.Defaults(), flags: fl}
 	s := &l.spec
 	fl.StringVar(&s.Backend, "backend", "", "the purpose's backend to use (default: its first)")
+	fl.Var(&setFlag{values: &s.Set}, "set", "give a purpose parameter its value (repeatable)")
 	fl.IntVar(&s.Lanes, "lanes", s.Lanes, "sims or harness JVMs running in parallel")
 	fl.BoolVar(&s.Realtime, "realtime", false, "sim: sleep for real, not on a virtual clock")
 	addServerFlags(fl, &s.ADB.Host, &s.ADB.Port)
@@ -80,6 +84,36 @@ func addHarnessFlags(fl *pflag.FlagSet, timeout *time.Duration, dir *string) {
 	d := run.Defaults().ADB
 	fl.DurationVar(timeout, "harness-timeout", d.HarnessTimeout, "adb: wait for the harness to start")
 	fl.StringVar(dir, "device-dir", d.Dir, "adb: staging `dir`")
+}
+
+// setFlag is --set NAME=VALUE, repeatable, into a map of values; which
+// names a purpose takes is run.Spec's Validate's to say. Only the first
+// '=' splits, so that a value may hold more (a URL's query).
+type setFlag struct{ values *map[string]string }
+
+func (f *setFlag) Set(s string) error {
+	name, value, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want NAME=VALUE, such as address=00:11:22:AA:BB:CC")
+	}
+	if _, dup := (*f.values)[name]; dup {
+		return fmt.Errorf("%s is given twice", name)
+	}
+	if *f.values == nil {
+		*f.values = map[string]string{}
+	}
+	(*f.values)[name] = value
+	return nil
+}
+
+func (f *setFlag) Type() string { return "name=value" }
+
+func (f *setFlag) String() string {
+	var pairs []string
+	for _, name := range slices.Sorted(maps.Keys(*f.values)) {
+		pairs = append(pairs, name+"="+(*f.values)[name])
+	}
+	return strings.Join(pairs, ",")
 }
 
 // choiceFlag is a string flag whose help names its choices; run.Spec's

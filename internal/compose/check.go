@@ -21,6 +21,9 @@ import (
 // adb purpose is resolved on the host JVM against android.jar (see
 // resolveOnHost). It says what it found, one part per backend.
 func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions, resolveIt bool) ([]string, error) {
+	if err := bound(p); err != nil {
+		return nil, err
+	}
 	var parts []string
 	for _, kind := range p.Backend.Kinds {
 		q := *p

@@ -3,6 +3,7 @@ package compose
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/harness"
@@ -16,6 +17,9 @@ import (
 // embedded examples. Backends that run the harness are started here, and
 // a purpose the harness cannot resolve fails here, before any query runs.
 func fromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOptions) (*Plan, error) {
+	if err := bound(p); err != nil {
+		return nil, err
+	}
 	inputs, outputs, err := p.Alphabets()
 	if err != nil {
 		return nil, err
@@ -24,7 +28,7 @@ func fromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 		Name: p.Name, Class: p.Class, Inputs: inputs, Outputs: outputs,
 		Semantics: model.SemanticsClosure, Callins: p.CallinSymbols(), Callbacks: p.OutputCallbacks(),
 		Bound: p.Bound, BoundAuto: p.BoundAuto, BoundMax: engine.DefaultAutoMax, BoundCountsEvery: p.BoundCountsEvery,
-		Purpose:    &model.PurposeInfo{Name: p.Name, Class: p.Class, File: p.File, Fingerprint: p.Fingerprint()},
+		Purpose:    &model.PurposeInfo{Name: p.Name, Class: p.Class, File: p.File, Fingerprint: p.Fingerprint(), Parameters: p.Values},
 		RestrictAt: restrictAt(p),
 	}
 	b, err := startBackend(ctx, p, read, o)
@@ -60,6 +64,17 @@ func restrictAt(p *purpose.Purpose) string {
 		return fmt.Sprintf("in a new top-level restrictions: list in %s (before backend:, line %d)", p.File, p.BackendPos.Line)
 	}
 	return "in a new top-level restrictions: list in " + p.File
+}
+
+// bound refuses a purpose whose parameters have no values yet: its
+// {param: NAME} literals would reach a harness, which knows no such
+// literal, or a resolver. The callers bind first (run, check); this is the
+// one place that every purpose passes on its way to a backend.
+func bound(p *purpose.Purpose) error {
+	if p.Unbound() {
+		return fmt.Errorf("%s: the purpose's parameters (%s) have no values: bind them first (purpose.Bind)", p.File, strings.Join(p.ParamNames(), ", "))
+	}
+	return nil
 }
 
 // purposeKeyParts are the store key's parts a purpose determines. The

@@ -176,6 +176,10 @@ type PurposeInfo struct {
 	Class       string `json:"class,omitempty"`
 	File        string `json:"file,omitempty"`
 	Fingerprint string `json:"fingerprint"`
+	// Parameters are the values the purpose's parameters had (--set
+	// NAME=VALUE, the environment or their defaults): the paired device,
+	// the URL the model was learned with.
+	Parameters map[string]string `json:"parameters,omitempty"`
 }
 
 // BackendInfo identifies what answered the queries.

@@ -141,22 +141,11 @@ func (s *Session) source(spec Spec, set settings) (compose.Source, string, error
 			Callins: m.Callins, Restrictions: m.Restrictions, Latencies: m.Latencies,
 		}}, purpose.BackendSim, nil
 	}
-	p, read := spec.Purpose, spec.Read
-	if read == nil {
-		read = s.env.readFile
+	p, read, err := s.purpose(spec)
+	if err != nil {
+		return compose.Source{}, "", err
 	}
 	kind := spec.Backend
-	if spec.Example != "" {
-		var err error
-		if p, err = examples.Purpose(spec.Example); err != nil {
-			// Only the command line names an example: a wrong name is a
-			// usage error.
-			return compose.Source{}, "", usage("--example: %v", err)
-		}
-		// examples.Purpose picks the sim backend: the embedded examples
-		// are the no-device demo.
-		read = examples.ReadFile
-	}
 	q := *p
 	if kind != "" {
 		if err := q.Backend.Use(kind); err != nil {
@@ -164,6 +153,36 @@ func (s *Session) source(spec Spec, set settings) (compose.Source, string, error
 		}
 	}
 	return compose.Source{Purpose: &q, Read: read}, q.Backend.Kind, nil
+}
+
+// purpose is the spec's purpose, or its example's, with the values of its
+// parameters in place (purpose.Bind): the spec's Set, else the
+// environment's DROIDSTAR_SET_NAME, else the defaults. read reads the
+// files it names.
+func (s *Session) purpose(spec Spec) (*purpose.Purpose, func(string) ([]byte, error), error) {
+	p, read := spec.Purpose, spec.Read
+	if read == nil {
+		read = s.env.readFile
+	}
+	if spec.Example != "" {
+		var err error
+		if p, err = examples.Purpose(spec.Example); err != nil {
+			// Only the command line names an example: a wrong name is a
+			// usage error.
+			return nil, nil, usage("--example: %v", err)
+		}
+		// examples.Purpose picks the sim backend: the embedded examples
+		// are the no-device demo.
+		read = examples.ReadFile
+		if err := checkSet(p, spec.Set); err != nil {
+			return nil, nil, err
+		}
+	}
+	b, err := p.Bind(p.ParamValues(spec.Set, s.env.getenv))
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, read, nil
 }
 
 // backendOptions are the backend settings of a run on backend kind.

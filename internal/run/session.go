@@ -107,6 +107,13 @@ func Open(spec Spec, env Env) (*Session, error) {
 	if spec.Vote.Seed != nil {
 		s.seed = *spec.Vote.Seed
 	}
+	if spec.Model == nil {
+		// A parameter without a value stops the command here, before a
+		// matrix learns its first target or a device is touched.
+		if _, _, err := s.purpose(spec); err != nil {
+			return nil, err
+		}
+	}
 	if spec.ADB.KeepAwake {
 		s.awake = adb.NewAwake(s.log)
 	}

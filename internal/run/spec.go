@@ -47,6 +47,11 @@ type Spec struct {
 	// Backend picks one of the purpose's backends ("": the first it
 	// lists, or an example's sim).
 	Backend string
+	// Set gives the purpose's parameters their values (--set NAME=VALUE):
+	// each name must be a parameter the purpose declares. A parameter it
+	// leaves out takes $DROIDSTAR_SET_NAME, else its default; one with
+	// none of them stops the run before it starts, at its declaration.
+	Set map[string]string
 
 	// Lanes is how many simulated devices or harness JVMs run queries in
 	// parallel (backend adb: one per device, so more than 1 is refused).
@@ -313,6 +318,14 @@ func (s Spec) parse() (settings, error) {
 	if err := checkDevices(s.Device, s.Devices); err != nil {
 		return out, err
 	}
+	if len(s.Set) > 0 && s.Model != nil {
+		return out, usage("--set gives values to a purpose's parameters; a model file (--model) has none")
+	}
+	if s.Purpose != nil {
+		if err := checkSet(s.Purpose, s.Set); err != nil {
+			return out, err
+		}
+	}
 	if m := s.Model; m != nil {
 		settle, err := m.checkTiming()
 		if err != nil {
@@ -350,6 +363,21 @@ func (s Spec) parse() (settings, error) {
 		return out, usage("--oracle perfect compares hypotheses with the target itself: --bound auto and --conformance do not apply")
 	}
 	return out, nil
+}
+
+// checkSet refuses a --set name that p declares no parameter of: a typo
+// would otherwise leave the parameter to its default, or to a value of
+// the environment the user did not mean.
+func checkSet(p *purpose.Purpose, set map[string]string) error {
+	bad := p.Undeclared(set)
+	if len(bad) == 0 {
+		return nil
+	}
+	declared := "it declares none"
+	if names := p.ParamNames(); len(names) > 0 {
+		declared = "its parameters: " + strings.Join(names, ", ")
+	}
+	return usage("--set %s: %s declares no parameter %s (%s)", bad[0], p.File, bad[0], declared)
 }
 
 // checkTiming checks a model file's timing and works out its settle time.
