@@ -58,8 +58,13 @@ vet:
 fmt-check:
 	@out="$$(gofmt -l cmd internal examples)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# The examples' parameters, given as a CI job gives them: bluetoothadapter's
+# paired device, an address of the documentation range (RFC 7042, 2.1.2),
+# since the checks reach no device.
+EXAMPLE_PARAMS := DROIDSTAR_SET_ADDRESS=00:00:5E:00:53:01
+
 check-examples:
-	$(GO) run ./cmd/droidstar check --resolve examples/*/*.yaml
+	$(EXAMPLE_PARAMS) $(GO) run ./cmd/droidstar check --resolve examples/*/*.yaml
 
 # Every example purpose with an adb backend resolved on the host JVM against
 # android.jar (API 23) and the class files of its jars, as the harness would
@@ -67,7 +72,7 @@ check-examples:
 # type fails here, not on a phone. Examples whose library Debian does not
 # package (volley, imageloader) are skipped, saying so, unless it is there.
 check-device-purposes:
-	$(GO) run ./internal/resolve/checkexamples
+	$(EXAMPLE_PARAMS) $(GO) run ./internal/resolve/checkexamples
 
 # Every fuzz target, one after another, each for FUZZTIME (default 60s):
 # the readers of everything droidstar reads from files, harnesses and the

@@ -248,7 +248,9 @@ func topicRows(t *testing.T, rendered, heading string) []string {
 	if i := regexp.MustCompile(`\n\S`).FindStringIndex(section); i != nil {
 		section = section[:i[0]]
 	}
-	row := regexp.MustCompile(`(?m)^  ([A-Z][A-Z0-9_]*|\d+)(=\S+)? {2,}\S`)
+	// A family of variables (DROIDSTAR_SET_<NAME>) is its prefix, as the
+	// code reads it: a constant that a name is appended to.
+	row := regexp.MustCompile(`(?m)^  ([A-Z][A-Z0-9_]*|\d+)(<[A-Z]+>|=\S+)? {2,}\S`)
 	var names []string
 	for _, m := range row.FindAllStringSubmatch(section, -1) {
 		names = append(names, m[1])

@@ -11,10 +11,9 @@ queries in the query store, so the same command resumes (a stopped run leaves
 NAME.partial.json). Reference: droidstar help model, timeouts, devices, store.`
 
 // learnExample is the examples 'droidstar learn --help' prints.
-const learnExample = `  droidstar learn --example asynctask -o out/ --svg
+const learnExample = `  droidstar learn --example asynctask -o out/ --svg --bound auto --conformance wp:2
   droidstar learn examples/jvm/timer.yaml              # the real class on this JVM
-  droidstar learn examples/mediaplayer/purpose.yaml    # the phone adb sees
-  droidstar learn --model server.dot --bound auto --conformance wp:2`
+  droidstar learn examples/bluetoothadapter/purpose.yaml --set address=00:11:22:AA:BB:CC`
 
 // matrixLong is the description 'droidstar matrix --help' prints.
 const matrixLong = `Matrix is the nightly-CI job in one command: it learns the purpose on each

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -54,6 +55,9 @@ func TestLearnAndMatrixTakeTheSameLearningOptions(t *testing.T) {
 		{"store", "", false, false}, // a file of each command's own
 		{"fresh", "true", false, false},
 		{"grace", "3s", false, false},
+		// On a copy of the purpose with a parameter (below): the value is
+		// recorded in the model.
+		{"set", "label=other", true, false},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {
@@ -91,16 +95,38 @@ func TestLearnAndMatrixTakeTheSameLearningOptions(t *testing.T) {
 		delete(doc["purpose"].(map[string]any), "fingerprint")
 		return doc
 	}
+	// withParam is the purpose with a parameter that --set can set: the
+	// sim backend does not read the target it is used in.
+	data, err := os.ReadFile(purposeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withParam := filepath.Join(t.TempDir(), "purpose.yaml")
+	absModel, err := filepath.Abs(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = []byte(strings.Replace(string(data), "model: api23.dot", "model: "+absModel, 1))
+	data = append(data, "parameters:\n  label: {doc: a label, default: plain}\ntarget:\n  new: [{param: label}]\n"...)
+	if err := os.WriteFile(withParam, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fileOf := func(extra []string) string {
+		if len(extra) > 0 && strings.HasPrefix(extra[0], "--set=") {
+			return withParam
+		}
+		return purposeFile
+	}
 	learnWith := func(t *testing.T, fails bool, extra ...string) map[string]any {
 		out := t.TempDir()
 		name := map[bool]string{false: "CountDownTimer.json", true: "CountDownTimer.partial.json"}[fails]
-		args := append([]string{"learn", purposeFile, "-o", out, "-q", "--store", "off", "--seed", "1"}, extra...)
+		args := append([]string{"learn", fileOf(extra), "-o", out, "-q", "--store", "off", "--seed", "1"}, extra...)
 		return written(t, fails, filepath.Join(out, name), args...)
 	}
 	matrixWith := func(t *testing.T, fails bool, extra ...string) map[string]any {
 		out := t.TempDir()
 		name := map[bool]string{false: "api23.json", true: "api23.partial.json"}[fails]
-		args := append([]string{"matrix", purposeFile, "--sim-model", "api23=" + model, "-o", out, "--store", "off", "--seed", "1"}, extra...)
+		args := append([]string{"matrix", fileOf(extra), "--sim-model", "api23=" + model, "-o", out, "--store", "off", "--seed", "1"}, extra...)
 		return written(t, fails, filepath.Join(out, name), args...)
 	}
 	plain := learnWith(t, false)
@@ -118,6 +144,11 @@ func TestLearnAndMatrixTakeTheSameLearningOptions(t *testing.T) {
 			l, m := learnWith(t, c.fails, learnArgs...), matrixWith(t, c.fails, matrixArgs...)
 			if !reflect.DeepEqual(l, m) {
 				t.Errorf("%s: learn and matrix wrote different models:\nlearn  %v\nmatrix %v", flag, l, m)
+			}
+			if got := l["purpose"].(map[string]any)["parameters"]; c.flag == "set" && !reflect.DeepEqual(got, map[string]any{"label": "other"}) {
+				// The copy's file differs from the plain run's anyway:
+				// the effect is the value recorded.
+				t.Errorf("%s: the model records parameters %v", flag, got)
 			}
 			if changed := !reflect.DeepEqual(l, plain); changed != c.effect {
 				t.Errorf("%s changed the model: %v, want %v", flag, changed, c.effect)

@@ -40,6 +40,11 @@ type CheckOptions struct {
 	Unavailable map[string]string
 	// Make is the make command (default make).
 	Make string
+	// Getenv gives the purposes' parameters their values, as learn's
+	// environment would (DROIDSTAR_SET_NAME), else their defaults: a
+	// parameter is a String whatever its value, so any value resolves the
+	// same overloads; one without a value is the purpose's error.
+	Getenv func(string) string
 }
 
 // CheckExamples resolves every purpose in examples/*/ (purpose.yaml and
@@ -60,6 +65,9 @@ func CheckExamples(ctx context.Context, root string, o CheckOptions) ([]Outcome,
 	for _, file := range files {
 		out := Outcome{File: file}
 		p, err := purpose.Load(file)
+		if err == nil {
+			p, err = p.Bind(p.ParamValues(nil, o.Getenv))
+		}
 		switch {
 		case err != nil:
 			out.Err = err

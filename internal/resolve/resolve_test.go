@@ -130,7 +130,15 @@ func TestCheckExamples(t *testing.T) {
 	makefile := "ADAPTER_JAR := adapter/a.jar\nLIB_JARS := %s\nJVM_JARS := %s\ninclude " + mk + "\n%s"
 	adapter := "package a;\n\npublic final class Timers {\n    public static final long SECOND = 1000;\n}\n"
 	withJars := strings.Replace(timerPurpose, "new: [{long: 1000}, {long: 5000}]", "new: [{constant: a.Timers.SECOND}, {long: 5000}]", 1)
+	parsed := func(param string) string {
+		return "parameters:\n  " + param + ": the count-down, in ms\n" + strings.Replace(sprintf(timerPurpose, "cancel", "adb"),
+			"new: [{long: 1000}, {long: 5000}]", "new: [{call: [java.lang.Long, parseLong, {param: "+param+"}]}, {long: 5000}]", 1)
+	}
 	writeTree(t, root, map[string]string{
+		// resolves, its parameter's value given by the environment
+		"examples/param/purpose.yaml": parsed("ms"),
+		// the value missing
+		"examples/unset/purpose.yaml": parsed("unset_ms"),
 		// resolves: no jars
 		"examples/good/purpose.yaml": sprintf(timerPurpose, "cancel", "adb"),
 		// a misspelt method
@@ -155,7 +163,8 @@ func TestCheckExamples(t *testing.T) {
 		"examples/broken/adapter/src/a/Timers.java":      "package a;\n\npublic final class Timers {\n    oops\n}\n",
 	})
 	outcomes, err := CheckExamples(context.Background(), root, CheckOptions{Options: o,
-		Unavailable: map[string]string{"unavailable": "the library is not in Debian", "broken": "not this one"}})
+		Unavailable: map[string]string{"unavailable": "the library is not in Debian", "broken": "not this one"},
+		Getenv:      func(k string) string { return map[string]string{"DROIDSTAR_SET_MS": "1000"}[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,9 +187,11 @@ func TestCheckExamples(t *testing.T) {
 		"examples/broken/purpose.yaml error: examples/broken/purpose.yaml: make -C examples/broken resolve-classpath: exit status 2",
 		"examples/good/purpose.yaml shims: android.os.CountDownTimer",
 		"examples/misspelt/purpose.yaml error: examples/misspelt/purpose.yaml:7:5: callins[1].call: class android.os.CountDownTimer has no method that accepts cancle()",
+		"examples/param/purpose.yaml shims: android.os.CountDownTimer",
 		"examples/unavailable/purpose.yaml skipped: the library is not in Debian; make said: missing libs/jvm/lib.jar: get it yourself",
 		"examples/unbuilt/purpose.yaml error: examples/unbuilt/purpose.yaml:1:23: jars[1]: examples/unbuilt/Makefile builds no libs/other.jar (it builds adapter/a.jar)",
 		"examples/unobtained/purpose.yaml error: examples/unobtained/purpose.yaml: a host jar it needs is missing (libs/jvm/lib.jar); make said: missing libs/jvm/lib.jar: get it yourself",
+		"examples/unset/purpose.yaml error: examples/unset/purpose.yaml:2:3: parameters.unset_ms: needs a value (the count-down, in ms): give it with --set unset_ms=VALUE, or in the environment as DROIDSTAR_SET_UNSET_MS",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("outcomes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

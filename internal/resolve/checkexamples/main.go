@@ -1,6 +1,8 @@
 // Command checkexamples resolves the device purposes of examples/ on the
 // host JVM against android.jar (API 23) and their jars' class files
-// (package resolve), one line per purpose, and exits 1 when one fails.
+// (package resolve), one line per purpose, and exits 1 when one fails. A
+// purpose's parameters take their values from DROIDSTAR_SET_NAME, as
+// learn's do.
 // `make check-device-purposes` runs it from the repository's root:
 //
 //	go run ./internal/resolve/checkexamples [-root DIR]
@@ -38,6 +40,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	outcomes, err := resolve.CheckExamples(ctx, *root, resolve.CheckOptions{
 		Options:     resolve.Options{Java: *java, Classpath: cp},
 		Unavailable: resolve.Unavailable,
+		Getenv:      os.Getenv,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "checkexamples:", err)
