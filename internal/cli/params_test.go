@@ -175,3 +175,44 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestParameterValuesKeepTheirOwnAnswers: the query store keys a run's
+// answers on its parameters' values, so that a run with another value
+// (another paired device) does not resume from the first one's answers,
+// and a run with the first value again does.
+func TestParameterValuesKeepTheirOwnAnswers(t *testing.T) {
+	data, err := os.ReadFile(repoPath("testdata", "matrix", "purpose.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := filepath.Abs(repoPath("testdata", "matrix", "api23.dot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The sim backend reads no target: the value changes no answer, only
+	// the key the answers are stored under.
+	text := strings.Replace(string(data), "model: api23.dot", "model: "+model, 1) +
+		"parameters:\n  label: what tells the runs apart\ntarget:\n  new: [{param: label}]\n"
+	file := filepath.Join(t.TempDir(), "purpose.yaml")
+	writeFile(t, file, []byte(text))
+	store := filepath.Join(t.TempDir(), "queries.db")
+	learn := func(label string) string {
+		t.Helper()
+		code, _, stderr := runEnv(t, nil, "learn", file, "--set", "label="+label, "--store", store, "-o", t.TempDir(), "--seed", "1")
+		if code != ExitOK {
+			t.Fatalf("label %s: exit %d\n%s", label, code, stderr)
+		}
+		return stderr
+	}
+	if got := learn("a"); strings.Contains(got, "resuming") {
+		t.Fatalf("the first run resumed:\n%s", got)
+	}
+	other := "droidstar: the query store holds 22 answers for CountDownTimer under another fingerprint (the value of the purpose's parameters differs): they are not used\n"
+	if got := learn("b"); !strings.HasPrefix(got, other) || strings.Contains(got, "resuming") {
+		t.Errorf("another value:\n%s\nwant it to start with\n%s", got, other)
+	}
+	resumed := "droidstar: resuming: 22 answers stored in " + store + " by earlier runs (--fresh ignores them)\n"
+	if got := learn("a"); !strings.HasPrefix(got, other+resumed) {
+		t.Errorf("the first value again:\n%s\nwant it to start with\n%s", got, other+resumed)
+	}
+}

@@ -3,6 +3,8 @@ package compose
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/droidstar/droidstar/internal/engine"
@@ -81,12 +83,21 @@ func bound(p *purpose.Purpose) error {
 // bound and the restrictions are left out: they choose which queries run,
 // not what a query answers.
 func purposeKeyParts(p *purpose.Purpose, b started, o BackendOptions) map[string]string {
-	q := *p
+	q := *p.Unbind()
 	q.Bound, q.BoundAuto, q.BoundCountsEvery, q.Restrictions = 0, false, false, nil
 	parts := map[string]string{
 		store.PartPurpose:  q.Fingerprint(),
 		store.PartTimeouts: fmt.Sprintf("quiescence %s, settle %s, post-reset %s", p.Timeouts.Quiescence, p.Timeouts.Settle, p.Timeouts.PostReset),
 		store.PartModel:    b.modelDigest,
+	}
+	if len(p.Values) > 0 {
+		// Apart from the purpose's part, so that the store can say it is
+		// the values that differ (another paired device, another URL).
+		var vals []string
+		for _, name := range slices.Sorted(maps.Keys(p.Values)) {
+			vals = append(vals, fmt.Sprintf("%s=%q", name, p.Values[name]))
+		}
+		parts[store.PartParameters] = strings.Join(vals, " ")
 	}
 	if s := p.Backend.Sim; p.Backend.Kind == purpose.BackendSim && o.LatencySeed != 0 && (len(s.LatencyMax) > 0 || s.DefaultLatencyMax > 0) {
 		// The draws decide which callbacks come too late, so what a query

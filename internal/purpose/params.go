@@ -202,6 +202,7 @@ func (p *Purpose) Bind(values map[string]string) (*Purpose, error) {
 	}
 	q := *p
 	q.Values = bound
+	q.template = p
 	sub := func(a Arg) Arg { return substitute(a, bound) }
 	subAll := func(args []Arg) []Arg {
 		if args == nil {
@@ -243,6 +244,22 @@ func (p *Purpose) Bind(values map[string]string) (*Purpose, error) {
 		q.Target = &t
 	}
 	return &q, nil
+}
+
+// Unbind is the purpose with its {param: NAME} literals back in place of
+// the values Bind put in, and everything else as it is now (a backend
+// chosen since): what the query store keys a purpose's content on, with
+// the values as a part of their own, so that a run with another value
+// says that the parameters differ, not the purpose. A purpose Bind did
+// not make is returned as it is.
+func (p *Purpose) Unbind() *Purpose {
+	if p.template == nil {
+		return p
+	}
+	q := *p
+	q.Callins, q.Callbacks, q.Target = p.template.Callins, p.template.Callbacks, p.template.Target
+	q.Values, q.template = nil, nil
+	return &q
 }
 
 // substitute rebuilds a literal with its {param: NAME} literals replaced,

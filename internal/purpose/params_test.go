@@ -92,6 +92,16 @@ func TestBindReachesEveryLiteral(t *testing.T) {
 	if want := map[string]string{"host": "example.org", "port": "8080"}; !reflect.DeepEqual(b.Values, want) || b.Unbound() {
 		t.Errorf("values %v, unbound %v; want %v", b.Values, b.Unbound(), want)
 	}
+	// Unbind gives the literals back and keeps what changed since.
+	b.Backend.Kind = "changed"
+	u := b.Unbind()
+	if u.Backend.Kind != "changed" || u.Values != nil || u.Unbind() != u {
+		t.Errorf("Unbind: backend %q, values %v", u.Backend.Kind, u.Values)
+	}
+	u.Backend.Kind = p.Backend.Kind
+	if got := jsonOf(t, u); got != before {
+		t.Errorf("Unbind gave\n%s\nwant\n%s", got, before)
+	}
 	// The purpose bound is left as it was, for other bindings.
 	if after := jsonOf(t, p); after != before || !p.Unbound() {
 		t.Errorf("Bind changed its purpose:\n%s\nwas\n%s", after, before)

@@ -80,6 +80,8 @@ type Purpose struct {
 	// a bound purpose, and a parameter's doc changes no answer.
 	Params []Param           `json:"-"`
 	Values map[string]string `json:"-"`
+	// template is the purpose Bind bound (Unbind).
+	template *Purpose
 
 	// Where maps the YAML path of every harness field ("callins[2].args[0]")
 	// to its position, so that the harness's complaints about a field point

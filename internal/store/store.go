@@ -40,19 +40,22 @@ const DefaultFile = "queries.db"
 const (
 	PartAlphabet = "alphabet"
 	PartPurpose  = "purpose"
-	PartTimeouts = "timeouts"
-	PartModel    = "model"
-	PartHarness  = "harness"
-	PartDevice   = "device"
+	// PartParameters holds the values of the purpose's parameters (--set).
+	PartParameters = "parameters"
+	PartTimeouts   = "timeouts"
+	PartModel      = "model"
+	PartHarness    = "harness"
+	PartDevice     = "device"
 )
 
 var partLabels = map[string]string{
-	PartAlphabet: "the alphabet",
-	PartPurpose:  "the purpose's harness part",
-	PartTimeouts: "the timeouts",
-	PartModel:    "the simulated model's content",
-	PartHarness:  "the harness version",
-	PartDevice:   "the device build",
+	PartAlphabet:   "the alphabet",
+	PartPurpose:    "the purpose's harness part",
+	PartParameters: "the value of the purpose's parameters",
+	PartTimeouts:   "the timeouts",
+	PartModel:      "the simulated model's content",
+	PartHarness:    "the harness version",
+	PartDevice:     "the device build",
 }
 
 // Key is what determines the answers to a run's queries. Parts maps a
