@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -195,6 +196,14 @@ func TestParameterValuesKeepTheirOwnAnswers(t *testing.T) {
 		"parameters:\n  label: what tells the runs apart\ntarget:\n  new: [{param: label}]\n"
 	file := filepath.Join(t.TempDir(), "purpose.yaml")
 	writeFile(t, file, []byte(text))
+	// Without a value, matrix stops before its first target.
+	out := t.TempDir()
+	line := strings.Count(text[:strings.Index(text, "  label:")], "\n") + 1
+	code, _, stderr := runEnv(t, nil, "matrix", file, "-o", out, "--store", "off")
+	want := fmt.Sprintf("droidstar: %s:%d:3: parameters.label: needs a value (what tells the runs apart): give it with --set label=VALUE, or in the environment as DROIDSTAR_SET_LABEL\n", file, line)
+	if entries, _ := os.ReadDir(out); code != ExitFail || stderr != want || len(entries) != 0 {
+		t.Errorf("matrix without the value: exit %d, wrote %d files\nstderr %s\nwant   %s", code, len(entries), stderr, want)
+	}
 	store := filepath.Join(t.TempDir(), "queries.db")
 	learn := func(label string) string {
 		t.Helper()
