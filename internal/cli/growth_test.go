@@ -54,7 +54,7 @@ func followAdvice(t *testing.T, file, stderr string) {
 	}
 }
 
-// A class that counts stops learning at the fourth round, saying so and
+// A class that counts stops learning at the third round, saying so and
 // naming the restriction that bounds it, with the partial model kept;
 // with that restriction added the purpose learns the target exactly.
 func TestCountingTargetStopsWithTheRestriction(t *testing.T) {
@@ -62,11 +62,11 @@ func TestCountingTargetStopsWithTheRestriction(t *testing.T) {
 	file, out := filepath.Join(dir, "counter.yaml"), t.TempDir()
 	code, stdout, stderr := droidstar(t, "learn", file, "--store", "off", "-o", out, "-q")
 	partial := filepath.Join(out, "Counter.partial.json")
-	want := "droidstar: stopped at equivalence round 4: the target seems to count, which no finite model describes: " +
-		"the counterexamples of rounds 1, 2, 3 and 4 each repeat more of submit, wait than the one before (submit^2 wait^2, ..., submit^5 wait^5), and the hypothesis grew from 2 to 5 states\n" +
+	want := "droidstar: stopped at equivalence round 3: the target seems to count, which no finite model describes: " +
+		"the counterexamples of rounds 1, 2 and 3 each repeat more of submit, wait than the one before (submit^2 wait^2, ..., submit^4 wait^4), and the hypothesis grew from 2 to 4 states\n" +
 		"  bound it with the restriction {at_most: 2, of: [submit]}, in a new top-level restrictions: list in " + file + " (before backend:, line 11)\n" +
 		"  or let learning go on, up to N states, with --max-states N\n" +
-		"the last hypothesis (5 states) is in " + partial + "\n"
+		"the last hypothesis (4 states) is in " + partial + "\n"
 	if code != ExitFail || stdout != "" || stderr != want {
 		t.Fatalf("exit %d, stdout %q, stderr\n%s\nwant exit %d, stderr\n%s", code, stdout, stderr, ExitFail, want)
 	}
@@ -90,8 +90,8 @@ func TestCountingTargetStopsWithTheRestriction(t *testing.T) {
 func TestMaxStates(t *testing.T) {
 	dir := copyFixture(t, "counter.yaml", "counter.dot")
 	file := filepath.Join(dir, "counter.yaml")
-	warning := "equivalence round 4: the target seems to count, which no finite model describes: " +
-		"the counterexamples of rounds 1, 2, 3 and 4 each repeat more of submit, wait than the one before (submit^2 wait^2, ..., submit^5 wait^5), and the hypothesis grew from 2 to 5 states; " +
+	warning := "equivalence round 3: the target seems to count, which no finite model describes: " +
+		"the counterexamples of rounds 1, 2 and 3 each repeat more of submit, wait than the one before (submit^2 wait^2, ..., submit^4 wait^4), and the hypothesis grew from 2 to 4 states; " +
 		"bound it with the restriction {at_most: 2, of: [submit]}, in a new top-level restrictions: list in " + file + " (before backend:, line 11)"
 
 	t.Run("beyond the target", func(t *testing.T) {

@@ -78,34 +78,34 @@ func TestDetector(t *testing.T) {
 		symbols []string
 		bounds  []Bound
 	}{
-		{name: "counter", rounds: counter(6), fires: 4, found: []int{1, 2, 3, 4}, symbols: []string{"submit", "wait"},
+		{name: "counter", rounds: counter(6), fires: 3, found: []int{1, 2, 3}, symbols: []string{"submit", "wait"},
 			bounds: []Bound{{AtMost: 2, Of: "submit"}}},
-		{name: "two counted symbols, in turn", fires: 4, found: []int{1, 2, 3, 4}, rounds: []round{
+		{name: "two counted symbols, in turn", fires: 3, found: []int{1, 2, 3}, rounds: []round{
 			{"consume submit wait", 3}, {"consume submit submit wait wait", 4},
 			{"consume consume submit submit wait wait wait wait", 6}, {"consume consume submit submit submit wait wait wait wait wait wait", 8},
 		}, symbols: []string{"consume", "submit", "wait"}, bounds: []Bound{{AtMost: 1, Of: "consume"}, {AtMost: 1, Of: "submit"}}},
-		{name: "a pumped block", fires: 4, found: []int{1, 2, 3, 4}, rounds: []round{
+		{name: "a pumped block", fires: 3, found: []int{1, 2, 3}, rounds: []round{
 			{"open " + rep("read wait", 1), 2}, {"open " + rep("read wait", 2), 3}, {"open " + rep("read wait", 3), 4}, {"open " + rep("read wait", 4), 5},
 		}, symbols: []string{"read", "wait"}, bounds: []Bound{{AtMost: 1, Of: "read"}}},
-		{name: "only waits grow", fires: 4, found: []int{1, 2, 3, 4}, rounds: []round{
+		{name: "only waits grow", fires: 3, found: []int{1, 2, 3}, rounds: []round{
 			{"start wait", 2}, {"start wait wait", 3}, {"start wait wait wait", 4}, {"start wait wait wait wait", 5},
 		}, symbols: []string{"wait"}, bounds: []Bound{{AtMost: 1, Of: "wait"}}},
-		{name: "one round short", rounds: counter(3)},
+		{name: "one round short", rounds: counter(2)},
 		{name: "growing but not repeating", rounds: []round{
 			{"a", 2}, {"a b", 3}, {"a b c", 4}, {"a b c a", 5}, {"a b c a b", 6}, {"a b c a b c d", 7},
 		}},
 		{name: "pumps broken by another word", rounds: []round{
-			{"a a", 2}, {"a a a", 3}, {"a a a a", 4}, {"b c", 5}, {"b c c", 6}, {"b c c c", 7},
+			{"a a", 2}, {"a a a", 3}, {"b c", 4}, {"b c c", 5}, {"d", 6}, {"d d", 7},
 		}},
 		{name: "hypothesis did not grow", rounds: []round{
 			{"a a", 2}, {"a a a", 2}, {"a a a a", 2}, {"a a a a a", 2}, {"a a a a a a", 2},
 		}},
-		{name: "a round that did not grow, skipped", fires: 5, found: []int{1, 2, 4, 5}, symbols: []string{"a"}, bounds: []Bound{{AtMost: 2, Of: "a"}}, rounds: []round{
+		{name: "a round that did not grow, skipped", fires: 4, found: []int{1, 2, 4}, symbols: []string{"a"}, bounds: []Bound{{AtMost: 2, Of: "a"}}, rounds: []round{
 			{"a a", 2}, {"a a a", 3}, {"a a a a", 3}, {"a a a a a", 4}, {"a a a a a a", 5},
 		}},
 		// The first rounds of java.util.concurrent.SubmissionPublisher
 		// unrestricted on the jvm backend: submits and consumers in turn.
-		{name: "two counters interleaved", fires: 8, found: []int{1, 2, 5, 8}, symbols: []string{"consume", "submit", "wait"},
+		{name: "two counters interleaved", fires: 5, found: []int{1, 2, 5}, symbols: []string{"consume", "submit", "wait"},
 			bounds: []Bound{{AtMost: 1, Of: "consume"}, {AtMost: 1, Of: "submit"}}, rounds: []round{
 				{"consume submit wait", 2}, {"consume submit submit wait wait", 3}, {"consume consume submit wait wait", 4},
 				{"consume submit consume wait submit wait wait", 5}, {"consume submit submit submit wait wait wait", 6},
@@ -145,13 +145,13 @@ func TestDetector(t *testing.T) {
 func TestFindingString(t *testing.T) {
 	d := Detector{Passive: []string{"wait"}}
 	var f *Finding
-	for k := 1; k <= 4; k++ {
+	for k := 1; k <= 3; k++ {
 		f = d.Add(k, w(rep("submit", k+1)+" "+rep("wait", k+1)), k+1)
 	}
 	if f == nil {
 		t.Fatal("no finding")
 	}
-	want := "the target seems to count, which no finite model describes: the counterexamples of rounds 1, 2, 3 and 4 each repeat more of submit, wait than the one before (submit^2 wait^2, ..., submit^5 wait^5), and the hypothesis grew from 2 to 5 states"
+	want := "the target seems to count, which no finite model describes: the counterexamples of rounds 1, 2 and 3 each repeat more of submit, wait than the one before (submit^2 wait^2, ..., submit^4 wait^4), and the hypothesis grew from 2 to 4 states"
 	if got := f.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
