@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -104,6 +105,8 @@ func (c *countingConn) Write(p []byte) (int, error) {
 type fake struct {
 	opts simharness.Options
 	hang func(start int) bool
+	// wrap, when set, wraps each harness start's serving function.
+	wrap func(serve func(context.Context, io.ReadWriteCloser) bool) func(context.Context, io.ReadWriteCloser) bool
 	tr   traffic
 }
 
@@ -129,14 +132,18 @@ func (f *fake) harness(t *testing.T, p *purpose.Purpose) adbd.HarnessFunc {
 		if f.hang != nil && !f.hang(start) {
 			o.Wedge, o.Freeze = nil, nil
 		}
-		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
+		serve := func(ctx context.Context, conn io.ReadWriteCloser) bool {
 			bye, err := simharness.Serve(ctx, &countingConn{ReadWriteCloser: conn, tr: &f.tr}, o)
 			var crash *simharness.CrashError
 			if errors.As(err, &crash) {
 				adbd.Crash(ctx, crash.Exception, crash.Message, "org.droidstar.harness.core.QueryRunner.call(QueryRunner.java)")
 			}
 			return bye
-		}, nil
+		}
+		if f.wrap != nil {
+			serve = f.wrap(serve)
+		}
+		return serve, nil
 	}
 }
 
@@ -556,5 +563,61 @@ func TestAppThatCrashesIsLearned(t *testing.T) {
 	}
 	if got, w := other(d), other(sim); strings.Join(got, "|") != strings.Join(w, "|") {
 		t.Errorf("transitions\n%q\nthe simulation's\n%q", got, w)
+	}
+}
+
+// killingConn kills the app (as the low-memory killer would) once its
+// harness has read n run requests.
+type killingConn struct {
+	io.ReadWriteCloser
+	n    int
+	seen int
+	kill func()
+}
+
+func (c *killingConn) Read(p []byte) (int, error) {
+	k, err := c.ReadWriteCloser.Read(p)
+	before := c.seen
+	c.seen += bytes.Count(p[:k], []byte(`"op":"run"`))
+	if before < c.n && c.seen >= c.n {
+		c.kill()
+	}
+	return k, err
+}
+
+// TestAppKilledOnceCostsARestartAndAWarning: an app killed from outside in
+// the middle of a run request (no crash report: am instrument ends with
+// "Process crashed.") is started again, the request's queries pass alone,
+// so none is blamed: the model and the queries are the simulation's, with
+// one warning that says what happened.
+func TestAppKilledOnceCostsARestartAndAWarning(t *testing.T) {
+	f := &fake{}
+	var dev atomic.Pointer[adbd.Device]
+	killed := atomic.Bool{}
+	f.wrap = func(serve func(context.Context, io.ReadWriteCloser) bool) func(context.Context, io.ReadWriteCloser) bool {
+		if killed.Load() {
+			return serve
+		}
+		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
+			return serve(ctx, &killingConn{ReadWriteCloser: conn, n: 4, kill: func() {
+				if !killed.Swap(true) {
+					dev.Load().KillApp(adbd.HarnessPackage)
+				}
+			}})
+		}
+	}
+	plan, devs, _ := setup(t, f)
+	dev.Store(devs[0])
+	res, _, err := learn(t, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !killed.Load() {
+		t.Fatal("the app was never killed")
+	}
+	sameAsSimulated(t, res)
+	want := regexp.MustCompile(`^the harness app on \S+ \(pid \d+\) died \(shortMsg=Process crashed\.\) during a run of \d+ quer(y|ies) that (all )?passed when run again, each alone, in a fresh one: droidstar restarted it and went on \(something other than the class under test may have killed it\)$`)
+	if w := res.Document.Warnings; len(w) != 1 || !want.MatchString(w[0]) {
+		t.Errorf("warnings %q\nwant one matching %s", w, want)
 	}
 }

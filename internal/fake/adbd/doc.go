@@ -307,6 +307,11 @@
 // line, the exception and its frames in the crash buffer under the app's
 // pid, am prints INSTRUMENTATION_RESULT: shortMsg=EXCEPTION, longMsg=...,
 // INSTRUMENTATION_CODE: 0, and the socket and its connections close.
+// Device.KillApp kills it from outside instead (the low-memory killer,
+// kill -9): nothing in the crash buffer, and am prints
+// INSTRUMENTATION_RESULT: shortMsg=Process crashed. and
+// INSTRUMENTATION_CODE: 0 (ActivityManagerService's handling of a dead
+// instrumented process).
 //
 // The contexts a HarnessFunc and its serve func get are cancelled when the
 // instrumentation ends, and carry the device's log: Log writes lines to

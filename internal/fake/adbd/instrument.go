@@ -413,3 +413,23 @@ func Crash(ctx context.Context, exception, message string, stack ...string) {
 	d.logf('I', "ActivityManager", "Process %s (pid %d) has died: fore TOP", a.Package, a.PID)
 	in.finish(fmt.Sprintf("INSTRUMENTATION_RESULT: shortMsg=%s\nINSTRUMENTATION_RESULT: longMsg=%s\nINSTRUMENTATION_CODE: 0", exception, long))
 }
+
+// KillApp ends pkg's running instrumentation as a process killed from
+// outside does (the low-memory killer, kill -9 as root): no crash report,
+// the activity manager notes the death and finishes the instrumentation
+// with shortMsg=Process crashed. and code 0
+// (ActivityManagerService.cleanUpApplicationRecordLocked, handleAppDied:
+// "Crash of app ... running instrumentation ...", RESULT_CANCELED), and
+// the socket's connections close. It says whether an instrumentation ran.
+func (d *Device) KillApp(pkg string) bool {
+	d.mu.Lock()
+	in := d.instrs[pkg]
+	d.mu.Unlock()
+	if in == nil {
+		return false
+	}
+	d.logf('I', "ActivityManager", "Process %s (pid %d) has died: fore TOP", pkg, in.pid)
+	d.logf('W', "ActivityManager", "Crash of app %s running instrumentation ComponentInfo{%s}", pkg, in.comp)
+	in.finish(resultCrashed)
+	return true
+}
