@@ -168,8 +168,13 @@ type Device struct {
 	// packages for a new user).
 	installedFor map[string][]int
 	grants       map[string]map[int][]string // package -> user -> permissions
-	settings     map[string]string           // the global settings table
-	secure       map[string]string           // the secure settings table
+	// uidModes and pkgModes are the app-op modes appops set (and, for
+	// uid modes, pm grant: syncLocationOpsLocked) gave; an op missing
+	// from both has its default.
+	uidModes map[opKey]string
+	pkgModes map[opKey]string
+	settings map[string]string // the global settings table
+	secure   map[string]string // the secure settings table
 	// history keeps every value a global setting took, "null" for unset.
 	history map[string][]string
 	sockets map[string]*instrumentation // abstract socket name -> owner
@@ -209,6 +214,8 @@ func Start(cfg Config) (*Device, error) {
 		packages:     map[string]string{},
 		installedFor: map[string][]int{},
 		grants:       map[string]map[int][]string{},
+		uidModes:     map[opKey]string{},
+		pkgModes:     map[opKey]string{},
 		settings:     map[string]string{},
 		secure:       map[string]string{},
 		history:      map[string][]string{},

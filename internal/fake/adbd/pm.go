@@ -212,6 +212,13 @@ func (p *proc) pmUninstall(args []string) int {
 	delete(p.d.packages, pkg)
 	delete(p.d.installedFor, pkg)
 	delete(p.d.grants, pkg)
+	for _, modes := range []map[opKey]string{p.d.uidModes, p.d.pkgModes} {
+		for k := range modes {
+			if k.pkg == pkg {
+				delete(modes, k)
+			}
+		}
+	}
 	p.d.mu.Unlock()
 	p.outf("Success")
 	return 0
@@ -256,6 +263,8 @@ func (p *proc) pmGrant(args []string) int {
 	}
 	if !slices.Contains(p.d.grants[pkg][user], perm) {
 		p.d.grants[pkg][user] = append(p.d.grants[pkg][user], perm)
+		// A change of the app's permissions re-syncs its ops.
+		p.d.syncLocationOpsLocked(pkg, user)
 	}
 	return 0
 }

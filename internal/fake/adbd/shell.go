@@ -343,6 +343,8 @@ func (p *proc) exec(args []string) int {
 		return p.logCmd(args[1:])
 	case "settings":
 		return p.settingsCmd(args[1:])
+	case "appops":
+		return p.appops(args[1:])
 	case "svc":
 		return p.svc(args[1:])
 	case "getenforce":
