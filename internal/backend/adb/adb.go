@@ -47,6 +47,11 @@ type Options struct {
 	// Awake keeps the devices' screens on while their executors run;
 	// nil leaves the devices' stay-on setting alone.
 	Awake *Awake
+	// KeepLocationOps leaves the harness's location app-ops as the device
+	// has them, instead of allowing them for the run of a purpose that
+	// declares a location permission (location.go): on Android 11 and
+	// later, a purpose that needs location then learns refusals.
+	KeepLocationOps bool
 	// Deadline bounds each run request (deadline.go); the zero value
 	// picks the defaults.
 	Deadline Deadline
@@ -78,6 +83,9 @@ type Executor struct {
 	// awakeWarning says the device could not be kept awake; the first
 	// results the executor returns carry it into the model.
 	awakeWarning string
+	// locationRestore are the location app-op modes to put back when the
+	// run ends (location.go).
+	locationRestore []OpMode
 	runDir       string
 	marker       string // logged before the harness starts
 	hello        harness.Hello
@@ -182,8 +190,13 @@ func open(ctx context.Context, dev *adbclient.Device, o Options, perms []string,
 				e.client.Close()
 			}
 			e.cleanup()
+			e.restoreLocation()
 		}
 	}()
+	// After the grants, which sync the location ops back to foreground.
+	if err := e.allowLocation(ctx, perms); err != nil {
+		return nil, err
+	}
 	if err := e.stage(ctx, files); err != nil {
 		return nil, err
 	}
@@ -403,10 +416,13 @@ func (e *Executor) Close() error {
 		e.client.Close()
 	}
 	e.cleanup()
+	// Once the harness has stopped: its ops are its own until then.
+	locationErr := e.restoreLocation()
 	var releaseErr error
 	if e.release != nil {
 		releaseErr = e.release()
 	}
+	releaseErr = errors.Join(locationErr, releaseErr)
 	// Last: the device is another run's to use only once this one has
 	// put everything back.
 	e.claim.release()

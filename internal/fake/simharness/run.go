@@ -279,6 +279,22 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	if at, freeze := s.opts.hangAt(q); at >= 0 {
 		return s.hang(ctx, q, at, freeze)
 	}
+	if s.opts.Refuses != nil {
+		for at, sym := range q {
+			v, ok := s.config.errorIf[sym]
+			if !ok || !s.opts.Refuses(sym) {
+				continue
+			}
+			// What comes before runs as the model says; the callin
+			// returns its error value.
+			r, err := s.query(ctx, q[:at])
+			if err != nil || r.Err != nil {
+				return r, err
+			}
+			r.Outputs, r.Ms, r.Err = append(r.Outputs, mealy.Err), append(r.Ms, 0), returnedErr{At: at, Kind: "returned", Value: rawish{v}}
+			return r, nil
+		}
+	}
 	for at, sym := range q {
 		exc, ok := s.opts.Throws[sym]
 		if !ok {

@@ -68,6 +68,13 @@ type Options struct {
 	// called ("java.lang.RuntimeException: setAudioSource failed."), as a
 	// harness denied a permission meets them (see adbd.App.Granted).
 	Throws map[string]string
+	// Refuses, when set, is asked before each callin that has error_if:
+	// true makes the callin return its error_if value there (err of kind
+	// returned), as a framework call returns false when the app may not
+	// do it now, for example BluetoothAdapter.startDiscovery without the
+	// location op allowed (adbd.App.Discovers). It is asked when the query
+	// runs, so it sees the device as it is then.
+	Refuses func(callin string) bool
 	// Probe is what the simulated device answers to probe (URLs it does
 	// not list answer 200); nil is Good().
 	Probe *harness.ProbeResult
