@@ -86,11 +86,11 @@ type Executor struct {
 	// locationRestore are the location app-op modes to put back when the
 	// run ends (location.go).
 	locationRestore []OpMode
-	runDir       string
-	marker       string // logged before the harness starts
-	hello        harness.Hello
-	closeMu      sync.Mutex
-	closed       bool
+	runDir          string
+	marker          string // logged before the harness starts
+	hello           harness.Hello
+	closeMu         sync.Mutex
+	closed          bool
 
 	// What a restart needs to start the harness again (deadline.go).
 	opts     Options
