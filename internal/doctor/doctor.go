@@ -79,7 +79,17 @@ type Device struct {
 	Harness      *harness.Hello       `json:"harness,omitempty"`
 	HarnessError string               `json:"harness_error,omitempty"`
 	Probe        *harness.ProbeResult `json:"probe,omitempty"`
-	Purposes     []PurposeStatus      `json:"purposes"`
+	// LocationOps are the harness's location app-ops (of the location
+	// permissions the purposes declare) as the device has them for the
+	// user the harness runs as, read with appops get once the probe's
+	// harness is gone and its grants are made; LocationOpsError why they
+	// could not be read. From Android 10.
+	LocationOps      []adb.OpMode `json:"location_ops,omitempty"`
+	LocationOpsError string       `json:"location_ops_error,omitempty"`
+	// LocationOpsKept says learning leaves them as they are
+	// (adb.Options.KeepLocationOps) instead of allowing them.
+	LocationOpsKept bool            `json:"location_ops_kept,omitempty"`
+	Purposes        []PurposeStatus `json:"purposes"`
 }
 
 // Ready says whether every purpose can run on the device.
@@ -257,7 +267,17 @@ func (d *Device) probe(ctx context.Context, dev *adbclient.Device, purposes []*p
 		d.HarnessError = err.Error()
 		return
 	}
-	defer e.Close()
+	user := 0
+	if u := e.Describe().User; u != nil {
+		user = *u
+	}
+	// Read once the harness is closed: a run that allows the ops puts
+	// them back then, and the grants above have set them as learn's own
+	// grants will.
+	defer func() {
+		e.Close()
+		d.readLocationOps(ctx, dev, user, perms, o.Harness.KeepLocationOps)
+	}()
 	h := e.Hello()
 	d.Harness = &h
 	req := harness.ProbeRequest{File: harness.ProbeFile, Samples: o.Samples, AudioMs: o.AudioMs}
@@ -284,4 +304,26 @@ func (d *Device) probe(ctx context.Context, dev *adbclient.Device, purposes []*p
 		return
 	}
 	d.Probe = &r
+}
+
+// readLocationOps reads the harness's location app-ops from Android 10,
+// where a granted location permission leaves them in foreground mode
+// (internal/backend/adb/location.go says why that matters).
+func (d *Device) readLocationOps(ctx context.Context, dev *adbclient.Device, user int, perms []string, kept bool) {
+	if d.SDK < 29 {
+		return
+	}
+	d.LocationOpsKept = kept
+	for _, perm := range perms {
+		op, ok := adb.LocationOps[perm]
+		if !ok {
+			continue
+		}
+		m, err := adb.ReadOpMode(ctx, dev, user, op)
+		if err != nil {
+			d.LocationOpsError = err.Error()
+			return
+		}
+		d.LocationOps = append(d.LocationOps, m)
+	}
 }

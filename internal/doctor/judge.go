@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
@@ -135,6 +136,30 @@ func judge(d *Device, p *purpose.Purpose) (missing, notes []string) {
 	}
 	if n.discovery && d.SDK >= 29 && h.LocationMode == "0" {
 		missing = append(missing, "location is off: from Android 10 Bluetooth discovery finds nothing without it (settings put secure location_mode 3, or turn it on in Settings)")
+	}
+	// From Android 11 a process am instrument starts has no foreground
+	// location capability: a location op in foreground mode is ignored
+	// there, and startDiscovery returns false (adb/location.go).
+	for _, perm := range n.perms {
+		op, ok := adb.LocationOps[perm]
+		if !ok || d.SDK < 29 {
+			continue
+		}
+		if d.LocationOpsError != "" {
+			notes = append(notes, "cannot read the harness's "+op+" app-op ("+firstLine(d.LocationOpsError)+")")
+			continue
+		}
+		for _, m := range d.LocationOps {
+			if m.Op != op || m.Effective(d.SDK) == "allow" {
+				continue
+			}
+			why := fmt.Sprintf("the harness's %s app-op is %s, which its instrumented process evaluates to %s", op, m.Mode(), m.Effective(d.SDK))
+			if d.LocationOpsKept {
+				missing = append(missing, why+": calls that need location (startDiscovery) return false, and learning leaves the op as it is")
+			} else {
+				notes = append(notes, why+"; learn allows it for its runs and puts "+m.Mode()+" back")
+			}
+		}
 	}
 	if d.HarnessError != "" {
 		return append(missing, "the harness did not answer: "+firstLine(d.HarnessError)), notes

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
@@ -133,5 +134,26 @@ func TestSettingsText(t *testing.T) {
 	}
 	if got := locationMode("1"); got != "on, sensors only (location_mode=1)" {
 		t.Errorf("locationMode(1) = %q", got)
+	}
+}
+
+// TestLocationOpRow: the doctor row of a location app-op says whose mode
+// it is and, where an instrumented process cannot use it, what learn does.
+func TestLocationOpRow(t *testing.T) {
+	for _, tc := range []struct {
+		m    adb.OpMode
+		sdk  int
+		kept bool
+		want string
+	}{
+		{adb.OpMode{Op: "COARSE_LOCATION", Uid: "foreground"}, 30, false, "COARSE_LOCATION: foreground (uid mode), ignore for the instrumented harness: learn allows it for its runs"},
+		{adb.OpMode{Op: "COARSE_LOCATION", Uid: "foreground"}, 30, true, "COARSE_LOCATION: foreground (uid mode), ignore for the instrumented harness: left so"},
+		{adb.OpMode{Op: "COARSE_LOCATION", Uid: "foreground"}, 29, false, "COARSE_LOCATION: foreground (uid mode)"},
+		{adb.OpMode{Op: "COARSE_LOCATION"}, 30, false, "COARSE_LOCATION: allow (default)"},
+		{adb.OpMode{Op: "COARSE_LOCATION", Package: "deny"}, 30, false, "COARSE_LOCATION: deny (package mode), deny for the instrumented harness: learn allows it for its runs"},
+	} {
+		if got := locationOp(tc.m, tc.sdk, tc.kept); got != tc.want {
+			t.Errorf("%+v SDK %d kept %v: %q, want %q", tc.m, tc.sdk, tc.kept, got, tc.want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/harness"
 )
 
@@ -56,6 +57,14 @@ func writeDevice(w io.Writer, d *Device) {
 	}
 	if p := d.Probe; p != nil {
 		probeRows(row, p)
+	}
+	switch {
+	case d.LocationOpsError != "":
+		row("location app-op", "unknown: "+firstLine(d.LocationOpsError))
+	default:
+		for _, m := range d.LocationOps {
+			row("location app-op", locationOp(m, d.SDK, d.LocationOpsKept))
+		}
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
@@ -220,4 +229,25 @@ func audioText(a harness.ProbeAudio) string {
 		return "failed: " + firstLine(a.Summary())
 	}
 	return fmt.Sprintf("peak %d, rms %.1f over %d ms", a.Peak, a.RMS, a.Ms)
+}
+
+// locationOp says what a location app-op's mode means for the harness and
+// what learn does about it.
+func locationOp(m adb.OpMode, sdk int, kept bool) string {
+	mode, whose := m.Mode(), "uid mode"
+	switch {
+	case mode == "":
+		mode, whose = "allow", "default"
+	case m.Uid == "":
+		whose = "package mode"
+	}
+	eff := m.Effective(sdk)
+	s := fmt.Sprintf("%s: %s (%s)", m.Op, mode, whose)
+	switch {
+	case eff == "allow":
+		return s
+	case kept:
+		return s + ", " + eff + " for the instrumented harness: left so"
+	}
+	return s + ", " + eff + " for the instrumented harness: learn allows it for its runs"
 }

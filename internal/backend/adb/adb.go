@@ -85,7 +85,7 @@ type Executor struct {
 	awakeWarning string
 	// locationRestore are the location app-op modes to put back when the
 	// run ends (location.go).
-	locationRestore []OpMode
+	locationRestore []opRestore
 	runDir          string
 	marker          string // logged before the harness starts
 	hello           harness.Hello

@@ -60,31 +60,41 @@ func locationOps(perms []string) []string {
 	return ops
 }
 
-// OpMode is an app-op's mode for the harness, as appops get prints it:
-// Mode is the uid's mode when Uid, else the package's; "" when neither is
-// set, which is the op's default (allow for the location ops).
+// OpMode is an app-op's modes for the harness and one user, as appops get
+// prints them: the uid's and the package's, "" where unset. The uid mode,
+// when set, decides; else the package's; else the op's default, allow for
+// the location ops (AppOpsService.noteOperation).
 type OpMode struct {
-	Op   string `json:"op"`
-	Mode string `json:"mode"`
-	Uid  bool   `json:"uid,omitempty"`
+	Op      string `json:"op"`
+	Uid     string `json:"uid_mode,omitempty"`
+	Package string `json:"package_mode,omitempty"`
+}
+
+// Mode is the mode that decides, "" for the default.
+func (m OpMode) Mode() string {
+	if m.Uid != "" {
+		return m.Uid
+	}
+	return m.Package
 }
 
 // Effective is the mode the op has for a process of the harness, which
 // am instrument starts without the foreground-location capability: a
 // foreground mode is ignored there from Android 11.
 func (m OpMode) Effective(sdk int) string {
-	switch {
-	case m.Mode == "":
+	switch mode := m.Mode(); {
+	case mode == "":
 		return "allow"
-	case m.Mode == "foreground" && sdk >= 30:
+	case mode == "foreground" && sdk >= 30:
 		return "ignore"
-	case m.Mode == "foreground":
+	case mode == "foreground":
 		return "allow"
+	default:
+		return mode
 	}
-	return m.Mode
 }
 
-// ReadOpMode reads an app-op's mode for the harness and one user with
+// ReadOpMode reads an app-op's modes for the harness and one user with
 // `appops get --user U PKG OP`, which prints the uid's mode first ("Uid
 // mode: OP: MODE"), then the package's ("OP: MODE; time=..."), or "No
 // operations." (AppOpsService.Shell, get).
@@ -109,20 +119,19 @@ func ReadOpMode(ctx context.Context, dev *adbclient.Device, user int, op string)
 			continue
 		}
 		mode, _, _ := strings.Cut(rest, ";")
-		mode = strings.TrimSpace(mode)
 		if uid {
-			return OpMode{Op: op, Mode: mode, Uid: true}, nil
-		}
-		if m.Mode == "" {
-			m.Mode = mode
+			m.Uid = strings.TrimSpace(mode)
+		} else {
+			m.Package = strings.TrimSpace(mode)
 		}
 	}
 	return m, nil
 }
 
-// allowLocation sets the uid mode of the location ops of perms to allow
-// for the harness's user and returns what puts the modes back. Called
-// after the grants.
+// allowLocation allows the location ops of perms for the harness's user
+// and keeps what puts their modes back. Called after the grants. The uid
+// mode is set to allow, which is the op's default, so the package's mode
+// decides then: one that is not allow is set to allow too.
 func (e *Executor) allowLocation(ctx context.Context, perms []string) error {
 	if e.opts.KeepLocationOps || e.info.SDK < locationOpsSDK {
 		return nil
@@ -132,25 +141,36 @@ func (e *Executor) allowLocation(ctx context.Context, perms []string) error {
 		if err != nil {
 			return fmt.Errorf("device %s: read the harness's %s app-op: %w", e.dev.Serial(), op, err)
 		}
-		if !before.Uid {
-			// No uid mode is the default, allow, which setting allow
-			// leaves as it was; a package mode stays as it is, since the
-			// uid mode set below takes over from it.
-			before.Mode = ""
-		}
-		if err := shellOK(ctx, e.dev, setOpCommand(e.user, op, "allow")); err != nil {
-			return fmt.Errorf("device %s: allow the harness's %s app-op (an instrumented process has no foreground location from Android 11): %w", e.dev.Serial(), op, err)
-		}
-		if before.Mode != "" && before.Mode != "allow" {
-			e.locationRestore = append(e.locationRestore, before)
+		for _, set := range []struct {
+			uid  bool
+			mode string
+		}{{true, before.Uid}, {false, before.Package}} {
+			if set.mode == "" || set.mode == "allow" {
+				continue
+			}
+			if err := shellOK(ctx, e.dev, setOpCommand(e.user, set.uid, op, "allow")); err != nil {
+				return fmt.Errorf("device %s: allow the harness's %s app-op (an instrumented process has no foreground location from Android 11): %w", e.dev.Serial(), op, err)
+			}
+			e.locationRestore = append(e.locationRestore, opRestore{uid: set.uid, op: op, mode: set.mode})
 		}
 	}
 	return nil
 }
 
-// setOpCommand sets the uid mode of an op for the harness and a user.
-func setOpCommand(user int, op, mode string) string {
-	return fmt.Sprintf("appops set --user %d --uid %s %s %s", user, HarnessPackage, op, mode)
+// opRestore is a mode to put back.
+type opRestore struct {
+	uid      bool
+	op, mode string
+}
+
+// setOpCommand sets the uid's or the package's mode of an op for the
+// harness and a user.
+func setOpCommand(user int, uid bool, op, mode string) string {
+	flag := ""
+	if uid {
+		flag = " --uid"
+	}
+	return fmt.Sprintf("appops set --user %d%s %s %s %s", user, flag, HarnessPackage, op, mode)
 }
 
 // restoreLocation puts back the location ops' modes allowLocation found,
@@ -164,9 +184,9 @@ func (e *Executor) restoreLocation() error {
 	defer cancel()
 	var errs []string
 	for _, m := range e.locationRestore {
-		cmd := setOpCommand(e.user, m.Op, m.Mode)
+		cmd := setOpCommand(e.user, m.uid, m.op, m.mode)
 		if err := shellOK(ctx, e.dev, cmd); err != nil {
-			errs = append(errs, fmt.Sprintf("put the harness's %s app-op back to %s: %v; put it back by hand with: adb -s %s shell %s", m.Op, m.Mode, err, e.dev.Serial(), cmd))
+			errs = append(errs, fmt.Sprintf("put the harness's %s app-op back to %s: %v; put it back by hand with: adb -s %s shell %s", m.op, m.mode, err, e.dev.Serial(), cmd))
 		}
 	}
 	e.locationRestore = nil

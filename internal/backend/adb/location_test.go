@@ -13,6 +13,7 @@ import (
 	"github.com/droidstar/droidstar/internal/backend/adb"
 	"github.com/droidstar/droidstar/internal/backend/sim"
 	"github.com/droidstar/droidstar/internal/compose"
+	"github.com/droidstar/droidstar/internal/doctor"
 	"github.com/droidstar/droidstar/internal/engine"
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
@@ -59,7 +60,7 @@ func discoveryHarness(t *testing.T, p *purpose.Purpose) adbd.HarnessFunc {
 
 // learnDiscovery learns the discovery purpose on one fake Android 11
 // device whose current user is 10, with the adb options o.
-func learnDiscovery(t *testing.T, o adb.Options) (*engine.Result, *adbd.Device) {
+func learnDiscovery(t *testing.T, o adb.Options) (*engine.Result, *adbd.Device, *doctor.PurposeStatus) {
 	t.Helper()
 	s := adbserver.NewT(t)
 	p, err := purpose.Load(discoveryPurpose)
@@ -87,7 +88,17 @@ func learnDiscovery(t *testing.T, o adb.Options) (*engine.Result, *adbd.Device) 
 	if err := plan.Close(); err != nil {
 		t.Errorf("close: %v", err)
 	}
-	return res, d
+	// doctor on the same device, with the same options.
+	client := adbclient.New(adbclient.Config{Host: "127.0.0.1", Port: s.Port()})
+	devs, err := client.Devices(context.Background())
+	if err != nil || len(devs) != 1 {
+		t.Fatalf("devices %v, %v", devs, err)
+	}
+	report, err := doctor.Check(context.Background(), client, devs, []*purpose.Purpose{p}, doctor.Options{Harness: o, AudioMs: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, d, &report.Devices[0].Purposes[0]
 }
 
 // simulatedDiscovery learns the discovery purpose from its model on the
@@ -132,7 +143,7 @@ func startDiscovery(t *testing.T, m *mealy.Machine) string {
 // run learns that startDiscovery always answers err: a restriction that
 // is the device's, not the class's.
 func TestDiscoveryOnAndroid11AllowsTheLocationOp(t *testing.T) {
-	res, d := learnDiscovery(t, adb.Options{})
+	res, d, status := learnDiscovery(t, adb.Options{})
 	if same, err := res.Machine.Equivalent(simulatedDiscovery(t)); err != nil || !same {
 		t.Errorf("learned another model than the simulation's (%v)", err)
 	}
@@ -143,7 +154,14 @@ func TestDiscoveryOnAndroid11AllowsTheLocationOp(t *testing.T) {
 		t.Errorf("after the run the op is %q (uid %v), want the uid mode foreground back", mode, uid)
 	}
 
-	res, d = learnDiscovery(t, adb.Options{KeepLocationOps: true})
+	// doctor: ready, with a note on what learn does (and one on the
+	// purpose's short quiescence, which the probe's default timing finds).
+	wantNote := "the harness's COARSE_LOCATION app-op is foreground, which its instrumented process evaluates to ignore; learn allows it for its runs and puts foreground back"
+	if !status.Ready || len(status.Notes) != 2 || status.Notes[0] != wantNote {
+		t.Errorf("doctor: ready %v, missing %q, notes %q; want ready with the note %q", status.Ready, status.Missing, status.Notes, wantNote)
+	}
+
+	res, d, status = learnDiscovery(t, adb.Options{KeepLocationOps: true})
 	if got := startDiscovery(t, res.Machine); got != "err" {
 		t.Errorf("without the op allowed, startDiscovery answers %s, want err", got)
 	}
@@ -153,5 +171,10 @@ func TestDiscoveryOnAndroid11AllowsTheLocationOp(t *testing.T) {
 	}
 	if mode, uid := d.AppOp(adbd.HarnessPackage, 10, "COARSE_LOCATION"); mode != "foreground" || !uid {
 		t.Errorf("KeepLocationOps changed the op: %q (uid %v)", mode, uid)
+	}
+	// doctor says why.
+	wantMissing := "the harness's COARSE_LOCATION app-op is foreground, which its instrumented process evaluates to ignore: calls that need location (startDiscovery) return false, and learning leaves the op as it is"
+	if status.Ready || len(status.Missing) != 1 || status.Missing[0] != wantMissing {
+		t.Errorf("doctor with the op kept: ready %v, missing %q; want %q", status.Ready, status.Missing, wantMissing)
 	}
 }
