@@ -27,6 +27,9 @@
 //	func Log(ctx context.Context, priority byte, tag, msg string)
 //	func AppOf(ctx context.Context) (App, bool) // the app a HarnessFunc serves in
 //	func (a App) Granted(perm string) bool   // for a.User, now
+//	func (a App) OpMode(op string) string    // an app-op's mode for the running app
+//	func (a App) Discovers() bool            // startDiscovery's location check
+//	func (d *Device) AppOp(pkg string, user int, op string) (mode string, uid bool)
 //
 // WaitLog, WaitListening and WaitHandshake let a test wait for what the
 // device has done (a line in its log, a harness socket that listens, a
@@ -125,11 +128,30 @@
 //     shell commands and sync of this fake are not subject to the rules.
 //   - Not modelled: media servers (mediaserver, mediaextractor) may not
 //     read shell_data_file descriptors at all; no media server runs here.
-//     Nor BluetoothAdapter.startDiscovery's gate from Android 10 (it
-//     answers false without ACCESS_COARSE_LOCATION or with location off:
-//     the Bluetooth app's Utils.checkCallerHasCoarseLocation): no
-//     Bluetooth stack runs here. The fake keeps secure location_mode
-//     (Config.SecureSettings), which droidstar doctor reads to say so.
+//   - The location app-op (appops.go). From Android 10 a pm grant of a
+//     foreground location permission without ACCESS_BACKGROUND_LOCATION
+//     leaves its op (COARSE_LOCATION, FINE_LOCATION) in uid mode
+//     foreground, and every grant that changes the app's permissions sets
+//     it so again (PermissionPolicyService's sync on onPermissionsChanged).
+//     From Android 11 an app started by am instrument has the capabilities
+//     ActivityManager.PROCESS_CAPABILITY_INSTRUMENTATION_DEFAULTS (70:
+//     camera, microphone, audio control; Android 11's OomAdjuster gives
+//     PROCESS_CAPABILITY_ALL_IMPLICIT, camera and microphone) but not
+//     PROCESS_CAPABILITY_FOREGROUND_LOCATION, so a foreground mode
+//     evaluates to ignore for it (AppOpsUidStateTrackerImpl.evalModeInternal;
+//     Android 11's AppOpsService.UidState.evalMode): App.OpMode. A uid
+//     mode takes over from the package's (AppOpsService.noteOperation);
+//     allow, the location ops' default, is no uid mode (setUidMode).
+//     App.Discovers is BluetoothAdapter.startDiscovery's location check
+//     for an app targeting below Android 10 (the Bluetooth app's
+//     AdapterService.startDiscovery and Utils.checkCallerHasCoarseLocation):
+//     from Android 10, location on (secure location_mode not 0),
+//     ACCESS_COARSE_LOCATION granted and COARSE_LOCATION allowed; a
+//     simulated harness refuses startDiscovery by it
+//     (simharness.Options.Refuses). No Bluetooth stack runs here. Not
+//     modelled: whether Android 10 refuses a foreground mode to an
+//     instrumented process (its process-state rule is not confirmed from
+//     sources), revokes, and ACCESS_BACKGROUND_LOCATION's own op.
 //
 // The shell splits words with '...' and "..." quoting and backslash
 // escapes and runs lists joined by ;, && and || (a newline is a ;). Pipes,
@@ -175,6 +197,12 @@
 //	settings [--user U] get|put|delete NAMESPACE KEY [VALUE]
 //	                               the global and secure tables (Config.GlobalSettings,
 //	                               SecureSettings); system is empty; get prints "null" for unset
+//	appops set [--user U] [--uid] PKG OP MODE
+//	appops get [--user U] PKG [OP]  the uid's and the package's modes of
+//	                               COARSE_LOCATION, FINE_LOCATION, CAMERA,
+//	                               RECORD_AUDIO (allow, ignore, deny,
+//	                               default, foreground), as AppOpsService's
+//	                               shell prints them (see below)
 //	svc power stayon true|false|usb|ac|wireless
 //	                               sets stay_on_while_plugged_in to 7, 0, 2, 1 or 4
 //
