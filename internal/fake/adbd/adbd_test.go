@@ -180,11 +180,11 @@ func TestPackageManager(t *testing.T) {
 	if out := adbOK(t, s, "-s", serial, "shell", "md5sum /data/app/org.droidstar.harness-1/base.apk"); !strings.HasPrefix(out, hex.EncodeToString(sum[:])+"  ") {
 		t.Errorf("md5sum of the installed APK = %q", out)
 	}
-	adbOK(t, s, "-s", serial, "shell", "pm grant org.droidstar.harness android.permission.RECORD_AUDIO && pm grant org.droidstar.harness android.permission.CAMERA")
-	if g := d.Granted(adbd.HarnessPackage, 0); strings.Join(g, ",") != "android.permission.CAMERA,android.permission.RECORD_AUDIO" {
+	adbOK(t, s, "-s", serial, "shell", "pm grant org.droidstar.harness android.permission.RECORD_AUDIO && pm grant org.droidstar.harness android.permission.ACCESS_COARSE_LOCATION")
+	if g := d.Granted(adbd.HarnessPackage, 0); strings.Join(g, ",") != "android.permission.ACCESS_COARSE_LOCATION,android.permission.RECORD_AUDIO" {
 		t.Errorf("Granted = %v", g)
 	}
-	if out, code := adb(t, s, "-s", serial, "shell", "pm grant com.example.none android.permission.CAMERA"); code != 255 || !strings.Contains(out, "Unknown package: com.example.none") {
+	if out, code := adb(t, s, "-s", serial, "shell", "pm grant com.example.none android.permission.CAMERA"); code != 255 || out != "\nException occurred while executing 'grant':\njava.lang.IllegalArgumentException: Unknown package: com.example.none\n" {
 		t.Errorf("pm grant to a missing package: exit %d, %q", code, out)
 	}
 	if out := adbOK(t, s, "-s", serial, "shell", "pm list packages"); out != "package:org.droidstar.harness\n" {

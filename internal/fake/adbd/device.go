@@ -119,6 +119,10 @@ type Config struct {
 	// Services maps an intent action to the components that pm
 	// query-services resolves for it; nil means DefaultServices.
 	Services map[string][]string
+	// RequestedPermissions are the permissions the installed harness
+	// app's manifest requests, the only ones pm grant grants; nil means
+	// the real manifest's (harnessapk.RequestedPermissions).
+	RequestedPermissions []string
 }
 
 // DefaultGlobalSettings are a fresh device's global settings, as far as

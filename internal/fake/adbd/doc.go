@@ -182,7 +182,8 @@
 //	                               exit 1
 //	pm uninstall [--user U] PKG    "Success" (for U, default every user), or
 //	                               "Failure [DELETE_FAILED_INTERNAL_ERROR]", exit 1
-//	pm grant [--user U] PKG PERM   records the grant for user U, default 0 (Device.Granted)
+//	pm grant [--user U] PKG PERM   records the grant for user U, default 0 (Device.Granted),
+//	                               of a runtime permission the manifest requests (below)
 //	pm list packages [-f] [FILTER]
 //	pm list instrumentation
 //	cmd package ...                as pm (adb install streams through exec:cmd package install -S)
@@ -209,10 +210,12 @@
 // Anything else prints "/system/bin/sh: NAME: inaccessible or not found"
 // and exits 127.
 //
-// The fake reads no manifests: every APK pm installs is the package
-// org.droidstar.harness (HarnessPackage), and pm grant accepts any
-// permission. Installing or uninstalling kills the package's running
-// instrumentation, as on Android.
+// The fake reads no APK: every APK pm installs is the package
+// org.droidstar.harness (HarnessPackage), whose manifest requests the
+// permissions of harness-apk/AndroidManifest.xml (embedded in package
+// harnessapk, read by harnessapk.RequestedPermissions), or
+// Config.RequestedPermissions when set. Installing or uninstalling kills
+// the package's running instrumentation, as on Android.
 //
 // # Users, permissions and settings
 //
@@ -235,6 +238,28 @@
 //     (USER_OWNER). A grant for a user the device lacks is logged ("E
 //     PermissionManager: No such user:N") and pm still exits 0, as the
 //     permission manager returns without throwing.
+//   - pm grant grants only a runtime permission the package requests.
+//     PermissionManagerServiceImpl.grantRuntimePermissionInternal
+//     (frameworks/base services/core/java/com/android/server/pm/permission;
+//     older releases have it in PermissionManagerService, some with
+//     BasePermission.enforceDeclaredUsedAndRuntimeOrDevelopment, which
+//     checks the request before the type) throws, in this order:
+//     IllegalArgumentException "Unknown permission: PERM" for a
+//     permission the platform does not define; SecurityException
+//     "Permission PERM requested by PKG is not a changeable permission
+//     type" for one neither runtime (dangerous) nor development, such as
+//     a normal one, which Android grants at install; SecurityException
+//     "Package PKG has not requested permission PERM" for one missing from
+//     the manifest. The fake knows the protection levels of a few platform
+//     permissions (core/res/AndroidManifest.xml): RECORD_AUDIO, CAMERA,
+//     ACCESS_COARSE_LOCATION, ACCESS_FINE_LOCATION, READ_ and
+//     WRITE_EXTERNAL_STORAGE and READ_PHONE_STATE are dangerous; INTERNET,
+//     BLUETOOTH, BLUETOOTH_ADMIN, ACCESS_NETWORK_STATE and WAKE_LOCK normal;
+//     any other is unknown to it. pm prints a thrown exception as
+//     BasicShellCommandHandler.exec does (an empty line, "Exception
+//     occurred while executing 'grant':" and the trace, of which the fake
+//     prints the first line) and exits 255. The unknown package is checked
+//     before the permission, the user before both.
 //   - am instrument without --user runs the app as the current user:
 //     Instrument.userId (Am.runInstrument before Android 8) starts as
 //     UserHandle.USER_CURRENT; "--user all" is refused ("Error: Can't

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	harnessapk "github.com/droidstar/droidstar/harness-apk"
 )
 
 // HarnessPackage is the package of the droidstar harness app. pm install
@@ -226,9 +228,14 @@ func (p *proc) pmUninstall(args []string) int {
 
 // pmGrant records a grant for one user: --user N, else user 0, as
 // PackageManagerShellCommand.runGrantRevokePermission defaults to
-// UserHandle.USER_SYSTEM (the current user does not matter). The fake
-// reads no manifest, so it cannot refuse a permission the app does not
-// request, as Android does.
+// UserHandle.USER_SYSTEM (the current user does not matter). It refuses
+// what the permission manager refuses, in its order
+// (PermissionManagerServiceImpl.grantRuntimePermissionInternal, frameworks/base
+// services/core/java/com/android/server/pm/permission): a user the device
+// lacks is only logged; then an unknown package, a permission the platform
+// does not define, one that is neither runtime (dangerous) nor development
+// (an install-time one, normal or signature: "not a changeable permission
+// type"), and one the package's manifest does not request each throw.
 func (p *proc) pmGrant(args []string) int {
 	opts, rest := operands(args, "--user")
 	if len(rest) != 2 {
@@ -239,9 +246,7 @@ func (p *proc) pmGrant(args []string) int {
 	if u, ok := opts["--user"]; ok {
 		n, ok := p.d.parseUser(u)
 		if !ok || n < 0 {
-			p.errf("Exception occurred while executing 'grant':")
-			p.errf("java.lang.NumberFormatException: For input string: \"%s\"", u)
-			return 255
+			return p.shellException("grant", "java.lang.NumberFormatException", fmt.Sprintf("For input string: \"%s\"", u))
 		}
 		user = n
 	}
@@ -254,9 +259,16 @@ func (p *proc) pmGrant(args []string) int {
 	p.d.mu.Lock()
 	defer p.d.mu.Unlock()
 	if _, ok := p.d.packages[pkg]; !ok {
-		p.errf("Exception occurred while executing 'grant':")
-		p.errf("java.lang.IllegalArgumentException: Unknown package: %s", pkg)
-		return 255
+		return p.shellException("grant", "java.lang.IllegalArgumentException", "Unknown package: "+pkg)
+	}
+	level, known := protectionLevels[perm]
+	switch {
+	case !known:
+		return p.shellException("grant", "java.lang.IllegalArgumentException", "Unknown permission: "+perm)
+	case level != dangerous:
+		return p.shellException("grant", "java.lang.SecurityException", fmt.Sprintf("Permission %s requested by %s is not a changeable permission type", perm, pkg))
+	case !slices.Contains(p.d.requestedPermissions(), perm):
+		return p.shellException("grant", "java.lang.SecurityException", fmt.Sprintf("Package %s has not requested permission %s", pkg, perm))
 	}
 	if p.d.grants[pkg] == nil {
 		p.d.grants[pkg] = map[int][]string{}
@@ -267,6 +279,61 @@ func (p *proc) pmGrant(args []string) int {
 		p.d.syncLocationOpsLocked(pkg, user)
 	}
 	return 0
+}
+
+// shellException prints what a system service's shell command prints
+// when the call throws, and returns its exit status 255:
+// BasicShellCommandHandler.exec (frameworks/libs/modules-utils, formerly
+// ShellCommand.exec) catches the Throwable, prints an empty line,
+// "Exception occurred while executing 'CMD':" and the stack trace to
+// stderr, and returns -1. The fake prints the trace's first line alone:
+// its frames differ from release to release.
+func (p *proc) shellException(cmd, class, msg string) int {
+	p.errf("")
+	p.errf("Exception occurred while executing '%s':", cmd)
+	p.errf("%s: %s", class, msg)
+	return 255
+}
+
+// protectionLevel is a permission's base protection level, the one
+// PermissionInfo.getProtection answers.
+type protectionLevel int
+
+const (
+	normal protectionLevel = iota
+	dangerous
+)
+
+// protectionLevels are the base protection levels of the platform
+// permissions the fake knows, from their <permission> elements in
+// frameworks/base core/res/AndroidManifest.xml (the "normal permissions"
+// list of API 23 onwards has INTERNET, BLUETOOTH, BLUETOOTH_ADMIN,
+// ACCESS_NETWORK_STATE and WAKE_LOCK). A permission missing here is one the
+// platform does not define, as far as the fake is concerned; none is a
+// development one (signature|development, such as WRITE_SECURE_SETTINGS,
+// which pm grant may grant).
+var protectionLevels = map[string]protectionLevel{
+	"android.permission.RECORD_AUDIO":           dangerous,
+	"android.permission.ACCESS_COARSE_LOCATION": dangerous,
+	"android.permission.ACCESS_FINE_LOCATION":   dangerous,
+	"android.permission.WRITE_EXTERNAL_STORAGE": dangerous,
+	"android.permission.READ_EXTERNAL_STORAGE":  dangerous,
+	"android.permission.CAMERA":                 dangerous,
+	"android.permission.READ_PHONE_STATE":       dangerous,
+	"android.permission.INTERNET":               normal,
+	"android.permission.BLUETOOTH":              normal,
+	"android.permission.BLUETOOTH_ADMIN":        normal,
+	"android.permission.ACCESS_NETWORK_STATE":   normal,
+	"android.permission.WAKE_LOCK":              normal,
+}
+
+// requestedPermissions are what the installed harness app's manifest
+// requests: Config.RequestedPermissions, else the real manifest's.
+func (d *Device) requestedPermissions() []string {
+	if d.cfg.RequestedPermissions != nil {
+		return d.cfg.RequestedPermissions
+	}
+	return harnessapk.RequestedPermissions()
 }
 
 // parseUser reads a --user argument as Am.parseUserArg does: a user id,
