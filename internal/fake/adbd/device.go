@@ -256,6 +256,13 @@ func Start(cfg Config) (*Device, error) {
 			return nil, fmt.Errorf("fakeadbd: %w", err)
 		}
 	}
+	// /data/local/tmp is rwxrwx--x, shell's (system/core rootdir/init.rc:
+	// mkdir /data/local/tmp 0771 shell shell): an app may pass through it
+	// but not list it, which the app's file rules read from this mode.
+	if err := os.Chmod(d.hostPath(ShellDataDir), 0o771); err != nil {
+		d.removeRoot()
+		return nil, fmt.Errorf("fakeadbd: %w", err)
+	}
 	ln, err := listen()
 	if err != nil {
 		d.removeRoot()

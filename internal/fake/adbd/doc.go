@@ -105,13 +105,28 @@
 //
 // # Android's rules for the app
 //
-// The tests run as root, so Unix modes refuse nothing: the rules below are
-// the fake's own, each from the AOSP source that makes Android refuse it.
-// JVMHarness holds the harness JVM to the file rules with a security
+// The tests run as root, which the kernel refuses nothing: the rules below
+// are the fake's own, each from the AOSP source that makes Android refuse
+// it. JVMHarness holds the harness JVM to the file rules with a security
 // manager (rules/AndroidFileRules.java), which answers a refusal with a
-// SecurityException whose message carries the avc denial and logs the
-// denial to logcat; on a device the call fails with EACCES (an IOException
-// or false) instead.
+// SecurityException whose message says EACCES and why; on a device the
+// call fails with EACCES (an IOException or false) instead.
+//   - Unix modes, checked before SELinux as the kernel checks DAC first
+//     (fs/namei.c generic_permission, then the LSM hook). What adb stages
+//     under /data/local/tmp belongs to the shell (uid and gid 2000), and
+//     the app runs under its own uid (u0_a86 here), in neither, so the
+//     "other" bits decide: every folder from /data/local/tmp down needs
+//     o+x, a file or folder the app reads needs o+r, an existing file it
+//     writes needs o+w. /data/local/tmp itself is 0771 (system/core
+//     rootdir/init.rc: mkdir /data/local/tmp 0771 shell shell): apps pass
+//     through it but cannot list it. The security manager reads the modes
+//     (chmod applies octal ones) rather than rely on the OS, so a staged
+//     file droidstar forgot to open to the app fails here as on a phone.
+//     A refusal logs nothing, as a DAC refusal does not. A security
+//     manager is asked the same question for a stat as for a read, so
+//     the fake refuses a stat of an unreadable file, which Android allows
+//     (the open after it fails on both). Create and unlink are refused by
+//     the SELinux rule below whatever the modes.
 //   - /data/local/tmp is SELinux type shell_data_file (system/sepolicy
 //     private/file_contexts). An app may read files there
 //     (private/untrusted_app_all.te grants reads of shell_data_file), but
@@ -120,10 +135,10 @@
 //     listed types, and CTS checks it. So the harness process gets
 //     { create } refused for a file or folder that does not exist yet, and
 //     { unlink } for any deletion, under /data/local/tmp; writing over an
-//     existing file is let through. Appending is not granted either, but a
-//     security manager does not see the open mode, so the fake cannot
-//     refuse an append to an existing file (the harness never appends
-//     there).
+//     existing file is let through (if its mode gives o+w). Appending is
+//     not granted either, but a security manager does not see the open
+//     mode, so the fake cannot refuse an append to an existing file with
+//     o+w (the harness never appends there).
 //   - The adb shell (uid 2000, type shell) may do anything there: the
 //     shell commands and sync of this fake are not subject to the rules.
 //   - Not modelled: media servers (mediaserver, mediaextractor) may not

@@ -440,16 +440,17 @@ func (p *proc) rm(args []string) int {
 	return status
 }
 
-// chmod checks its operands and changes nothing: the fake has one user,
-// so modes decide nothing.
+// chmod applies octal modes. The shell and sync run as root here and are
+// refused nothing by them, but the app's file rules (JVMHarness's
+// AndroidFileRules) read them as the app's uid would be judged: a staged
+// file without o+r, or a folder without o+x, is refused to the harness.
 func (p *proc) chmod(args []string) int {
 	opts, rest := flags(args)
 	if len(rest) < 2 {
 		p.errf("chmod: Need 2 arguments")
 		return 1
 	}
-	// Octal modes are applied, so that tests see what an app could read
-	// and write; symbolic ones are accepted and change nothing.
+	// Symbolic modes are accepted and change nothing.
 	mode, err := strconv.ParseUint(rest[0], 8, 32)
 	octal := err == nil
 	status := 0

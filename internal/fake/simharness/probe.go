@@ -7,8 +7,10 @@ import (
 )
 
 // Good is the probe result of a simulated Android device that lets the
-// harness do everything it needs: the staging folder read-only as SELinux
-// has it (create, append and unlink refused), the private folder open, the
+// harness do everything it needs: the staging folder read-only (create,
+// append and unlink refused by SELinux, and append and truncate by the
+// staged file's mode 0755, the shell's, which gives the app's uid no
+// write), the private folder open, the
 // embedded jar loaded, the idle handler called, the main looper's
 // callbacks prompt, the microphone hearing a room, and every URL
 // answering 200. Options.Probe starts from it to model other devices.
@@ -21,7 +23,7 @@ func Good() harness.ProbeResult {
 	quiescence := int64(100)
 	return harness.ProbeResult{
 		Files: harness.ProbeFiles{
-			Staging: &harness.FolderCheck{Read: ok, Create: denied("open"), Append: denied("open"), Truncate: ok, Unlink: denied("remove")},
+			Staging: &harness.FolderCheck{Read: ok, Create: denied("open"), Append: denied("open"), Truncate: denied("open"), Unlink: denied("remove")},
 			Private: harness.FolderCheck{Read: ok, Create: ok, Append: ok, Truncate: ok, Unlink: ok},
 		},
 		Jar:   ok,
