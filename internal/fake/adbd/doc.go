@@ -39,7 +39,8 @@
 // Config sets the properties (getprop and the CNXN banner), the handshake
 // State (Ready, Unauthorized, Offline), the Harness, what the device says
 // about itself (CurrentUser, SELinux, Features, Services, GlobalSettings,
-// SecureSettings), and failure modes
+// SecureSettings), what the harness app's manifest requests
+// (RequestedPermissions, by default the real manifest's), and failure modes
 // (InstallFailure, HarnessNeverListens). Start listens on a random port of
 // 127.0.0.1, never in 5555-5585, the range adb servers scan for emulators.
 //

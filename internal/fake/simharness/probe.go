@@ -10,10 +10,10 @@ import (
 // harness do everything it needs: the staging folder read-only (create,
 // append and unlink refused by SELinux, and append and truncate by the
 // staged file's mode 0755, the shell's, which gives the app's uid no
-// write), the private folder open, the
-// embedded jar loaded, the idle handler called, the main looper's
-// callbacks prompt, the microphone hearing a room, and every URL
-// answering 200. Options.Probe starts from it to model other devices.
+// write), the private folder open, the embedded jar loaded, the idle
+// handler called, the main looper's callbacks prompt, the microphone
+// hearing a room, and every URL answering 200. Options.Probe starts from
+// it to model other devices.
 func Good() harness.ProbeResult {
 	denied := func(op string) harness.Attempt {
 		return harness.Failed("EACCES", "android.system.ErrnoException: "+op+" failed: EACCES (Permission denied)")
