@@ -23,15 +23,16 @@ type runReply struct {
 	Wedged  string        `json:"wedged,omitempty"`
 }
 
-// queryResult is one query's answer. Stragglers, ignored calls and
-// violations are always none: a model delivers a callback only when a
-// wait asks for one, and nothing outlives its query.
+// queryResult is one query's answer. Stragglers, ignored and undeclared
+// calls and violations are always none: a model delivers a callback only
+// when a wait asks for one, and nothing outlives its query.
 type queryResult struct {
 	Outputs    []string   `json:"outputs"`
 	Ms         []millis   `json:"ms"`
 	DeviceMs   millis     `json:"device_ms"`
 	Stragglers int        `json:"stragglers"`
 	Ignored    int        `json:"ignored"`
+	Undeclared []struct{} `json:"undeclared"`
 	Violations []struct{} `json:"violations"`
 	Err        any        `json:"err,omitempty"`
 }
@@ -340,7 +341,7 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	}
 	r := queryResult{
 		Outputs: make([]string, len(res.Outputs)), Ms: make([]millis, len(costs)),
-		DeviceMs: millis(res.Device), Violations: []struct{}{},
+		DeviceMs: millis(res.Device), Undeclared: []struct{}{}, Violations: []struct{}{},
 	}
 	for i, out := range res.Outputs {
 		r.Outputs[i] = s.reported(out)

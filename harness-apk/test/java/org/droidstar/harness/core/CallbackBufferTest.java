@@ -40,6 +40,31 @@ public class CallbackBufferTest {
     }
 
     @Test
+    public void listsUndeclaredCallsByMethodAndSplitDetailUpToTheCap() throws Exception {
+        CallbackBuffer b = new CallbackBuffer();
+        Callbacks c = new Callbacks();
+        c.add("onEvent/MODIFY", false);
+        long g = b.begin(c);
+        b.record(g, "onEvent", "DELETE");
+        b.record(g, "onLevel", "0.5");
+        b.record(g, "onEvent", "DELETE");
+        b.record(g, "onLevel", "0.7"); // onLevel is split by nothing: one entry
+        b.record(g, "onEvent", null);
+        assertEquals(5, b.ignored());
+        assertEquals("[{\"method\":\"onEvent\",\"detail\":\"DELETE\",\"count\":2},"
+                + "{\"method\":\"onLevel\",\"detail\":null,\"count\":2},"
+                + "{\"method\":\"onEvent\",\"detail\":null,\"count\":1}]", Json.write(b.undeclared()));
+        for (int i = 0; i < CallbackBuffer.MAX_UNDECLARED; i++) {
+            b.record(g, "onEvent", "E" + i);
+        }
+        assertEquals(5 + CallbackBuffer.MAX_UNDECLARED, b.ignored());
+        assertEquals(CallbackBuffer.MAX_UNDECLARED, b.undeclared().size());
+        b.end(true);
+        b.begin(c);
+        assertEquals("[]", Json.write(b.undeclared()));
+    }
+
+    @Test
     public void countsIgnoredAndStragglers() throws Exception {
         CallbackBuffer b = new CallbackBuffer();
         long g1 = b.begin(declared());

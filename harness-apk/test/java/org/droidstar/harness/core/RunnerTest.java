@@ -155,6 +155,8 @@ public class RunnerTest extends ServerTestBase {
         Map<String, Object> r = run1("['ping','ping','wait']");
         assertEquals(q("['ok','ok','quiet']"), outputs(r));
         assertEquals(2L, r.get("ignored"));
+        // ping is split by no detail: the method alone says what is missing
+        assertEquals(q("[{'method':'onPing','detail':null,'count':2}]"), Json.write(r.get("undeclared")));
     }
 
     @Test

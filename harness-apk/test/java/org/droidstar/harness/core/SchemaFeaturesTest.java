@@ -231,6 +231,9 @@ public class SchemaFeaturesTest extends ServerTestBase {
         // an undeclared detail is ignored, not an error
         assertEquals(q("['ok','ok','onEvent/7','quiet']"), outputs(rs.get(2)));
         assertEquals(1L, rs.get(2).get("ignored"));
+        // and listed with its detail, since the purpose splits onEvent by detail
+        assertEquals(q("[{'method':'onEvent','detail':'4','count':1}]"), Json.write(rs.get(2).get("undeclared")));
+        assertEquals("[]", Json.write(rs.get(0).get("undeclared")));
         assertError("bad-request", "callbacks[2].error", "\"error\" must be a boolean or \"environment\", not \"env\"",
                 "{'name':'X','class':'" + TARGET + "','target':{'listeners':[{'type':'" + LISTENER + "'}]},"
                         + "'callins':[{'symbol':'noop'}],'callbacks':[{'symbol':'a','from':['onEvent/7']},"

@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
  * to waits oldest first. Every query is a generation: callbacks tagged with
  * any other generation are dropped, and counted as stragglers when they
  * arrive while a query runs. Calls that match no declared callback are
- * counted as ignored. The runner tells the buffer where the query is (in a
+ * counted as ignored, and listed by method (and detail, for a method the
+ * purpose splits by detail) as undeclared, so that the host can say what
+ * the purpose left out instead of answering quiet without a word. The runner tells the buffer where the query is (in a
  * callin, between two callins, after a quiet answer) so that the buffer can
  * report the violations of PROTOCOL.md at the moment a callback arrives.
  *
@@ -37,6 +39,14 @@ public final class CallbackBuffer implements CallbackSink {
     private final ArrayDeque<Entry> queue = new ArrayDeque<Entry>();
     private int stragglers;
     private int ignored;
+    /**
+     * The distinct undeclared calls of the query, in order of first
+     * arrival: method and detail (null) to their count. At most
+     * MAX_UNDECLARED, so that a chatty listener cannot bloat a reply; the
+     * rest are in ignored only.
+     */
+    private final Map<String, Map<String, Object>> undeclared = new LinkedHashMap<String, Map<String, Object>>();
+    static final int MAX_UNDECLARED = 16;
     private final List<Map<String, Object>> violations = new ArrayList<Map<String, Object>>();
     private int lateAt = -1;
     private int betweenAt = -1;
@@ -75,6 +85,7 @@ public final class CallbackBuffer implements CallbackSink {
             queue.clear();
             stragglers = 0;
             ignored = 0;
+            undeclared.clear();
             violations.clear();
             lateAt = -1;
             betweenAt = -1;
@@ -134,6 +145,7 @@ public final class CallbackBuffer implements CallbackSink {
             Callbacks.Declared d = callbacks.match(method, d0);
             if (d == null) {
                 ignored++;
+                countUndeclared(method, callbacks.splitsByDetail(method) ? d0 : null);
                 return;
             }
             if (lateAt >= 0) {
@@ -144,6 +156,22 @@ public final class CallbackBuffer implements CallbackSink {
             queue.addLast(new Entry(d, now));
             lock.notifyAll();
         }
+    }
+
+    private void countUndeclared(String method, String detail) {
+        String key = detail == null ? method : method + "/" + detail;
+        Map<String, Object> u = undeclared.get(key);
+        if (u == null) {
+            if (undeclared.size() >= MAX_UNDECLARED) {
+                return;
+            }
+            u = new LinkedHashMap<String, Object>();
+            u.put("method", method);
+            u.put("detail", detail);
+            u.put("count", Integer.valueOf(0));
+            undeclared.put(key, u);
+        }
+        u.put("count", Integer.valueOf(((Integer) u.get("count")).intValue() + 1));
     }
 
     private static Map<String, Object> violation(String kind, int at, String callback) {
@@ -232,6 +260,17 @@ public final class CallbackBuffer implements CallbackSink {
     public int ignored() {
         synchronized (lock) {
             return ignored;
+        }
+    }
+
+    /** The undeclared calls of the query: {method, detail, count} each, copies. */
+    public List<Map<String, Object>> undeclared() {
+        synchronized (lock) {
+            List<Map<String, Object>> out = new ArrayList<Map<String, Object>>();
+            for (Map<String, Object> u : undeclared.values()) {
+                out.add(new LinkedHashMap<String, Object>(u));
+            }
+            return out;
         }
     }
 

@@ -88,6 +88,8 @@ public final class Callbacks {
     private final Map<String, Declared> plain = new HashMap<String, Declared>();
     private final Map<String, Declared> detailed = new HashMap<String, Declared>();
     private final Map<String, List<Part>> details = new HashMap<String, List<Part>>();
+    /** The methods some METHOD/DETAIL is declared of. */
+    private final java.util.Set<String> split = new java.util.HashSet<String>();
 
     /** Adds a declared callback; false when the name is already declared. */
     public boolean add(String name, boolean error) {
@@ -108,6 +110,7 @@ public final class Callbacks {
                 return false;
             }
             detailed.put(key, d);
+            split.add(d.method);
         }
         all.add(d);
         return true;
@@ -164,6 +167,16 @@ public final class Callbacks {
             }
         }
         return plain.get(method);
+    }
+
+    /**
+     * Whether the purpose declares some METHOD/DETAIL of method: then the
+     * detail of a call that matches nothing says which one is undeclared
+     * (SpeechRecognizer's onError/12); of a method declared nowhere it
+     * would only split one omission into many (onRmsChanged's levels).
+     */
+    public boolean splitsByDetail(String method) {
+        return split.contains(method);
     }
 
     public List<Declared> all() {

@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
  * Runs membership queries of a configured purpose (PROTOCOL.md, "run"):
  * every query on a fresh instance, callins on the platform's main thread,
  * waits on the callback buffer, and the result with its timing, stragglers,
- * ignored calls, violations and error.
+ * ignored and undeclared calls, violations and error.
  */
 public final class QueryRunner {
     public static final String WAIT = "wait";
@@ -72,6 +72,7 @@ public final class QueryRunner {
         boolean settled = false;
         int stragglers;
         int ignored;
+        List<Map<String, Object>> undeclared;
         List<Map<String, Object>> violations;
         try {
             long t0 = System.nanoTime();
@@ -117,6 +118,7 @@ public final class QueryRunner {
             }
             stragglers = buffer.stragglers();
             ignored = buffer.ignored();
+            undeclared = buffer.undeclared();
             violations = buffer.violations();
             buffer.end(settled);
         }
@@ -127,6 +129,7 @@ public final class QueryRunner {
         r.put("device_ms", Json.millis(elapsedMs(start)));
         r.put("stragglers", Integer.valueOf(stragglers));
         r.put("ignored", Integer.valueOf(ignored));
+        r.put("undeclared", undeclared);
         r.put("violations", violations);
         if (err != null) {
             r.put("err", err);
