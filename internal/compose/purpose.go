@@ -48,6 +48,7 @@ func fromPurpose(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Backe
 	if p.Target != nil && p.Target.Dispose != nil {
 		plan.sched.Dispose = p.Target.Dispose.Method
 	}
+	plan.sched.Ignore = p.Ignores
 	plan.keyParts = purposeKeyParts(p, b, o)
 	plan.quiescence, plan.backend, plan.quiescenceFrom = p.Timeouts.Quiescence, p.Backend.Kind, "the purpose's timeouts.quiescence"
 	return plan, nil

@@ -375,6 +375,10 @@ func Run(ctx context.Context, job Job, o Options) (*Result, error) {
 		doc.Stats.Determinism = &d
 	}
 	doc.Warnings = rec.Warnings()
+	doc.Undeclared = rec.UndeclaredCallbacks()
+	if w := model.UndeclaredWarning(doc.Undeclared); w != "" {
+		doc.Warnings = append(doc.Warnings, w)
+	}
 	doc.Tool = &model.ToolInfo{Name: "droidstar", Version: o.ToolVersion}
 	if o.Now != nil {
 		now := o.Now().UTC()
@@ -422,7 +426,12 @@ func Unfinished(job Job, o Options, wall time.Duration, stopErr error) *model.Do
 	rec := job.Recorder
 	doc.Backend, doc.Stats = recorded(job, wall, o.VirtualClock)
 	doc.Stats.Timeout = job.timeout()
-	doc.Warnings = append(rec.Warnings(), "no hypothesis yet: learning stopped: "+stopErr.Error())
+	doc.Warnings = rec.Warnings()
+	doc.Undeclared = rec.UndeclaredCallbacks()
+	if w := model.UndeclaredWarning(doc.Undeclared); w != "" {
+		doc.Warnings = append(doc.Warnings, w)
+	}
+	doc.Warnings = append(doc.Warnings, "no hypothesis yet: learning stopped: "+stopErr.Error())
 	doc.Tool = &model.ToolInfo{Name: "droidstar", Version: o.ToolVersion}
 	if o.Now != nil {
 		now := o.Now().UTC()

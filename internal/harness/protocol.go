@@ -66,13 +66,23 @@ type Configured struct {
 
 // QueryResult is the harness's answer to one query of a run.
 type QueryResult struct {
-	Outputs    []string    `json:"outputs"`
-	Ms         []float64   `json:"ms"`
-	DeviceMs   float64     `json:"device_ms"`
-	Stragglers int         `json:"stragglers"`
-	Ignored    int         `json:"ignored"`
-	Violations []Violation `json:"violations"`
-	Err        *QueryErr   `json:"err,omitempty"`
+	Outputs    []string     `json:"outputs"`
+	Ms         []float64    `json:"ms"`
+	DeviceMs   float64      `json:"device_ms"`
+	Stragglers int          `json:"stragglers"`
+	Ignored    int          `json:"ignored"`
+	Undeclared []Undeclared `json:"undeclared"`
+	Violations []Violation  `json:"violations"`
+	Err        *QueryErr    `json:"err,omitempty"`
+}
+
+// Undeclared is a call that matched no declared callback, so the
+// harness dropped it: its method, its detail when the purpose splits the
+// method by detail (else nil), and how often it came in the query.
+type Undeclared struct {
+	Method string  `json:"method"`
+	Detail *string `json:"detail"`
+	Count  int     `json:"count"`
 }
 
 // Violation is a broken assumption the harness observed.

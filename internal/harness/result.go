@@ -71,6 +71,13 @@ func ToResult(q []string, r QueryResult) (query.Result, error) {
 		res.Timing = append(res.Timing, query.Timing{Kind: v.Kind, At: v.At, Callback: v.Callback})
 	}
 	res.Stragglers = r.Stragglers
+	for _, u := range r.Undeclared {
+		name := u.Method
+		if u.Detail != nil {
+			name += "/" + *u.Detail
+		}
+		res.Undeclared = append(res.Undeclared, query.Undeclared{Callback: name, Count: u.Count})
+	}
 	return res, nil
 }
 

@@ -74,8 +74,39 @@ type Document struct {
 	Backend     *BackendInfo `json:"backend,omitempty"`
 	Stats       *Stats       `json:"stats,omitempty"`
 	Warnings    []string     `json:"warnings,omitempty"`
-	Tool        *ToolInfo    `json:"tool,omitempty"`
-	Learned     *time.Time   `json:"learned_at,omitempty"`
+	// Undeclared are the callbacks the purpose neither declares nor
+	// ignores that arrived during the run's queries and were dropped, with
+	// how often: the model was learned without them.
+	Undeclared []Undeclared `json:"undeclared,omitempty"`
+	Tool       *ToolInfo    `json:"tool,omitempty"`
+	Learned    *time.Time   `json:"learned_at,omitempty"`
+}
+
+// Undeclared is a callback the purpose does not declare (METHOD, or
+// METHOD/DETAIL when the purpose declares other details of the method)
+// and how many times it arrived during the run's queries.
+type Undeclared struct {
+	Callback string `json:"callback"`
+	Count    int    `json:"count"`
+}
+
+// UndeclaredWarning says which undeclared callbacks arrived, how often,
+// what dropping them does to the answers, and what to do about it ("" for
+// none).
+func UndeclaredWarning(us []Undeclared) string {
+	if len(us) == 0 {
+		return ""
+	}
+	parts := make([]string, len(us))
+	total := 0
+	for k, u := range us {
+		parts[k] = fmt.Sprintf("%s (%d)", u.Callback, u.Count)
+		total += u.Count
+	}
+	return fmt.Sprintf("undeclared callbacks: %d calls the purpose does not declare arrived during queries and were dropped: %s; "+
+		"a wait that would have answered one answered the next callback or quiet instead, so the model may differ from the class's: "+
+		"declare each under callbacks (as its own symbol, in a from: list, or as an error), or list it under ignore: to drop it on purpose",
+		total, strings.Join(parts, ", "))
 }
 
 // State is one state. Access is the shortest input word reaching it.

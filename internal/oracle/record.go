@@ -106,6 +106,9 @@ type Recorder struct {
 	current  Phase
 	devices  []DeviceStats
 	warnings []string
+	// undeclared counts the undeclared callbacks that arrived, in the
+	// order each first came.
+	undeclared []model.Undeclared
 
 	reruns, agreements int
 	votes              []model.Vote
@@ -272,6 +275,28 @@ func (r *Recorder) Warn(ws ...string) {
 			r.warnings = append(r.warnings, w)
 		}
 	}
+}
+
+// Undeclared records that callback, which the purpose neither declares
+// nor ignores, arrived n times during one query.
+func (r *Recorder) Undeclared(callback string, n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.undeclared {
+		if r.undeclared[k].Callback == callback {
+			r.undeclared[k].Count += n
+			return
+		}
+	}
+	r.undeclared = append(r.undeclared, model.Undeclared{Callback: callback, Count: n})
+}
+
+// UndeclaredCallbacks returns the undeclared callbacks recorded and how
+// often each came, in the order each first came.
+func (r *Recorder) UndeclaredCallbacks() []model.Undeclared {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.undeclared)
 }
 
 // Warnings returns the distinct violations recorded, in order.

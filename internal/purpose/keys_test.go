@@ -11,7 +11,7 @@ func TestUnknownKeyMessages(t *testing.T) {
 	const jvm = "backend: {jvm: {}}\n"
 	cases := []struct{ name, src, want string }{
 		{"top level", cls + "callins: [a]\n" + jvm + "zz: 1\n",
-			`t.yaml:5:1: unknown field "zz" (allowed: name, class, description, parameters, target, setup, files, permissions, jars, adapters, callins, callbacks, details, timeouts, bound, bound_counts, restrictions, backend)`},
+			`t.yaml:5:1: unknown field "zz" (allowed: name, class, description, parameters, target, setup, files, permissions, jars, adapters, callins, callbacks, ignore, details, timeouts, bound, bound_counts, restrictions, backend)`},
 		{"target", cls + "target: {zz: 1}\ncallins: [a]\n" + jvm,
 			`t.yaml:3:10: target: unknown field "zz" (allowed: new, factory, shim, listeners, init, dispose)`},
 		{"factory", cls + "target: {factory: {method: m, zz: 1}}\ncallins: [a]\n" + jvm,

@@ -73,6 +73,11 @@ type Purpose struct {
 	// org.droidstar.harness.core.Adapter.
 	Jars     []File   `json:"jars,omitempty"`
 	Adapters []string `json:"adapters,omitempty"`
+	// Ignore are the callback names (METHOD or METHOD/DETAIL) that the
+	// purpose drops on purpose: undeclared callbacks are reported, these
+	// are not. They change what is said, not the learning problem, so
+	// they are not in the fingerprint (a query store stays valid).
+	Ignore []string `json:"-"`
 
 	// Params are the values the purpose leaves to its user (parameters),
 	// in the file's order; Values, set by Bind, what each one got. They

@@ -351,7 +351,7 @@ func TestParseErrors(t *testing.T) {
 		{"merge key", head + "timeouts:\n  <<: {settle: 1s}\n",
 			"t.yaml:5:3: timeouts: merge keys (<<) are not supported: write the fields out"},
 		{"integer key", head + "1: x\n",
-			`t.yaml:4:1: unknown field "1" (allowed: name, class, description, parameters, target, setup, files, permissions, jars, adapters, callins, callbacks, details, timeouts, bound, bound_counts, restrictions, backend)`},
+			`t.yaml:4:1: unknown field "1" (allowed: name, class, description, parameters, target, setup, files, permissions, jars, adapters, callins, callbacks, ignore, details, timeouts, bound, bound_counts, restrictions, backend)`},
 		{"float bound", head + "bound: 2.0\n",
 			"t.yaml:4:8: bound: want an integer or auto, got float 2.0"},
 		{"huge bound", head + "bound: 99999999999999999999\n",

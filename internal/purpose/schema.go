@@ -99,6 +99,7 @@ var schema = []Key{
 	{inTop, "adapters", KindList, "classes in the jars implementing org.droidstar.harness.core.Adapter, which register shims", Sent},
 	{inTop, "callins", KindList, "the input symbols: a bare symbol calls the method of its name", Sent},
 	{inTop, "callbacks", KindList, "the output symbols: a bare symbol is the listener method of its name", Sent},
+	{inTop, "ignore", KindList, "callback names (METHOD or METHOD/DETAIL) the purpose drops on purpose: undeclared ones that arrive are reported, these are not", Kept},
 	{inTop, "details", KindMap, "per callback method, the part of its arguments, or the list of parts, its detail (METHOD/DETAIL) is made of", Sent},
 	{inTop, "timeouts", KindMap, "how long the query runner waits", Sent},
 	{inTop, "bound", KindInteger, "the distinguisher bound in free symbols (default 2), or auto", Kept},

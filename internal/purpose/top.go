@@ -88,6 +88,9 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 		callbacksOK = d.found == before
 	}
 	d.duplicates(defs)
+	if f := m.opt("ignore"); f != nil {
+		p.Ignore = d.ignore(f.value, p.Callbacks, callbacksOK)
+	}
 	if f := m.opt("details"); f != nil {
 		p.Details = d.details(p, f.value, p.Callbacks, callbacksOK)
 	}

@@ -43,6 +43,19 @@ type Result struct {
 	// query's instance that arrived during this one and were dropped.
 	Timing     []Timing
 	Stragglers int
+	// Undeclared are the calls that matched no callback the purpose
+	// declares, which the harness dropped: a wait that would have
+	// answered one answered the next callback or quiet, so the pipeline
+	// reports them (unless the purpose's ignore lists them).
+	Undeclared []Undeclared
+}
+
+// Undeclared is a callback the purpose does not declare and how often it
+// came in one query: Callback is METHOD, or METHOD/DETAIL when the
+// purpose declares other details of the method.
+type Undeclared struct {
+	Callback string
+	Count    int
 }
 
 // Timing is one broken timing assumption: Kind "between-callins" (a

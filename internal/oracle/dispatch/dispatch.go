@@ -72,6 +72,10 @@ type Scheduler struct {
 	// Dispose is the call that ends each query's instance ("" when none
 	// does), for the advice on callbacks that arrive in a later query.
 	Dispose string
+	// Ignore says whether the purpose drops an undeclared callback on
+	// purpose (its ignore: list); the others are recorded. nil ignores
+	// none.
+	Ignore func(callback string) bool
 	// serials names the executors, described once.
 	serials []string
 	once    sync.Once
@@ -641,6 +645,11 @@ func (s *Scheduler) record(ctx context.Context, serial string, q mealy.Word, res
 	s.Recorder.Warn(res.Warnings...)
 	if len(res.Timing) > 0 || res.Stragglers > 0 {
 		s.Recorder.Warn(res.TimingWarnings(s.Inputs.Strings(q), s.Dispose)...)
+	}
+	for _, u := range res.Undeclared {
+		if s.Ignore == nil || !s.Ignore(u.Callback) {
+			s.Recorder.Undeclared(u.Callback, u.Count)
+		}
 	}
 	a, err := s.convert(q, res)
 	if err != nil {
