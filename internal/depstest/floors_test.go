@@ -18,7 +18,7 @@ var floors = []struct {
 	packages []string
 }{
 	{"leaves", []string{"internal/atomicfile", "internal/inputfile", "internal/nouns", "internal/adbclient", "internal/draft",
-		"internal/refdata", "internal/fuzzseed", "internal/golden", "internal/depstest", "internal/dexcheck", "internal/render/...",
+		"internal/refdata", "internal/fuzzseed", "internal/growth", "internal/golden", "internal/depstest", "internal/dexcheck", "internal/render/...",
 		"internal/fake/adbd", "harness-apk", "examples/ci"}},
 	{"vocabulary", []string{"internal/mealy/...", "internal/model/...", "internal/query", "internal/purpose", "examples"}},
 	{"the harness's wire client", []string{"internal/harness"}},
