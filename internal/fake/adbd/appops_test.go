@@ -27,7 +27,10 @@ func TestLocationAppOp(t *testing.T) {
 		apps <- app
 		return func(context.Context, io.ReadWriteCloser) bool { return true }, nil
 	}
-	d := s.AttachT(t, adbd.Config{CurrentUser: 10, Harness: harness, Props: map[string]string{"ro.build.version.sdk": "30"}})
+	// An app that requests both location permissions, so that granting
+	// the second shows the re-sync.
+	d := s.AttachT(t, adbd.Config{CurrentUser: 10, Harness: harness, Props: map[string]string{"ro.build.version.sdk": "30"},
+		RequestedPermissions: []string{"android.permission.ACCESS_COARSE_LOCATION", "android.permission.ACCESS_FINE_LOCATION"}})
 	serial := d.Addr()
 	apk := filepath.Join(t.TempDir(), "h.apk")
 	os.WriteFile(apk, []byte("apk"), 0o644)
