@@ -41,7 +41,8 @@ func Good() harness.ProbeResult {
 // as Probe.Request.parse does: the samples asked for are the device's
 // callbacks counted so many times, a recording its level over audio_ms,
 // every URL answered as Options.Probe's URLs say (200 for those it does
-// not list), and no permission told (a simulated device cannot say). A
+// not list, except cleartext http on Android 9 and later, refused as the
+// network security policy refuses it), and no permission told (a simulated device cannot say). A
 // source's Missed callbacks are among the samples.
 func (s *server) probe(req *object) (any, *protoError) {
 	if f := req.get("file"); f != nil {
@@ -97,6 +98,9 @@ func (s *server) probe(req *object) (any, *protoError) {
 	out.URLs = []harness.URLCheck{}
 	for _, u := range urls {
 		c := harness.URLCheck{URL: u, Attempt: harness.Attempt{OK: true}, Status: 200}
+		if host, ok := cleartext(u); ok && s.opts.Hello.SDK >= cleartextRefusedFrom {
+			c = harness.URLCheck{URL: u, Attempt: harness.Failed("", "java.net.UnknownServiceException: CLEARTEXT communication to "+host+" not permitted by network security policy")}
+		}
 		for _, known := range r.URLs {
 			if known.URL == u {
 				c = known
@@ -105,6 +109,30 @@ func (s *server) probe(req *object) (any, *protoError) {
 		out.URLs = append(out.URLs, c)
 	}
 	return out, nil
+}
+
+// cleartextRefusedFrom is the first SDK level (Android 9) on which the
+// harness, which targets API 28, may not speak cleartext HTTP: the default
+// network security config permits it only to apps targeting a lower level
+// (frameworks/base NetworkSecurityConfig.getDefaultBuilder:
+// cleartextTrafficPermitted = targetSdkVersion < Build.VERSION_CODES.P),
+// and the platform's HTTP stack then throws UnknownServiceException
+// (com.android.okhttp's "CLEARTEXT communication to HOST not permitted by
+// network security policy"). Older platforms do not know that default.
+const cleartextRefusedFrom = 28
+
+// cleartext says whether u is a cleartext http URL, and its host.
+func cleartext(u string) (string, bool) {
+	rest, ok := strings.CutPrefix(strings.ToLower(u), "http://")
+	if !ok {
+		return "", false
+	}
+	host, _, _ := strings.Cut(u[len("http://"):len("http://")+len(rest)], "/")
+	host, _, _ = strings.Cut(host, "?")
+	if h, _, ok := strings.Cut(host, ":"); ok && !strings.HasPrefix(host, "[") {
+		host = h
+	}
+	return host, host != ""
 }
 
 func probeInt(req *object, key string, def, lo, hi int64) (int, *protoError) {

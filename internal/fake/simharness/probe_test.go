@@ -53,3 +53,31 @@ func TestProbe(t *testing.T) {
 		t.Errorf("an empty probe: %+v", got)
 	}
 }
+
+// TestProbeRefusesCleartextFromAndroid9: the harness targets API 28, so on
+// Android 9 and later an http:// URL fails as the platform's network
+// security policy makes it fail; before, and for https, it answers.
+func TestProbeRefusesCleartextFromAndroid9(t *testing.T) {
+	ctx := context.Background()
+	_, m, timing := example(t, "asynctask")
+	urls := []string{"http://www.example.com:8080/a?b", "https://www.example.com/", "HTTP://Host.example"}
+	for _, tc := range []struct {
+		sdk  int
+		want string
+	}{
+		{28, `[{"url":"http://www.example.com:8080/a?b","ok":false,"errno":null,"message":"java.net.UnknownServiceException: CLEARTEXT communication to www.example.com not permitted by network security policy","ms":0.0},` +
+			`{"url":"https://www.example.com/","ok":true,"status":200,"ms":0.0},` +
+			`{"url":"HTTP://Host.example","ok":false,"errno":null,"message":"java.net.UnknownServiceException: CLEARTEXT communication to Host.example not permitted by network security policy","ms":0.0}]`},
+		{27, `[{"url":"http://www.example.com:8080/a?b","ok":true,"status":200,"ms":0.0},{"url":"https://www.example.com/","ok":true,"status":200,"ms":0.0},{"url":"HTTP://Host.example","ok":true,"status":200,"ms":0.0}]`},
+	} {
+		c, _ := client(t, Options{Model: m, Timing: timing, Hello: harness.Hello{SDK: tc.sdk}})
+		got, err := c.Probe(ctx, harness.ProbeRequest{URLs: urls})
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, _ := json.Marshal(got.URLs)
+		if string(line) != tc.want {
+			t.Errorf("SDK %d:\n got %s\nwant %s", tc.sdk, line, tc.want)
+		}
+	}
+}
