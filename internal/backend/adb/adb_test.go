@@ -55,7 +55,7 @@ backend:
 		t.Fatal(err)
 	}
 	err = CheckPermissions(p)
-	want := file + ":6:5: permissions[1]: the harness app does not request android.permission.CAMERA, so it cannot be granted (it requests: android.permission.RECORD_AUDIO, android.permission.INTERNET, android.permission.BLUETOOTH, android.permission.BLUETOOTH_ADMIN, android.permission.ACCESS_NETWORK_STATE, android.permission.WRITE_EXTERNAL_STORAGE, android.permission.ACCESS_COARSE_LOCATION)"
+	want := file + ":6:5: permissions[1]: the harness app does not request android.permission.CAMERA, so it cannot be granted (it requests: android.permission.RECORD_AUDIO, android.permission.INTERNET, android.permission.BLUETOOTH, android.permission.BLUETOOTH_ADMIN, android.permission.ACCESS_NETWORK_STATE, android.permission.WRITE_EXTERNAL_STORAGE, android.permission.ACCESS_COARSE_LOCATION, android.permission.WAKE_LOCK)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}

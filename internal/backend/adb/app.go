@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
+	harnessapk "github.com/droidstar/droidstar/harness-apk"
 	"github.com/droidstar/droidstar/internal/adbclient"
 	"github.com/droidstar/droidstar/internal/purpose"
 )
@@ -123,18 +125,6 @@ func UninstallHarness(ctx context.Context, dev *adbclient.Device, user int) (boo
 	return true, nil
 }
 
-// declaredPermissions are the permissions the harness app's manifest
-// requests (harness-apk/AndroidManifest.xml): Android grants nothing else.
-var declaredPermissions = []string{
-	"android.permission.RECORD_AUDIO",
-	"android.permission.INTERNET",
-	"android.permission.BLUETOOTH",
-	"android.permission.BLUETOOTH_ADMIN",
-	"android.permission.ACCESS_NETWORK_STATE",
-	"android.permission.WRITE_EXTERNAL_STORAGE",
-	"android.permission.ACCESS_COARSE_LOCATION",
-}
-
 // runtimePermission says whether pm grant must grant a permission (a
 // "dangerous" one); normal permissions are granted at install.
 func runtimePermission(p string) bool {
@@ -145,22 +135,22 @@ func runtimePermission(p string) bool {
 	return false
 }
 
-// CheckPermissions rejects permissions the harness app does not request,
+// CheckPermissions rejects permissions the harness app's manifest does not
+// request (harness-apk/AndroidManifest.xml: Android grants nothing else),
 // at the purpose's line, since granting them cannot work.
 func CheckPermissions(p *purpose.Purpose) error {
+	// Read from the manifest the APK is built from, so that the two
+	// cannot disagree.
+	declared := harnessapk.RequestedPermissions()
 	var errs purpose.ErrorList
 	for i, perm := range p.Permissions {
-		declared := false
-		for _, d := range declaredPermissions {
-			declared = declared || d == perm
-		}
-		if declared {
+		if slices.Contains(declared, perm) {
 			continue
 		}
 		field := fmt.Sprintf("permissions[%d]", i)
 		pos := p.Where[field]
 		errs = append(errs, &purpose.Error{File: p.File, Line: pos.Line, Col: pos.Col, Field: field,
-			Msg: fmt.Sprintf("the harness app does not request %s, so it cannot be granted (it requests: %s)", perm, strings.Join(declaredPermissions, ", "))})
+			Msg: fmt.Sprintf("the harness app does not request %s, so it cannot be granted (it requests: %s)", perm, strings.Join(declared, ", "))})
 	}
 	if len(errs) > 0 {
 		return errs
