@@ -3,6 +3,7 @@ package adb_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,7 @@ import (
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/fake/adbserver"
 	"github.com/droidstar/droidstar/internal/fake/simharness"
+	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/mealy"
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
@@ -619,5 +621,64 @@ func TestAppKilledOnceCostsARestartAndAWarning(t *testing.T) {
 	want := regexp.MustCompile(`^the harness app on \S+ \(pid \d+\) died \(shortMsg=Process crashed\.\) during a run of \d+ quer(y|ies) that (all )?passed when run again, each alone, in a fresh one: droidstar restarted it and went on \(something other than the class under test may have killed it\)$`)
 	if w := res.Document.Warnings; len(w) != 1 || !want.MatchString(w[0]) {
 		t.Errorf("warnings %q\nwant one matching %s", w, want)
+	}
+}
+
+// reportingConn sums the undeclared calls the harness reports in its
+// results, as written on the wire.
+type reportingConn struct {
+	io.ReadWriteCloser
+	out   bytes.Buffer
+	total *atomic.Int64
+}
+
+func (c *reportingConn) Write(p []byte) (int, error) {
+	c.out.Write(p)
+	for {
+		line, err := c.out.ReadBytes('\n')
+		if err != nil {
+			c.out.Write(line)
+			break
+		}
+		var reply struct {
+			Results []struct {
+				Undeclared []harness.Undeclared `json:"undeclared"`
+			} `json:"results"`
+		}
+		if json.Unmarshal(line, &reply) == nil {
+			for _, r := range reply.Results {
+				for _, u := range r.Undeclared {
+					c.total.Add(int64(u.Count))
+				}
+			}
+		}
+	}
+	return c.ReadWriteCloser.Write(p)
+}
+
+// TestUndeclaredCallbacksThroughADevice: an app whose listener gets a call
+// the purpose does not declare, each time exec runs, as a newer Android
+// does; the harness reports them, and the model counts every one the
+// device reported, with the warning, while learning the same model.
+func TestUndeclaredCallbacksThroughADevice(t *testing.T) {
+	f := &fake{opts: simharness.Options{Undeclared: map[string][]harness.Undeclared{"exec": {{Method: "onCancelled", Count: 1}}}}}
+	var total atomic.Int64
+	f.wrap = func(serve func(context.Context, io.ReadWriteCloser) bool) func(context.Context, io.ReadWriteCloser) bool {
+		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
+			return serve(ctx, &reportingConn{ReadWriteCloser: conn, total: &total})
+		}
+	}
+	plan, _, _ := setup(t, f)
+	res, _, err := learn(t, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameAsSimulated(t, res)
+	d := res.Document
+	if total.Load() == 0 || len(d.Undeclared) != 1 || d.Undeclared[0].Callback != "onCancelled" || int64(d.Undeclared[0].Count) != total.Load() {
+		t.Fatalf("undeclared %+v, the device reported %d calls of onCancelled", d.Undeclared, total.Load())
+	}
+	if want := model.UndeclaredWarning(d.Undeclared); len(d.Warnings) != 1 || d.Warnings[0] != want || !strings.Contains(want, fmt.Sprintf("onCancelled (%d)", total.Load())) {
+		t.Errorf("warnings %q\nwant %q", d.Warnings, want)
 	}
 }

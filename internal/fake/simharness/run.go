@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,18 +24,19 @@ type runReply struct {
 	Wedged  string        `json:"wedged,omitempty"`
 }
 
-// queryResult is one query's answer. Stragglers, ignored and undeclared
-// calls and violations are always none: a model delivers a callback only
-// when a wait asks for one, and nothing outlives its query.
+// queryResult is one query's answer. Stragglers and violations are
+// always none: a model delivers a callback only when a wait asks for one,
+// and nothing outlives its query; ignored and undeclared calls are
+// Options.Undeclared's.
 type queryResult struct {
-	Outputs    []string   `json:"outputs"`
-	Ms         []millis   `json:"ms"`
-	DeviceMs   millis     `json:"device_ms"`
-	Stragglers int        `json:"stragglers"`
-	Ignored    int        `json:"ignored"`
-	Undeclared []struct{} `json:"undeclared"`
-	Violations []struct{} `json:"violations"`
-	Err        any        `json:"err,omitempty"`
+	Outputs    []string             `json:"outputs"`
+	Ms         []millis             `json:"ms"`
+	DeviceMs   millis               `json:"device_ms"`
+	Stragglers int                  `json:"stragglers"`
+	Ignored    int                  `json:"ignored"`
+	Undeclared []harness.Undeclared `json:"undeclared"`
+	Violations []struct{}           `json:"violations"`
+	Err        any                  `json:"err,omitempty"`
 }
 
 type thrownErr struct {
@@ -341,7 +343,27 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	}
 	r := queryResult{
 		Outputs: make([]string, len(res.Outputs)), Ms: make([]millis, len(costs)),
-		DeviceMs: millis(res.Device), Undeclared: []struct{}{}, Violations: []struct{}{},
+		DeviceMs: millis(res.Device), Undeclared: []harness.Undeclared{}, Violations: []struct{}{},
+	}
+	// Over the callins that ran (up to an err), grouped as the Java
+	// harness groups them: one entry per method and detail, counted.
+	ran := len(res.Outputs)
+	if cut >= 0 {
+		ran = cut + 1
+	}
+	for _, sym := range q[:min(ran, len(q))] {
+		for _, u := range s.opts.Undeclared[sym] {
+			n := max(u.Count, 1)
+			r.Ignored += n
+			k := slices.IndexFunc(r.Undeclared, func(o harness.Undeclared) bool {
+				return o.Method == u.Method && (o.Detail == nil) == (u.Detail == nil) && (o.Detail == nil || *o.Detail == *u.Detail)
+			})
+			if k < 0 {
+				r.Undeclared = append(r.Undeclared, harness.Undeclared{Method: u.Method, Detail: u.Detail})
+				k = len(r.Undeclared) - 1
+			}
+			r.Undeclared[k].Count += n
+		}
 	}
 	for i, out := range res.Outputs {
 		r.Outputs[i] = s.reported(out)

@@ -96,6 +96,12 @@ type Options struct {
 	// then returns a *CrashError without a reply; the fake device's
 	// HarnessFunc ends the app with it (adbd.Crash).
 	Crash [][]string
+	// Undeclared are calls the purpose does not declare that the app's
+	// listener gets each time a query runs the given callin (as
+	// SpeechRecognizer on Android 12 reports onError codes an Android 11
+	// purpose does not know): the harness reports them in the result's
+	// undeclared list and ignored count, and the model is unchanged.
+	Undeclared map[string][]harness.Undeclared
 	// MainThreadTimeout replaces harness.MainThreadTimeout of the
 	// configured quiescence when positive (the corpus's
 	// @main-thread-timeout, the Java suite's TestPlatform switch).

@@ -2,7 +2,9 @@ package simharness
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"path"
 	"reflect"
@@ -456,5 +458,39 @@ func TestFreeze(t *testing.T) {
 	cancel()
 	if r := <-done; !errors.Is(r.err, context.Canceled) || r.bye {
 		t.Errorf("Serve after the freeze = %v, %v", r.bye, r.err)
+	}
+}
+
+// TestUndeclaredCalls: Options.Undeclared's calls come with each callin
+// that runs, grouped per method and detail and counted, and in the
+// ignored count; a callin an err cut off brings none.
+func TestUndeclaredCalls(t *testing.T) {
+	ctx := context.Background()
+	p, m, timing := example(t, "asynctask")
+	code := "12"
+	c, _ := client(t, Options{Model: m, Timing: timing, Undeclared: map[string][]harness.Undeclared{
+		"exec":   {{Method: "onError", Detail: &code, Count: 1}},
+		"cancel": {{Method: "onProgressUpdate", Count: 2}},
+	}})
+	if _, err := c.Configure(ctx, harness.Configure(p)); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := c.Run(ctx, [][]string{{"exec", "wait"}, {"cancel", "exec", "cancel", "wait"}, {"exec", "exec", "cancel"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rs {
+		line, _ := json.Marshal(r.Undeclared)
+		got = append(got, fmt.Sprintf("%d %s", r.Ignored, line))
+	}
+	want := []string{
+		`1 [{"method":"onError","detail":"12","count":1}]`,
+		`5 [{"method":"onProgressUpdate","detail":null,"count":4},{"method":"onError","detail":"12","count":1}]`,
+		// The second exec throws: the query ends there.
+		`2 [{"method":"onError","detail":"12","count":2}]`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
