@@ -62,7 +62,13 @@ type BatchExecutor interface {
 // Execute is nothing more: the error is the query's own, not wrapped in
 // the *query.Error that places it in the batch.
 func ExecuteOne(ctx context.Context, e BatchExecutor, inputs []string) (query.Result, error) {
-	rs, err := e.ExecuteBatch(ctx, [][]string{inputs})
+	return runOne(ctx, e.ExecuteBatch, inputs)
+}
+
+// runOne runs inputs as a batch of one with run, unwrapping the
+// *query.Error that would place its error in the batch.
+func runOne(ctx context.Context, run func(context.Context, [][]string) ([]query.Result, error), inputs []string) (query.Result, error) {
+	rs, err := run(ctx, [][]string{inputs})
 	if err != nil {
 		var qe *query.Error
 		if errors.As(err, &qe) {

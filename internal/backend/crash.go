@@ -228,18 +228,7 @@ func (r *Reviver) locate(ctx context.Context, q []string, d *DiedError) (query.R
 
 // one runs a query alone and returns its result.
 func (r *Reviver) one(ctx context.Context, q []string) (query.Result, error) {
-	rs, err := r.Run(ctx, [][]string{q})
-	if err != nil {
-		var qe *query.Error
-		if errors.As(err, &qe) {
-			err = qe.Err
-		}
-		return query.Result{}, err
-	}
-	if len(rs) != 1 {
-		return query.Result{}, fmt.Errorf("a run of one query came back with %d results", len(rs))
-	}
-	return rs[0], nil
+	return runOne(ctx, r.Run, q)
 }
 
 func (r *Reviver) restart(ctx context.Context, d *DiedError) error {
