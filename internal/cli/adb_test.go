@@ -78,6 +78,14 @@ func simHarness(t *testing.T, example string) func(map[string]string) adbd.Harne
 // model, or modelFile.
 func simHarnessFrom(t *testing.T, purposeFile, modelFile string) func(map[string]string) adbd.HarnessFunc {
 	t.Helper()
+	o := simOptionsFrom(t, purposeFile, modelFile)
+	return func(props map[string]string) adbd.HarnessFunc { return adbserver.SimHarnessWith(o, props) }
+}
+
+// simOptionsFrom are the simulated harness's options answering from a
+// sim model for a purpose: the purpose's own model, or modelFile.
+func simOptionsFrom(t *testing.T, purposeFile, modelFile string) simharness.Options {
+	t.Helper()
 	p, err := purpose.Load(purposeFile)
 	if err != nil {
 		t.Fatal(err)
@@ -95,8 +103,7 @@ func simHarnessFrom(t *testing.T, purposeFile, modelFile string) func(map[string
 		t.Fatal(err)
 	}
 	timing := sim.Timing{Quiescence: p.Timeouts.Quiescence, Reset: p.Timeouts.Settle + p.Timeouts.PostReset, Latency: p.Backend.Sim.Latency, DefaultLatency: p.Backend.Sim.DefaultLatency}
-	names := simharness.PurposeCallbackNames(p)
-	return func(props map[string]string) adbd.HarnessFunc { return adbserver.SimHarness(m, timing, props, names) }
+	return simharness.Options{Model: m, Timing: timing, CallbackNames: simharness.PurposeCallbackNames(p)}
 }
 
 func port(s *adbserver.Server) string { return strconv.Itoa(s.Port()) }

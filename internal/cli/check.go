@@ -67,16 +67,8 @@ Every problem is reported as FILE:LINE:COL: FIELD: MESSAGE; the exit code is
 				}
 				fmt.Fprintf(e.stdout, "%s: ok: %s\n", file, summary)
 			}
-			// Each purpose takes the values of the parameters it declares;
-			// a name none of them declares is a typo.
-			for _, name := range slices.Sorted(maps.Keys(set)) {
-				if !declared[name] {
-					names := "none"
-					if len(declared) > 0 {
-						names = strings.Join(slices.Sorted(maps.Keys(declared)), ", ")
-					}
-					return usageError("--set %s: none of the purposes given declares a parameter %s (they declare: %s)", name, name, names)
-				}
+			if err := checkSetNames(set, declared); err != nil {
+				return err
 			}
 			if failed > 0 {
 				return fmt.Errorf("%d of %d purpose files have errors", failed, len(args))
@@ -120,4 +112,31 @@ func checkPurpose(ctx context.Context, e *env, file string, resolve bool, resolv
 		bound += " (counting every symbol)"
 	}
 	return fmt.Sprintf("%s, %s, %s, bound %s, backends %s", p.Name, plural(len(p.Callins), "callin"), plural(len(p.Callbacks), "callback"), bound, strings.Join(parts, ", ")), nil
+}
+
+// checkSetNames refuses a --set name that none of the purposes declares
+// (declared): each purpose takes the values of the parameters it
+// declares, so such a name is a typo.
+func checkSetNames(set map[string]string, declared map[string]bool) error {
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		if !declared[name] {
+			names := "none"
+			if len(declared) > 0 {
+				names = strings.Join(slices.Sorted(maps.Keys(declared)), ", ")
+			}
+			return usageError("--set %s: none of the purposes given declares a parameter %s (they declare: %s)", name, name, names)
+		}
+	}
+	return nil
+}
+
+// checkSetDeclared is checkSetNames for loaded purposes.
+func checkSetDeclared(set map[string]string, purposes []*purpose.Purpose) error {
+	declared := map[string]bool{}
+	for _, p := range purposes {
+		for _, name := range p.ParamNames() {
+			declared[name] = true
+		}
+	}
+	return checkSetNames(set, declared)
 }

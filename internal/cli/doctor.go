@@ -21,6 +21,7 @@ type doctorOptions struct {
 	format   string
 	samples  int
 	audioMs  int
+	set      map[string]string
 	purposes []string
 }
 
@@ -38,8 +39,10 @@ device can answer: reading, creating, appending to, truncating and deleting
 files in the folder the host stages in and in the app's own folder (each
 with its errno), loading a jar, a framework calling a listener proxy, how
 late main-looper callbacks arrive (CountDownTimer, AsyncTask), with a
-suggested quiescence timeout, half a second of the microphone's level, and
-whether the device reaches every http(s) URL the purposes use.
+suggested quiescence timeout, half a second of the microphone's level,
+whether the device reaches every http(s) URL the purposes use, and whether
+the phone is paired with the Bluetooth address a purpose's parameter gives
+(--set, or DROIDSTAR_SET_NAME, as learn takes it).
 
 It prints one table per device, and for each purpose "ready" or exactly what
 is missing; without purposes it judges the device examples (examples/*/ with
@@ -48,6 +51,7 @@ cannot be checked. --format json prints everything found, for scripts.`,
 		Example: `  droidstar doctor
   droidstar doctor --device emulator-5554 examples/speechrecognizer/purpose.yaml
   droidstar doctor --devices all --format json
+  droidstar doctor examples/bluetoothadapter/purpose.yaml --set address=00:11:22:AA:BB:CC
   droidstar doctor -H farm.example.org --devices all examples/*/purpose.yaml`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.purposes = args
@@ -61,6 +65,7 @@ cannot be checked. --format json prints everything found, for scripts.`,
 	fl.StringVarP(&o.format, "format", "f", "text", "output format: text or json")
 	fl.IntVar(&o.samples, "samples", 20, "callbacks of each main-looper source to time")
 	fl.IntVar(&o.audioMs, "audio-ms", 500, "milliseconds of microphone to record (0: none)")
+	fl.Var(&setFlag{values: &o.set}, "set", "give a purpose parameter its value, as learn does (repeatable)")
 	return c
 }
 
@@ -79,6 +84,9 @@ func runDoctor(ctx context.Context, e *env, o *doctorOptions) error {
 	}
 	purposes, err := doctorPurposes(o.purposes, e.maxFileSize)
 	if err != nil {
+		return err
+	}
+	if err := checkSetDeclared(o.set, purposes); err != nil {
 		return err
 	}
 	client, err := o.adb.client(e)
@@ -102,7 +110,7 @@ func runDoctor(ctx context.Context, e *env, o *doctorOptions) error {
 	if audio == 0 {
 		audio = -1
 	}
-	report, err := doctor.Check(ctx, client, devices, purposes, doctor.Options{Harness: opts, Samples: o.samples, AudioMs: audio})
+	report, err := doctor.Check(ctx, client, devices, purposes, doctor.Options{Harness: opts, Samples: o.samples, AudioMs: audio, Set: o.set, Getenv: e.getenv})
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,9 @@ func TestDoctorThroughRealADB(t *testing.T) {
 		}
 		names[d.Addr()] = f.name
 	}
-	args := append([]string{"doctor", "--devices", "all", "-P", port(s), "--samples", "5"}, doctorPurposeFiles...)
+	// The address is of the documentation range (RFC 7042): the JVM
+	// harness has no Bluetooth API, so doctor notes it cannot tell.
+	args := append([]string{"doctor", "--devices", "all", "-P", port(s), "--samples", "5", "--set", "address=00:00:5E:00:53:01"}, doctorPurposeFiles...)
 	code, stdout, stderr := runEnv(t, nil, args...)
 	if code != ExitFail {
 		t.Errorf("exit %d, want %d\n%s", code, ExitFail, stderr)
@@ -90,7 +92,7 @@ func TestDoctorThroughRealADB(t *testing.T) {
 
 	// The same as JSON, for scripts: the good device's purposes are all
 	// ready, and the old folder's private folder refuses create and unlink.
-	code, stdout, _ = runEnv(t, nil, append([]string{"doctor", "--devices", "all", "-P", port(s), "--samples", "2", "--audio-ms", "0", "--format", "json"}, doctorPurposeFiles...)...)
+	code, stdout, _ = runEnv(t, map[string]string{"DROIDSTAR_SET_ADDRESS": "00:00:5E:00:53:01"}, append([]string{"doctor", "--devices", "all", "-P", port(s), "--samples", "2", "--audio-ms", "0", "--format", "json"}, doctorPurposeFiles...)...)
 	var r doctor.Report
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != ExitFail || len(r.Devices) != 4 {
 		t.Fatalf("--format json: exit %d, %v:\n%s", code, err, stdout)
@@ -138,6 +140,38 @@ func TestDoctorUsage(t *testing.T) {
 	code, stdout, stderr := runEnv(t, map[string]string{"ANDROID_SERIAL": d.Addr()}, "doctor", "-P", port(s), "--samples", "1", repoPath("testdata", "purposes", "adb", "timer.yaml"))
 	if code != ExitOK || !strings.Contains(stdout, "timer.yaml  ready\n") || !strings.Contains(stdout, "harness            harness 0.2.0 on android\n") {
 		t.Errorf("a ready device: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestDoctorChecksThePairedDevice: the bluetoothadapter example's address
+// parameter is checked against the devices the phone is paired with, as
+// the harness finds them (the simulated device's PairedBluetooth), through
+// the real adb server; a --set name no purpose declares is refused.
+func TestDoctorChecksThePairedDevice(t *testing.T) {
+	s := adbserver.NewT(t)
+	o := simOptionsFrom(t, repoPath("examples", "asynctask", "purpose.yaml"), "")
+	o.PairedBluetooth = []string{"00:11:22:AA:BB:CC"}
+	p := adbserver.Props("Pixel 8", "14", 34)
+	d, err := s.Attach(context.Background(), adbd.Config{Props: p, Harness: adbserver.SimHarnessWith(o, p)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	purposeFile := repoPath("examples", "bluetoothadapter", "purpose.yaml")
+	doctorOn := func(args ...string) (int, string, string) {
+		return runEnv(t, map[string]string{"ANDROID_SERIAL": d.Addr()}, append([]string{"doctor", "-P", port(s), "--samples", "1", "--audio-ms", "0", purposeFile}, args...)...)
+	}
+	code, stdout, stderr := doctorOn("--set", "address=00:11:22:AA:BB:CC")
+	if code != ExitOK || !strings.Contains(stdout, "  bluetooth paired   00:11:22:AA:BB:CC\n") || !strings.Contains(stdout, "purpose.yaml  ready\n") {
+		t.Errorf("a paired address: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = doctorOn("--set", "address=00:00:5E:00:53:01")
+	want := "purpose.yaml  missing: the phone is not paired with 00:00:5E:00:53:01 (parameter address): pair it in the phone's Bluetooth settings, or give the address of a paired device with --set address=ADDRESS\n"
+	if code != ExitFail || !strings.Contains(stdout, "  bluetooth paired   none of the addresses asked about\n") || !strings.HasSuffix(stdout, want) {
+		t.Errorf("an address the phone is not paired with: exit %d\n%s%s\nwant the line\n%s", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = doctorOn("--set", "adress=00:11:22:AA:BB:CC")
+	if want := "droidstar: --set adress: none of the purposes given declares a parameter adress (they declare: address)\n"; code != ExitUsage || stdout != "" || stderr != want {
+		t.Errorf("a misspelt --set: exit %d\n%s%s\nwant\n%s", code, stdout, stderr, want)
 	}
 }
 

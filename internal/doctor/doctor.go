@@ -32,6 +32,11 @@ type Options struct {
 	// (default 20); AudioMs how long it records (default 500, negative
 	// for none).
 	Samples, AudioMs int
+	// Set and Getenv give the purposes' parameters their values as learn
+	// does (purpose.ParamValues): the Bluetooth addresses among them are
+	// checked against the devices' paired ones.
+	Set    map[string]string
+	Getenv func(string) string
 }
 
 // The intent actions of the services the recognizer and spell checker
@@ -168,21 +173,21 @@ func checkDevice(ctx context.Context, client *adbclient.Client, info adbclient.D
 	d := &Device{Serial: info.Serial, State: info.State}
 	if err := adb.Ready(info); err != nil {
 		d.Problem = err.Error()
-		d.Purposes = judgeAll(d, purposes)
+		d.Purposes = judgeAll(d, purposes, o)
 		return d
 	}
 	dev := client.Device(info.Serial)
 	props, err := dev.Properties(ctx)
 	if err != nil {
 		d.Problem = err.Error()
-		d.Purposes = judgeAll(d, purposes)
+		d.Purposes = judgeAll(d, purposes, o)
 		return d
 	}
 	di := adb.Describe(info.Serial, props)
 	d.Model, d.Release, d.SDK = di.Model, di.Release, di.SDK
 	d.Host = hostChecks(ctx, dev, d.SDK)
 	d.probe(ctx, dev, purposes, o)
-	d.Purposes = judgeAll(d, purposes)
+	d.Purposes = judgeAll(d, purposes, o)
 	return d
 }
 
@@ -298,6 +303,13 @@ func (d *Device) probe(ctx context.Context, dev *adbclient.Device, purposes []*p
 		}
 	}
 	req.Permissions = perms
+	for _, p := range purposes {
+		for _, a := range bluetoothAddresses(p, o) {
+			if a.problem == "" && !slices.Contains(req.BluetoothPaired, a.value) {
+				req.BluetoothPaired = append(req.BluetoothPaired, a.value)
+			}
+		}
+	}
 	r, err := e.Probe(ctx, req)
 	if err != nil {
 		d.HarnessError = err.Error()

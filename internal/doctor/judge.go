@@ -105,18 +105,52 @@ func URLs(p *purpose.Purpose) []string {
 	return out
 }
 
-func judgeAll(d *Device, purposes []*purpose.Purpose) []PurposeStatus {
+// paramAddress is a purpose's bluetooth_address parameter and its value,
+// or why it has none a run could use.
+type paramAddress struct {
+	name, value, problem string
+}
+
+// bluetoothAddresses are the values of p's bluetooth_address parameters,
+// as a run would bind them (purpose.Bind): --set, the environment, the
+// default.
+func bluetoothAddresses(p *purpose.Purpose, o Options) []paramAddress {
+	values := p.ParamValues(o.Set, o.Getenv)
+	var out []paramAddress
+	for _, prm := range p.Params {
+		if prm.Kind != purpose.ParamBluetoothAddress {
+			continue
+		}
+		a := paramAddress{name: prm.Name}
+		v, ok := values[prm.Name]
+		if !ok && prm.Default != nil {
+			v, ok = *prm.Default, true
+		}
+		switch {
+		case !ok:
+			a.problem = fmt.Sprintf("parameter %s has no value: give the address of a device paired with the phone with --set %s=ADDRESS, or in the environment as %s", prm.Name, prm.Name, purpose.ParamEnv(prm.Name))
+		case !purpose.IsBluetoothAddress(v):
+			a.problem = fmt.Sprintf("parameter %s: %q is no Bluetooth address as Android takes one (six pairs of upper-case hex digits separated by colons)", prm.Name, v)
+		}
+		a.value = v
+		out = append(out, a)
+	}
+	return out
+}
+
+func judgeAll(d *Device, purposes []*purpose.Purpose, o Options) []PurposeStatus {
 	out := make([]PurposeStatus, 0, len(purposes))
 	for _, p := range purposes {
-		missing, notes := judge(d, p)
+		missing, notes := judge(d, p, bluetoothAddresses(p, o))
 		out = append(out, PurposeStatus{File: p.File, Name: p.Name, Ready: len(missing) == 0, Missing: missing, Notes: notes})
 	}
 	return out
 }
 
 // judge says what keeps a purpose from running on a device, and what may
-// change what it learns there.
-func judge(d *Device, p *purpose.Purpose) (missing, notes []string) {
+// change what it learns there; addresses are p's Bluetooth address
+// parameters (bluetoothAddresses).
+func judge(d *Device, p *purpose.Purpose, addresses []paramAddress) (missing, notes []string) {
 	if d.Problem != "" {
 		return []string{d.Problem}, nil
 	}
@@ -161,12 +195,32 @@ func judge(d *Device, p *purpose.Purpose) (missing, notes []string) {
 			}
 		}
 	}
+	for _, a := range addresses {
+		if a.problem != "" {
+			missing = append(missing, a.problem)
+		}
+	}
 	if d.HarnessError != "" {
 		return append(missing, "the harness did not answer: "+firstLine(d.HarnessError)), notes
 	}
 	pr := d.Probe
 	if pr == nil {
 		return missing, notes
+	}
+	// An address the phone is not paired with makes every connection
+	// answer err: the typestate would lose its connected states and say
+	// nothing.
+	for _, a := range addresses {
+		bt := pr.Bluetooth
+		switch {
+		case a.problem != "" || bt == nil:
+		case !bt.Available:
+			notes = append(notes, fmt.Sprintf("cannot tell whether the phone is paired with %s (parameter %s): the harness has no Bluetooth API here", a.value, a.name))
+		case !bt.OK:
+			notes = append(notes, fmt.Sprintf("cannot tell whether the phone is paired with %s (parameter %s): %s", a.value, a.name, firstLine(bt.Message)))
+		case !bt.IsPaired(a.value):
+			missing = append(missing, fmt.Sprintf("the phone is not paired with %s (parameter %s): pair it in the phone's Bluetooth settings, or give the address of a paired device with --set %s=ADDRESS", a.value, a.name, a.name))
+		}
 	}
 	if n.files {
 		if bad := failedOps(pr.Files.Private); bad != "" {

@@ -87,7 +87,7 @@ func TestJudge(t *testing.T) {
 	} {
 		d := good()
 		tc.change(d)
-		missing, notes := judge(d, tc.p)
+		missing, notes := judge(d, tc.p, nil)
 		if !slices.Equal(missing, tc.missing) || !slices.Equal(notes, tc.notes) {
 			t.Errorf("%s:\n got %q %q\nwant %q %q", tc.name, missing, notes, tc.missing, tc.notes)
 		}
@@ -117,7 +117,7 @@ backend:
 	}{{28, "0", 0}, {29, "0", 1}, {29, "3", 0}} {
 		d := good()
 		d.SDK, d.Host.LocationMode = tc.sdk, tc.mode
-		if missing, _ := judge(d, p); len(missing) != tc.want {
+		if missing, _ := judge(d, p, nil); len(missing) != tc.want {
 			t.Errorf("SDK %d location_mode %s: %q", tc.sdk, tc.mode, missing)
 		}
 	}
@@ -154,6 +154,58 @@ func TestLocationOpRow(t *testing.T) {
 	} {
 		if got := locationOp(tc.m, tc.sdk, tc.kept); got != tc.want {
 			t.Errorf("%+v SDK %d kept %v: %q, want %q", tc.m, tc.sdk, tc.kept, got, tc.want)
+		}
+	}
+}
+
+// TestPairedAddress: a bluetooth_address parameter is judged with the
+// value a run would bind (--set, the environment, the default) against
+// what the probe found paired.
+func TestPairedAddress(t *testing.T) {
+	p := mustParse(t, `name: B
+class: android.bluetooth.BluetoothAdapter
+parameters:
+  address: {doc: a paired device, kind: bluetooth_address}
+target:
+  factory: {method: getDefaultAdapter}
+callins:
+  - symbol: connect
+    call: getRemoteDevice
+    args: [{param: address}]
+timeouts: {quiescence: 1s}
+backend:
+  adb: {}
+`)
+	const addr = "00:11:22:AA:BB:CC"
+	env := func(v string) func(string) string {
+		return func(name string) string {
+			if name == "DROIDSTAR_SET_ADDRESS" {
+				return v
+			}
+			return ""
+		}
+	}
+	paired := &harness.ProbeBluetooth{Available: true, Attempt: ok, Paired: []string{addr}}
+	for _, tc := range []struct {
+		name           string
+		o              Options
+		bt             *harness.ProbeBluetooth
+		missing, notes []string
+	}{
+		{"paired", Options{Set: map[string]string{"address": addr}}, paired, nil, nil},
+		{"from the environment", Options{Getenv: env(addr)}, paired, nil, nil},
+		{"no value", Options{}, nil, []string{"parameter address has no value: give the address of a device paired with the phone with --set address=ADDRESS, or in the environment as DROIDSTAR_SET_ADDRESS"}, nil},
+		{"lower case", Options{Set: map[string]string{"address": "00:11:22:aa:bb:cc"}}, paired, []string{`parameter address: "00:11:22:aa:bb:cc" is no Bluetooth address as Android takes one (six pairs of upper-case hex digits separated by colons)`}, nil},
+		{"not paired", Options{Getenv: env("00:00:5E:00:53:01")}, paired, []string{"the phone is not paired with 00:00:5E:00:53:01 (parameter address): pair it in the phone's Bluetooth settings, or give the address of a paired device with --set address=ADDRESS"}, nil},
+		{"bluetooth off", Options{Set: map[string]string{"address": addr}}, &harness.ProbeBluetooth{Available: true, Attempt: harness.Failed("", "java.lang.IllegalStateException: Bluetooth is off, and Android lists paired devices only while it is on")},
+			nil, []string{"cannot tell whether the phone is paired with 00:11:22:AA:BB:CC (parameter address): java.lang.IllegalStateException: Bluetooth is off, and Android lists paired devices only while it is on"}},
+		{"no Bluetooth API", Options{Set: map[string]string{"address": addr}}, &harness.ProbeBluetooth{}, nil, []string{"cannot tell whether the phone is paired with 00:11:22:AA:BB:CC (parameter address): the harness has no Bluetooth API here"}},
+	} {
+		d := good()
+		d.Probe.Bluetooth = tc.bt
+		missing, notes := judge(d, p, bluetoothAddresses(p, tc.o))
+		if !slices.Equal(missing, tc.missing) || !slices.Equal(notes, tc.notes) {
+			t.Errorf("%s:\n got %q %q\nwant %q %q", tc.name, missing, notes, tc.missing, tc.notes)
 		}
 	}
 }

@@ -176,6 +176,9 @@ func probeRows(row func(string, string), p *harness.ProbeResult) {
 			row("url", u.URL+" unreachable: "+firstLine(u.Message))
 		}
 	}
+	if bt := p.Bluetooth; bt != nil {
+		row("bluetooth paired", bluetoothText(*bt))
+	}
 	for _, s := range p.Permissions {
 		g := "granted"
 		if !s.Granted {
@@ -183,6 +186,20 @@ func probeRows(row func(string, string), p *harness.ProbeResult) {
 		}
 		row("permission", s.Permission+" "+g)
 	}
+}
+
+// bluetoothText lists the addresses asked about that are paired (the
+// harness names only those; the others are in the purposes' lines).
+func bluetoothText(bt harness.ProbeBluetooth) string {
+	switch {
+	case !bt.Available:
+		return "unknown: the harness has no Bluetooth API here"
+	case !bt.OK:
+		return "unknown: " + firstLine(bt.Message)
+	case len(bt.Paired) == 0:
+		return "none of the addresses asked about"
+	}
+	return strings.Join(bt.Paired, ", ")
 }
 
 func folderText(f harness.FolderCheck) string {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // ProbeFile is the file the host stages for the probe's file checks
@@ -26,6 +28,9 @@ type ProbeRequest struct {
 	URLTimeoutMs int      `json:"url_timeout_ms,omitempty"`
 	URLs         []string `json:"urls"`
 	Permissions  []string `json:"permissions"`
+	// BluetoothPaired are Bluetooth addresses to ask whether the device is
+	// paired with (a purpose's bluetooth_address parameters).
+	BluetoothPaired []string `json:"bluetooth_paired,omitempty"`
 }
 
 // ProbeResult is the harness's answer to probe.
@@ -40,6 +45,63 @@ type ProbeResult struct {
 	Audio        ProbeAudio        `json:"audio"`
 	Permissions  []PermissionState `json:"permissions"`
 	URLs         []URLCheck        `json:"urls"`
+	// Bluetooth answers BluetoothPaired; nil when nothing was asked.
+	Bluetooth *ProbeBluetooth `json:"bluetooth"`
+}
+
+// ProbeBluetooth says which of the addresses asked about the device is
+// paired with: Available is false where the platform has no Bluetooth
+// API (the JVM); a failed attempt says why the device could not tell
+// (Bluetooth off, no adapter).
+type ProbeBluetooth struct {
+	Available bool
+	Attempt
+	// Paired are the addresses asked about that are paired, as asked.
+	Paired []string
+}
+
+// MarshalJSON writes {"available":false}, or available and the attempt's
+// members, with paired when it worked.
+func (p ProbeBluetooth) MarshalJSON() ([]byte, error) {
+	if !p.Available {
+		return []byte(`{"available":false}`), nil
+	}
+	var b, at bytes.Buffer
+	p.Attempt.write(&at)
+	b.WriteString(`{"available":true,`)
+	b.Write(at.Bytes()[1:])
+	if p.OK {
+		paired, err := json.Marshal(nonNil(p.Paired))
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"paired":`)
+		b.Write(paired)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (p *ProbeBluetooth) UnmarshalJSON(data []byte) error {
+	var v struct {
+		Available bool     `json:"available"`
+		OK        bool     `json:"ok"`
+		Errno     string   `json:"errno"`
+		Message   string   `json:"message"`
+		Paired    []string `json:"paired"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*p = ProbeBluetooth{Available: v.Available, Attempt: Attempt{OK: v.OK, Errno: v.Errno, Message: v.Message}, Paired: v.Paired}
+	return nil
+}
+
+// IsPaired says whether the probe found the device paired with address
+// (compared without regard to case, as the harness compares).
+func (p *ProbeBluetooth) IsPaired(address string) bool {
+	return p != nil && p.OK && slices.ContainsFunc(p.Paired, func(a string) bool { return strings.EqualFold(a, address) })
 }
 
 // ProbeFiles are the file checks in the staging folder (nil where the
@@ -289,6 +351,9 @@ func (c *Client) Probe(ctx context.Context, req ProbeRequest) (ProbeResult, erro
 	}
 	if req.URLTimeoutMs > 0 {
 		m["url_timeout_ms"] = req.URLTimeoutMs
+	}
+	if len(req.BluetoothPaired) > 0 {
+		m["bluetooth_paired"] = req.BluetoothPaired
 	}
 	err := c.call(ctx, "probe", m, &r)
 	return r, err

@@ -21,10 +21,20 @@ type Param struct {
 	Doc  string
 	// Default is the value when none is given; nil: a run must give one.
 	Default *string
+	// Kind is what the value is, when droidstar can check it: "" (text)
+	// or ParamBluetoothAddress.
+	Kind string
 	// Pos is where the parameter is declared, where a missing value is
 	// reported.
 	Pos Pos
 }
+
+// ParamBluetoothAddress is the kind of a parameter that is the address
+// of a Bluetooth device paired with the phone: Bind refuses a value that
+// is no address, and doctor asks the harness whether the phone is paired
+// with it, since an unpaired address makes every connect answer err and
+// the typestate silently lose its connected states.
+const ParamBluetoothAddress = "bluetooth_address"
 
 // ParamEnvPrefix starts the environment variable that gives a parameter
 // its value when the command line does not: DROIDSTAR_SET_ADDRESS for
@@ -49,6 +59,38 @@ func checkParamName(s string) string {
 		return "must not be empty"
 	}
 	return ""
+}
+
+// checkParamValue says what is wrong with a value for a parameter of
+// kind, or "".
+func checkParamValue(kind, v string) string {
+	if kind == ParamBluetoothAddress && !IsBluetoothAddress(v) {
+		return fmt.Sprintf("%s is no Bluetooth address as Android takes one: want six pairs of upper-case hex digits separated by colons, such as 00:11:22:AA:BB:CC", quoteShort(v))
+	}
+	return ""
+}
+
+// IsBluetoothAddress says whether BluetoothAdapter.checkBluetoothAddress
+// accepts s: upper-case hex digits only (frameworks/base commit 55e66f1,
+// "Reject lowercase characters in checkBluetoothAddress()"), since
+// getRemoteDevice throws IllegalArgumentException for any other.
+func IsBluetoothAddress(s string) bool {
+	if len(s) != 17 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if i%3 == 2 {
+			if c != ':' {
+				return false
+			}
+			continue
+		}
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // paramDecl is a parameter while the file is read: whether a literal used
@@ -84,9 +126,21 @@ func (d *decoder) parameters(p *Purpose, v value) {
 			if df := d.req(pm, "doc", "say what the value is, for the message that asks for it"); df != nil {
 				decl.Doc, _ = d.str(df.value)
 			}
+			if kf := pm.opt("kind"); kf != nil {
+				switch s, _ := stringValue(kf.value.node); {
+				case !kf.value.ok:
+				case s == ParamBluetoothAddress:
+					decl.Kind = s
+				case s != "text":
+					d.errAt(kf.pos, kf.path, "want text or %s, got %s", ParamBluetoothAddress, kindOf(kf.value.node))
+				}
+			}
 			if df := pm.opt("default"); df != nil {
 				if s, ok := d.str(df.value); ok {
 					decl.Default = &s
+					if msg := checkParamValue(decl.Kind, s); msg != "" {
+						d.errAt(df.pos, df.path, "%s", msg)
+					}
 				}
 			}
 		default:
@@ -193,6 +247,10 @@ func (p *Purpose) Bind(values map[string]string) (*Purpose, error) {
 		if !ok {
 			errs = append(errs, &Error{File: p.File, Line: prm.Pos.Line, Col: prm.Pos.Col, Field: join("parameters", prm.Name),
 				Msg: fmt.Sprintf("needs a value (%s): give it with --set %s=VALUE, or in the environment as %s", strings.TrimSpace(prm.Doc), prm.Name, ParamEnv(prm.Name))})
+			continue
+		}
+		if msg := checkParamValue(prm.Kind, v); msg != "" {
+			errs = append(errs, &Error{File: p.File, Line: prm.Pos.Line, Col: prm.Pos.Col, Field: join("parameters", prm.Name), Msg: msg})
 			continue
 		}
 		bound[prm.Name] = v

@@ -171,3 +171,35 @@ func TestParamValues(t *testing.T) {
 		t.Errorf("without an environment: %v", got)
 	}
 }
+
+// TestBluetoothAddressParameter: a parameter of kind bluetooth_address
+// takes only what BluetoothAdapter.checkBluetoothAddress accepts, in a
+// default and in a value given to Bind, each refused at the declaration.
+func TestBluetoothAddressParameter(t *testing.T) {
+	src := func(decl string) string {
+		return "name: B\nclass: java.util.Timer\nparameters:\n  address: " + decl + "\ncallins:\n  - symbol: a\n    args: [{param: address}]\nbackend:\n  jvm: {}\n"
+	}
+	p := mustParse(t, src("{doc: a paired device, kind: bluetooth_address}"))
+	if want := []Param{{Name: "address", Doc: "a paired device", Kind: ParamBluetoothAddress, Pos: Pos{4, 3}}}; !reflect.DeepEqual(p.Params, want) {
+		t.Fatalf("params %+v, want %+v", p.Params, want)
+	}
+	if _, err := p.Bind(map[string]string{"address": "00:11:22:AA:BB:CC"}); err != nil {
+		t.Errorf("an upper-case address: %v", err)
+	}
+	for _, v := range []string{"00:11:22:aa:bb:cc", "00-11-22-AA-BB-CC", "00:11:22:AA:BB", "E4:A4:71:9C:14:1G"} {
+		_, err := p.Bind(map[string]string{"address": v})
+		want := "t.yaml:4:3: parameters.address: \"" + v + "\" is no Bluetooth address as Android takes one: want six pairs of upper-case hex digits separated by colons, such as 00:11:22:AA:BB:CC"
+		if err == nil || err.Error() != want {
+			t.Errorf("Bind(%s):\n got %v\nwant %s", v, err, want)
+		}
+	}
+	for _, c := range []struct{ decl, want string }{
+		{"{doc: a paired device, kind: mac}", `t.yaml:4:41: parameters.address.kind: want text or bluetooth_address, got string "mac"`},
+		{"{doc: a paired device, kind: bluetooth_address, default: 00:11}", `t.yaml:4:69: parameters.address.default: "00:11" is no Bluetooth address as Android takes one: want six pairs of upper-case hex digits separated by colons, such as 00:11:22:AA:BB:CC`},
+	} {
+		_, err := Parse("t.yaml", []byte(src(c.decl)))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s:\n got %v\nwant %s", c.decl, err, c.want)
+		}
+	}
+}

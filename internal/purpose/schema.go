@@ -109,6 +109,7 @@ var schema = []Key{
 
 	{"parameters.*", "doc", KindString, "what the value is, for the message that asks for it", Kept},
 	{"parameters.*", "default", KindString, "the value when none is given (default: none, so one must be)", Kept},
+	{"parameters.*", "kind", KindWord, "text (default), or bluetooth_address: six hex pairs, which doctor checks the phone is paired with", Kept},
 
 	{"target", "new", KindList, "constructor arguments, argument literals (default: none)", Sent},
 	{"target", "factory", KindMap, "a static method that makes the instance, instead of new", Sent},

@@ -18,14 +18,21 @@ import (
 // simharness.PurposeCallbackNames), so error callbacks end a query as
 // they do on a device.
 func SimHarness(m *sim.Model, timing sim.Timing, props map[string]string, callbackNames map[string]string) adbd.HarnessFunc {
-	hello := harness.Hello{
+	return SimHarnessWith(simharness.Options{Model: m, Timing: timing, CallbackNames: callbackNames}, props)
+}
+
+// SimHarnessWith is SimHarness with the simulated harness's other
+// options (a device's paired Bluetooth devices, refusals); its hello is
+// the device's, from props.
+func SimHarnessWith(o simharness.Options, props map[string]string) adbd.HarnessFunc {
+	o.Hello = harness.Hello{
 		Platform: "android", Release: props["ro.build.version.release"], Model: props["ro.product.model"],
 		Manufacturer: props["ro.product.manufacturer"],
 	}
-	hello.SDK, _ = strconv.Atoi(props["ro.build.version.sdk"])
+	o.Hello.SDK, _ = strconv.Atoi(props["ro.build.version.sdk"])
 	return func(ctx context.Context, _ adbd.HarnessRun) (func(context.Context, io.ReadWriteCloser) bool, error) {
 		return func(ctx context.Context, conn io.ReadWriteCloser) bool {
-			bye, err := simharness.Serve(ctx, conn, simharness.Options{Model: m, Timing: timing, Hello: hello, CallbackNames: callbackNames})
+			bye, err := simharness.Serve(ctx, conn, o)
 			var crash *simharness.CrashError
 			if errors.As(err, &crash) {
 				adbd.Crash(ctx, crash.Exception, crash.Message)

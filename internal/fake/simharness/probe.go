@@ -1,6 +1,7 @@
 package simharness
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/droidstar/droidstar/internal/harness"
@@ -72,6 +73,10 @@ func (s *server) probe(req *object) (any, *protoError) {
 	if _, perr := probeStrings(req, "permissions"); perr != nil {
 		return nil, perr
 	}
+	asked, perr := probeStrings(req, "bluetooth_paired")
+	if perr != nil {
+		return nil, perr
+	}
 	r := Good()
 	if s.opts.Probe != nil {
 		r = *s.opts.Probe
@@ -107,6 +112,19 @@ func (s *server) probe(req *object) (any, *protoError) {
 			}
 		}
 		out.URLs = append(out.URLs, c)
+	}
+	out.Bluetooth = nil
+	if len(asked) > 0 {
+		bt := harness.ProbeBluetooth{Available: true, Attempt: harness.Attempt{OK: true}, Paired: []string{}}
+		for _, a := range asked {
+			if slices.ContainsFunc(s.opts.PairedBluetooth, func(p string) bool { return strings.EqualFold(p, a) }) {
+				bt.Paired = append(bt.Paired, a)
+			}
+		}
+		if r.Bluetooth != nil {
+			bt = *r.Bluetooth
+		}
+		out.Bluetooth = &bt
 	}
 	return out, nil
 }

@@ -19,7 +19,7 @@ func TestProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	line, _ := json.Marshal(got)
-	want := `{"files":{"staging":{"read":{"ok":true},"create":{"ok":false,"errno":"EACCES","message":"android.system.ErrnoException: open failed: EACCES (Permission denied)"},"append":{"ok":false,"errno":"EACCES","message":"android.system.ErrnoException: open failed: EACCES (Permission denied)"},"truncate":{"ok":false,"errno":"EACCES","message":"android.system.ErrnoException: open failed: EACCES (Permission denied)"},"unlink":{"ok":false,"errno":"EACCES","message":"android.system.ErrnoException: remove failed: EACCES (Permission denied)"}},"private":{"read":{"ok":true},"create":{"ok":true},"append":{"ok":true},"truncate":{"ok":true},"unlink":{"ok":true}}},"jar":{"ok":true},"proxy":{"listener":"android.os.MessageQueue$IdleHandler","ok":true,"callback":"queueIdle"},"callbacks":[{"source":"android.os.CountDownTimer","delay_ms":50,"samples":3,"missed":0,"p50_ms":0,"p90_ms":0,"p99_ms":0,"max_ms":0,"error":null},{"source":"android.os.AsyncTask","delay_ms":0,"samples":3,"missed":0,"p50_ms":0,"p90_ms":0,"p99_ms":0,"max_ms":0,"error":null}],"quiescence_ms":100,"audio":{"available":true,"ok":true,"ms":200,"peak":1200,"rms":150},"permissions":[],"urls":[{"url":"https://www.example.com/","ok":true,"status":200,"ms":0.0}]}`
+	want := `{"files":{"staging":{"read":{"ok":true},"create":{"ok":false,"errno":"EACCES","message":"android.system.ErrnoException: open failed: EACCES (Permission denied)"},"append":{"ok":false,"errno":"EACCES","message":"android.system.ErrnoException: open failed: EACCES (Permission denied)"},"truncate":{"ok":false,"errno":"EACCES","message":"android.system.ErrnoException: open failed: EACCES (Permission denied)"},"unlink":{"ok":false,"errno":"EACCES","message":"android.system.ErrnoException: remove failed: EACCES (Permission denied)"}},"private":{"read":{"ok":true},"create":{"ok":true},"append":{"ok":true},"truncate":{"ok":true},"unlink":{"ok":true}}},"jar":{"ok":true},"proxy":{"listener":"android.os.MessageQueue$IdleHandler","ok":true,"callback":"queueIdle"},"callbacks":[{"source":"android.os.CountDownTimer","delay_ms":50,"samples":3,"missed":0,"p50_ms":0,"p90_ms":0,"p99_ms":0,"max_ms":0,"error":null},{"source":"android.os.AsyncTask","delay_ms":0,"samples":3,"missed":0,"p50_ms":0,"p90_ms":0,"p99_ms":0,"max_ms":0,"error":null}],"quiescence_ms":100,"audio":{"available":true,"ok":true,"ms":200,"peak":1200,"rms":150},"permissions":[],"urls":[{"url":"https://www.example.com/","ok":true,"status":200,"ms":0.0}],"bluetooth":null}`
 	if string(line) != want {
 		t.Errorf("probe of the good device:\n got %s\nwant %s", line, want)
 	}
@@ -51,6 +51,39 @@ func TestProbe(t *testing.T) {
 	}
 	if got.QuiescenceMs != nil || got.Audio.Available || got.Callbacks[0].P50 != nil || got.Callbacks[0].Samples != 0 {
 		t.Errorf("an empty probe: %+v", got)
+	}
+}
+
+// TestProbePairedBluetooth: the simulated device says which of the
+// addresses asked about it is paired with (Options.PairedBluetooth), or
+// what Options.Probe says instead (Bluetooth off).
+func TestProbePairedBluetooth(t *testing.T) {
+	ctx := context.Background()
+	_, m, timing := example(t, "asynctask")
+	asked := []string{"00:11:22:AA:BB:CC", "00:00:5E:00:53:01"}
+	c, _ := client(t, Options{Model: m, Timing: timing, PairedBluetooth: []string{"E4:A4:71:9C:14:12", "00:11:22:aa:bb:cc"}})
+	got, err := c.Probe(ctx, harness.ProbeRequest{BluetoothPaired: asked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line, _ := json.Marshal(got.Bluetooth); string(line) != `{"available":true,"ok":true,"paired":["00:11:22:AA:BB:CC"]}` {
+		t.Errorf("bluetooth: %s", line)
+	}
+	if !got.Bluetooth.IsPaired("00:11:22:AA:BB:CC") || got.Bluetooth.IsPaired("00:00:5E:00:53:01") {
+		t.Errorf("IsPaired: %+v", got.Bluetooth)
+	}
+	r := Good()
+	r.Bluetooth = &harness.ProbeBluetooth{Available: true, Attempt: harness.Failed("", "java.lang.IllegalStateException: Bluetooth is off, and Android lists paired devices only while it is on")}
+	c, _ = client(t, Options{Model: m, Timing: timing, Probe: &r})
+	got, err = c.Probe(ctx, harness.ProbeRequest{BluetoothPaired: asked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line, _ := json.Marshal(got.Bluetooth); string(line) != `{"available":true,"ok":false,"errno":null,"message":"java.lang.IllegalStateException: Bluetooth is off, and Android lists paired devices only while it is on"}` {
+		t.Errorf("bluetooth off: %s", line)
+	}
+	if got, _ := c.Probe(ctx, harness.ProbeRequest{}); got.Bluetooth != nil {
+		t.Errorf("nothing asked, yet bluetooth %+v", got.Bluetooth)
 	}
 }
 

@@ -78,6 +78,10 @@ type Options struct {
 	// Probe is what the simulated device answers to probe (URLs it does
 	// not list answer 200); nil is Good().
 	Probe *harness.ProbeResult
+	// PairedBluetooth are the Bluetooth addresses the simulated device is
+	// paired with, what probe's bluetooth_paired is answered from (unless
+	// Probe has a Bluetooth answer of its own, such as Bluetooth off).
+	PairedBluetooth []string
 	// Wedge and Freeze make the harness hang, for tests of what the host
 	// does then: a query that holds one of their words hangs at the end
 	// of the first one it holds, a callin (which need not be an input of

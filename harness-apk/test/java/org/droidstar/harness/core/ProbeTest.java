@@ -12,6 +12,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,6 +168,19 @@ public class ProbeTest extends ServerTestBase {
         platform.holds = Boolean.FALSE;
         assertEquals("[{permission=a.B, granted=false}, {permission=c.D, granted=false}]",
                 probe(req).get("permissions").toString());
+    }
+
+    @Test
+    public void pairedBluetoothDevicesAskedAbout() throws Exception {
+        assertNull(probe("{'id':1,'op':'probe','samples':0,'audio_ms':0}").get("bluetooth"));
+        String req = "{'id':1,'op':'probe','samples':0,'audio_ms':0,'bluetooth_paired':['00:11:22:AA:BB:CC','00:00:5E:00:53:01']}";
+        assertEquals("{available=false}", probe(req).get("bluetooth").toString());
+        platform.paired = Arrays.asList("E4:A4:71:9C:14:12", "00:11:22:aa:bb:cc");
+        assertEquals("{available=true, ok=true, paired=[00:11:22:AA:BB:CC]}", probe(req).get("bluetooth").toString());
+        platform.pairedFailure = new IllegalStateException("Bluetooth is off, and Android lists paired devices only while it is on");
+        assertEquals("{available=true, ok=false, errno=null, message=java.lang.IllegalStateException: "
+                + "Bluetooth is off, and Android lists paired devices only while it is on}",
+                probe(req).get("bluetooth").toString());
     }
 
     @Test

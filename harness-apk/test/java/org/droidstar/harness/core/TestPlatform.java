@@ -116,6 +116,10 @@ public final class TestPlatform implements Platform, ProbeHooks {
     public volatile RuntimeException audioFailure;
     /** What holds answers for every permission (null: cannot tell). */
     public volatile Boolean holds;
+    /** What pairedBluetoothDevices answers (null: no Bluetooth API). */
+    public volatile List<String> paired;
+    /** What pairedBluetoothDevices throws, when set. */
+    public volatile RuntimeException pairedFailure;
 
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(new ThreadFactory() {
         @Override
@@ -181,5 +185,13 @@ public final class TestPlatform implements Platform, ProbeHooks {
     @Override
     public Boolean holds(String permission) {
         return holds;
+    }
+
+    @Override
+    public List<String> pairedBluetoothDevices() {
+        if (pairedFailure != null) {
+            throw pairedFailure;
+        }
+        return paired;
     }
 }

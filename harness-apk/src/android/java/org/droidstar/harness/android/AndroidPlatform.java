@@ -161,4 +161,9 @@ public final class AndroidPlatform implements Platform, ProbeHooks {
     public Boolean holds(String permission) {
         return Boolean.valueOf(probes.holds(permission));
     }
+
+    @Override
+    public List<String> pairedBluetoothDevices() {
+        return probes.pairedBluetoothDevices();
+    }
 }

@@ -1,5 +1,7 @@
 package org.droidstar.harness.android;
 
+import android.bluetooth.BluetoothAdapter;
+import android.bluetooth.BluetoothDevice;
 import android.content.Context;
 import android.content.pm.PackageManager;
 import android.media.AudioFormat;
@@ -150,6 +152,28 @@ final class AndroidProbes {
         } finally {
             rec.release();
         }
+    }
+
+    /**
+     * BluetoothAdapter.getBondedDevices' addresses. The harness targets API
+     * 28, so the install-time BLUETOOTH permission is what it needs, on
+     * Android 12 and later too (BLUETOOTH_CONNECT applies to apps targeting
+     * 31 and above). With Bluetooth off the adapter lists nothing, which
+     * would read as "not paired": that is said instead.
+     */
+    List<String> pairedBluetoothDevices() {
+        BluetoothAdapter adapter = BluetoothAdapter.getDefaultAdapter();
+        if (adapter == null) {
+            throw new IllegalStateException("the device has no Bluetooth adapter");
+        }
+        if (!adapter.isEnabled()) {
+            throw new IllegalStateException("Bluetooth is off, and Android lists paired devices only while it is on");
+        }
+        List<String> out = new ArrayList<String>();
+        for (BluetoothDevice d : adapter.getBondedDevices()) {
+            out.add(d.getAddress());
+        }
+        return out;
     }
 
     boolean holds(String permission) {

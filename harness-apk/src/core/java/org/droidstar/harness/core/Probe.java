@@ -59,6 +59,7 @@ final class Probe {
         int urlTimeoutMs = 5000;
         List<String> urls = new ArrayList<String>();
         List<String> permissions = new ArrayList<String>();
+        List<String> bluetoothPaired = new ArrayList<String>();
 
         static Request parse(Map<?, ?> m) throws ProtocolError {
             Request r = new Request();
@@ -77,6 +78,7 @@ final class Probe {
             r.urlTimeoutMs = integer(m, "url_timeout_ms", r.urlTimeoutMs, 1, 60000);
             r.urls = strings(m, "urls");
             r.permissions = strings(m, "permissions");
+            r.bluetoothPaired = strings(m, "bluetooth_paired");
             return r;
         }
 
@@ -160,6 +162,7 @@ final class Probe {
             urls.add(url(u, req.urlTimeoutMs));
         }
         reply.put("urls", urls);
+        reply.put("bluetooth", req.bluetoothPaired.isEmpty() ? null : bluetooth(req.bluetoothPaired));
     }
 
     /**
@@ -534,6 +537,45 @@ final class Probe {
             r.put("available", Boolean.TRUE);
             failed(r, t);
         }
+        return r;
+    }
+
+    // -------------------------------------------------------- bluetooth ---
+
+    /**
+     * Which of the addresses asked about are paired with the device:
+     * {"available":false} where the platform has no Bluetooth API, else
+     * the attempt and, when it worked, "paired", the addresses asked about
+     * that are paired, as asked (Android writes addresses in upper case;
+     * the comparison ignores case). The device's other paired devices are
+     * not told: the host asked about its own.
+     */
+    private Map<String, Object> bluetooth(List<String> asked) {
+        Map<String, Object> r = new LinkedHashMap<String, Object>();
+        List<String> paired;
+        try {
+            paired = hooks == null ? null : hooks.pairedBluetoothDevices();
+        } catch (Throwable t) {
+            r.put("available", Boolean.TRUE);
+            failed(r, t);
+            return r;
+        }
+        if (paired == null) {
+            r.put("available", Boolean.FALSE);
+            return r;
+        }
+        List<Object> out = new ArrayList<Object>();
+        for (String a : asked) {
+            for (String p : paired) {
+                if (p != null && p.equalsIgnoreCase(a)) {
+                    out.add(a);
+                    break;
+                }
+            }
+        }
+        r.put("available", Boolean.TRUE);
+        r.put("ok", Boolean.TRUE);
+        r.put("paired", out);
         return r;
     }
 

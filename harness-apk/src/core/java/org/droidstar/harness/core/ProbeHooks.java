@@ -40,6 +40,14 @@ public interface ProbeHooks {
     /** Whether the app holds a permission now; null when the platform cannot tell. */
     Boolean holds(String permission);
 
+    /**
+     * The addresses of the Bluetooth devices paired with this one, as
+     * BluetoothDevice.getAddress writes them; null where the platform has
+     * no Bluetooth API (the JVM). Throws when it cannot tell (no adapter,
+     * Bluetooth off: Android lists no paired device then).
+     */
+    List<String> pairedBluetoothDevices() throws Exception;
+
     /** One kind of framework callback whose delivery latency Probe measures. */
     interface CallbackSource {
         /** The framework class, as the reply names it. */

@@ -147,6 +147,11 @@ public final class JvmPlatform implements Platform, ProbeHooks {
         return null;
     }
 
+    @Override
+    public List<String> pairedBluetoothDevices() {
+        return null;
+    }
+
     /** Stops the main thread (the JVM exits anyway: it is a daemon). */
     public void shutdown() {
         mainThread.shutdown();
