@@ -118,7 +118,10 @@
 //     the app runs under its own uid (u0_a86 here), in neither, so the
 //     "other" bits decide: every folder from /data/local/tmp down needs
 //     o+x, a file or folder the app reads needs o+r, an existing file it
-//     writes needs o+w. /data/local/tmp itself is 0771 (system/core
+//     writes needs o+w, and a file it creates or unlinks needs o+w on its
+//     folder (fs/namei.c may_create and may_delete ask for write and
+//     search on the folder before the SELinux hooks security_inode_create
+//     and security_inode_unlink run). /data/local/tmp itself is 0771 (system/core
 //     rootdir/init.rc: mkdir /data/local/tmp 0771 shell shell): apps pass
 //     through it but cannot list it. The security manager reads the modes
 //     (chmod applies octal ones) rather than rely on the OS, so a staged
@@ -126,8 +129,8 @@
 //     A refusal logs nothing, as a DAC refusal does not. A security
 //     manager is asked the same question for a stat as for a read, so
 //     the fake refuses a stat of an unreadable file, which Android allows
-//     (the open after it fails on both). Create and unlink are refused by
-//     the SELinux rule below whatever the modes.
+//     (the open after it fails on both). Create and unlink in a folder
+//     that gives o+w are refused by the SELinux rule below.
 //   - /data/local/tmp is SELinux type shell_data_file (system/sepolicy
 //     private/file_contexts). An app may read files there
 //     (private/untrusted_app_all.te grants reads of shell_data_file), but

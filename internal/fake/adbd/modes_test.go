@@ -1,12 +1,16 @@
 package adbd_test
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/fake/adbd"
 	"github.com/droidstar/droidstar/internal/harness"
@@ -67,5 +71,59 @@ func TestShellDataMode(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(d.Root(), "data", "local", "tmp"))
 	if err != nil || fi.Mode().Perm() != 0o771 {
 		t.Errorf("/data/local/tmp: %v, %v; want rwxrwx--x", fi.Mode(), err)
+	}
+}
+
+// TestStagingCreateAndUnlink: creating or unlinking a file in a staged
+// folder needs o+w on the folder (the kernel's may_create and may_delete)
+// before SELinux is asked, so with the folder 0755, as droidstar stages,
+// the harness's probe is refused by the mode, and only with o+w by the
+// shell_data_file rule (an avc denial).
+func TestStagingCreateAndUnlink(t *testing.T) {
+	t.Parallel()
+	s, d, apk := jvmDevice(t)
+	serial := d.Addr()
+	adbOK(t, s, "-s", serial, "install", apk)
+	adbOK(t, s, "-s", serial, "push", apk, "/data/local/tmp/y/"+harness.ProbeFile)
+	adbOK(t, s, "-s", serial, "shell", "chmod -R 755 /data/local/tmp/y")
+	adbOK(t, s, "-s", serial, "shell", "am instrument -e socket staging -e staging /data/local/tmp/y -e run r2 "+component)
+	addr := forward(t, s, serial, "staging")
+	probe := func() (create, unlink string) {
+		t.Helper()
+		c, err := net.DialTimeout("tcp", addr, stuck)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(stuck))
+		fmt.Fprintf(c, `{"id":1,"op":"hello","protocol":%d,"host":"test"}`+"\n"+`{"id":2,"op":"probe","samples":0,"audio_ms":0}`+"\n", harness.ProtocolVersion)
+		r := bufio.NewReader(c)
+		if _, err := r.ReadString('\n'); err != nil {
+			t.Fatalf("hello: %v", err)
+		}
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("probe: %v", err)
+		}
+		var reply struct{ harness.ProbeResult }
+		if err := json.Unmarshal([]byte(line), &reply); err != nil || reply.Files.Staging == nil {
+			t.Fatalf("probe reply %s: %v", line, err)
+		}
+		return reply.Files.Staging.Create.Message, reply.Files.Staging.Unlink.Message
+	}
+	mode := func(op string) string {
+		return "/data/local/tmp/y is rwxr-xr-x, which does not give write (o+w) on the folder (which " + op + " needs) to the app's uid (not the shell's 2000, nor in its group)"
+	}
+	create, unlink := probe()
+	if !strings.HasSuffix(create, mode("create")) || !strings.HasSuffix(unlink, mode("unlink")) {
+		t.Errorf("in a 0755 folder:\ncreate %s\nunlink %s\nwant the mode's refusals", create, unlink)
+	}
+	adbOK(t, s, "-s", serial, "shell", "chmod 777 /data/local/tmp/y")
+	create, unlink = probe()
+	avc := func(op, name string) string {
+		return `avc: denied { ` + op + ` } for name="` + name + `" scontext=u:r:untrusted_app:s0 tcontext=u:object_r:shell_data_file:s0 permissive=0`
+	}
+	if !strings.HasSuffix(create, avc("create", harness.ProbeFile+".created")) || !strings.HasSuffix(unlink, avc("unlink", harness.ProbeFile)) {
+		t.Errorf("in a 0777 folder:\ncreate %s\nunlink %s\nwant SELinux's denials", create, unlink)
 	}
 }

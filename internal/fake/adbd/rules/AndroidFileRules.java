@@ -17,8 +17,12 @@ import java.util.Set;
  * runs under its own uid, neither the shell's (2000) that owns what adb put
  * there nor in its group, so the "other" bits decide. Every folder on the
  * way needs o+x, a file or folder read needs o+r, an existing file written
- * needs o+w. The JVM runs as root, which the kernel would let through, so
- * the modes are read and checked here.</li>
+ * needs o+w, and a file created or unlinked needs o+w on its folder (fs/namei.c:
+ * may_create and may_delete ask inode_permission(dir, MAY_WRITE | MAY_EXEC)
+ * before vfs_create and vfs_unlink reach the security_inode_create and
+ * security_inode_unlink hooks, so such a refusal logs no avc denial). The
+ * JVM runs as root, which the kernel would let through, so the modes are
+ * read and checked here.</li>
  * <li>SELinux then: a file may be read, and an existing file written, but
  * nothing may be created or unlinked there.</li>
  * </ul>
@@ -87,6 +91,14 @@ public final class AndroidFileRules extends SecurityManager {
         checkModes(new File(path), device, read, write && f.isFile());
         if (!delete && !write) {
             return;
+        }
+        boolean create = write && !f.isFile() && !f.isDirectory();
+        if (delete || create) {
+            File folder = new File(path).getParentFile();
+            Set<PosixFilePermission> m = folder == null ? null : modes(folder);
+            if (m != null && under(folder) && !m.contains(PosixFilePermission.OTHERS_WRITE)) {
+                denyMode(device, folder, m, "write (o+w) on the folder (which " + (delete ? "unlink" : "create") + " needs)");
+            }
         }
         if (delete) {
             deny("unlink", device, f.getName());
