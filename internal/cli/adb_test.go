@@ -747,3 +747,26 @@ func TestFilesFollowAndroidRules(t *testing.T) {
 		}
 	}
 }
+
+// TestStagingWithAStrictShellUmask: whatever the adb shell's umask, the
+// folders droidstar makes under /data/local/tmp are opened to the app,
+// which runs under another uid: with umask 077 the device folder mkdir
+// makes would be rwx------ and the harness could not reach its staged
+// files.
+func TestStagingWithAStrictShellUmask(t *testing.T) {
+	needJava(t)
+	jar := filepath.Join(t.TempDir(), "harness.jar")
+	if err := os.WriteFile(jar, harnessapk.JVMJar, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := adbserver.NewT(t)
+	d, err := s.Attach(context.Background(), adbd.Config{Props: adbserver.Props("Pixel 8", "14", 34), ShellUmask: 0o077, Harness: adbd.JVMHarness("java", jar)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runEnv(t, nil, "learn", repoPath("testdata", "purposes", "adb", "files.yaml"), "-P", port(s), "--device", d.Addr(), "-o", t.TempDir())
+	const want = "s0 --create--> s0\ns0 --remove--> s0\ns0 --rename--> s0\ns0 --log--> s0"
+	if code != ExitOK || typestateLines(stdout) != want {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}

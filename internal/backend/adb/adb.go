@@ -337,7 +337,10 @@ func (e *Executor) pushFiles(ctx context.Context, files []harness.StagedFile) er
 			return fmt.Errorf("device %s: push %s: %w", serial, to, err)
 		}
 	}
-	if err := shellOK(ctx, e.dev, "chmod -R 755 "+adbclient.Quote(e.runDir)); err != nil {
+	// The device folder too: mkdir -p made it with the shell's umask,
+	// which nothing pins (a 077 one would leave the app, another uid, no
+	// way through it to the run's folder).
+	if err := shellOK(ctx, e.dev, "chmod 755 "+adbclient.Quote(path.Dir(e.runDir))+" && chmod -R 755 "+adbclient.Quote(e.runDir)); err != nil {
 		return fmt.Errorf("device %s: open %s to the harness: %w", serial, e.runDir, err)
 	}
 	return nil

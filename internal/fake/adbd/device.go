@@ -123,6 +123,12 @@ type Config struct {
 	// app's manifest requests, the only ones pm grant grants; nil means
 	// the real manifest's (harnessapk.RequestedPermissions).
 	RequestedPermissions []string
+	// ShellUmask is the adb shell's umask, which the modes of the folders
+	// its mkdir makes follow; zero means 022 (0755 folders). A device's
+	// is not pinned by anything droidstar may rely on, so tests set a
+	// strict one to show that what is staged is opened to the app with
+	// chmod whatever it is.
+	ShellUmask os.FileMode
 }
 
 // DefaultGlobalSettings are a fresh device's global settings, as far as

@@ -180,7 +180,7 @@
 //
 //	getprop [NAME [DEFAULT]]       all as "[k]: [v]" lines, sorted, or one value
 //	echo [-n] ARGS
-//	mkdir [-p] DIR...
+//	mkdir [-p] DIR...              folders get 0777 less Config.ShellUmask (022 unless set)
 //	rm [-r|-R] [-f] PATH...
 //	chmod [-R] MODE PATH...        applies octal modes; symbolic ones change nothing
 //	md5sum FILE...                 "<hex>  FILE"

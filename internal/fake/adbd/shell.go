@@ -573,10 +573,34 @@ func (d *Device) mkdir(name string, parents bool) error {
 	if !writable(dev) {
 		return syscall.EROFS
 	}
-	if parents {
-		return os.MkdirAll(host, 0o755)
+	umask := d.cfg.ShellUmask
+	if umask == 0 {
+		umask = 0o022
 	}
-	return os.Mkdir(host, 0o755)
+	mode := 0o777 &^ umask
+	if !parents {
+		if err := os.Mkdir(host, mode); err != nil {
+			return err
+		}
+		return os.Chmod(host, mode) // not the host's umask
+	}
+	// Each folder made gets the mode, as toybox's mkdir -p makes them.
+	var made []string
+	for p := host; ; p = filepath.Dir(p) {
+		if _, err := os.Stat(p); err == nil {
+			break
+		}
+		made = append(made, p)
+	}
+	if err := os.MkdirAll(host, mode); err != nil {
+		return err
+	}
+	for _, p := range made {
+		if err := os.Chmod(p, mode); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (d *Device) remove(name string, recursive bool) error {
