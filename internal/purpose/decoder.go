@@ -29,6 +29,9 @@ type decoder struct {
 	// params holds the declared parameters, which {param: NAME} literals
 	// may name, and whether one did.
 	params map[string]*paramDecl
+	// callbackUses are the {callback: ...} literals read so far, checked
+	// against the callbacks once those are read.
+	callbackUses []callbackUse
 }
 
 func (d *decoder) errAt(pos Pos, field, format string, args ...any) {

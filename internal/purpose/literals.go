@@ -2,6 +2,7 @@ package purpose
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -77,6 +78,8 @@ func (d *decoder) literal(p *Purpose, v value) Arg {
 			return map[string]any{f.key: s}
 		case "param":
 			return map[string]any{f.key: d.param(f)}
+		case "callback":
+			return map[string]any{f.key: d.callbackArg(p, f)}
 		case "listener":
 			return map[string]any{f.key: d.javaName(p, f.value, "class")}
 		case "target", "context":
@@ -155,4 +158,101 @@ func (d *decoder) constant(p *Purpose, v value) string {
 		d.errAt(v.pos, v.path, "invalid constant %s: want CLASS.FIELD such as android.os.FileObserver.MODIFY", quoteShort(s))
 	}
 	return s
+}
+
+// callbackUse is a {callback: ...} literal whose method is checked once
+// the callbacks are read (they come after the callins in a purpose).
+type callbackUse struct {
+	method string
+	pos    Pos
+	path   string
+}
+
+// callbackArg reads {callback: METHOD} or {callback: [METHOD, N]}:
+// argument N (0 when left out) of the latest call of the callback METHOD
+// that a wait of the query delivered. The harness gets the long form.
+// Its value exists only once a wait has delivered the callback, so the
+// literal stands only where a query has had waits: in callins and in
+// dispose (the reset, with init, new and factory, runs before any wait).
+func (d *decoder) callbackArg(p *Purpose, f *field) []any {
+	d.where(p, f.value)
+	if !strings.HasPrefix(f.path, "callins[") && !strings.HasPrefix(f.path, "target.dispose.") {
+		d.errAt(f.pos, f.path, "a callback's argument exists only once a wait of the query has delivered the callback: {callback: ...} stands in callins and in target.dispose, not here")
+	}
+	method, n := value{}, value{}
+	switch f.node.(type) {
+	case *ast.SequenceNode:
+		items, _ := d.list(f.value, "a callback method and an argument number")
+		if len(items) != 2 {
+			d.errAt(f.pos, f.path, "callback: [METHOD, N] needs a callback method and an argument number, got %d items", len(items))
+			return nil
+		}
+		method, n = items[0], items[1]
+	default:
+		method = f.value
+		// The short form is argument 0; the harness names the long
+		// form's places, which are the short form's.
+		d.where(p, value{pos: f.pos, path: index(f.path, 0)})
+		d.where(p, value{pos: f.pos, path: index(f.path, 1)})
+	}
+	if _, isMap := method.node.(*ast.MappingNode); isMap {
+		d.errAt(method.pos, method.path, "want METHOD or [METHOD, N] (argument N, from 0, of the callback's latest call), got %s", kindOf(method.node))
+		return nil
+	}
+	s, ok := d.str(method)
+	if !ok {
+		return nil
+	}
+	d.where(p, method)
+	if !callbackMethodName(s) {
+		d.errAt(method.pos, method.path, "invalid callback method %s: want METHOD or NAME.METHOD as the harness reports it, such as onSubscribe", quoteShort(s))
+		return nil
+	}
+	arg := 0
+	if n.ok {
+		d.where(p, n)
+		i, ok := d.integer(n)
+		if !ok {
+			return nil
+		}
+		if i < 0 {
+			d.errAt(n.pos, n.path, "must not be negative, got %d", i)
+			return nil
+		}
+		arg = i
+	}
+	d.callbackUses = append(d.callbackUses, callbackUse{method: s, pos: method.pos, path: method.path})
+	return []any{s, int64(arg)}
+}
+
+// callbackMethodName says whether s is a callback method as the harness
+// reports it: METHOD, or NAME.METHOD for a named listener's.
+func callbackMethodName(s string) bool {
+	name, method, named := strings.Cut(s, ".")
+	if !named {
+		return javaIdent(s)
+	}
+	return javaIdent(name) && javaIdent(method)
+}
+
+// checkCallbackUses refuses {callback: ...} literals whose method no
+// declared callback names: the harness drops the calls of an undeclared
+// method, so no wait delivers one and the literal would never have a
+// value.
+func (d *decoder) checkCallbackUses(cbs []Callback) {
+	var methods []string
+	for _, c := range cbs {
+		for _, n := range c.Sources() {
+			m, _, _ := strings.Cut(n, "/")
+			if !slices.Contains(methods, m) {
+				methods = append(methods, m)
+			}
+		}
+	}
+	for _, u := range d.callbackUses {
+		if !slices.Contains(methods, u.method) {
+			d.errAt(u.pos, u.path, "no declared callback is %s: {callback: ...} takes an argument of a callback a wait delivers, one of %s",
+				quoteShort(u.method), strings.Join(methods, ", "))
+		}
+	}
 }

@@ -76,3 +76,64 @@ backend:
 		}
 	}
 }
+
+// TestCallbackLiteralOnTheWire: {callback: METHOD} and {callback: [METHOD,
+// N]} reach the harness in the long form, with a named listener's
+// NAME.METHOD and in dispose, and every place the harness may name in an
+// error has a position, the short form's too.
+func TestCallbackLiteralOnTheWire(t *testing.T) {
+	src := `name: Pub
+class: java.util.concurrent.SubmissionPublisher
+target:
+  listeners:
+    - {type: java.util.concurrent.Flow$Subscriber, name: sub, register: subscribe}
+  dispose: {call: consume, args: [{callback: sub.onSubscribe}]}
+callins:
+  - symbol: request
+    on: {callback: sub.onSubscribe}
+    call: request
+    args: [{long: 1}]
+  - symbol: again
+    call: submit
+    args: [{callback: [sub.onNext, 0]}]
+callbacks:
+  - symbol: subscribed
+    from: [sub.onSubscribe]
+  - symbol: next
+    from: [sub.onNext/x]
+backend:
+  jvm: {}
+`
+	p, err := Parse("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, c := range []struct{ got, want string }{
+		{wire(p.Callins[0].On), `{"callback":["sub.onSubscribe",0]}`},
+		{wire(p.Callins[1].Args), `[{"callback":["sub.onNext",0]}]`},
+		{wire(p.Target.Dispose), `{"call":"consume","args":[{"callback":["sub.onSubscribe",0]}]}`},
+	} {
+		if c.got != c.want {
+			t.Errorf("wire form\n got %s\nwant %s", c.got, c.want)
+		}
+	}
+	for path, want := range map[string]Pos{
+		"callins[0].on.callback":             {9, 20},
+		"callins[0].on.callback[0]":          {9, 20},
+		"callins[0].on.callback[1]":          {9, 20},
+		"callins[1].args[0].callback[0]":     {14, 24},
+		"callins[1].args[0].callback[1]":     {14, 36},
+		"target.dispose.args[0].callback[0]": {6, 46},
+	} {
+		if got, ok := p.Where[path]; !ok || got != want {
+			t.Errorf("Where[%s] = %v (%v), want %v", path, got, ok, want)
+		}
+	}
+}

@@ -187,6 +187,7 @@ var schema = []Key{
 	{inLiteral, "new", KindList, "[CLASS, ARGS...]: a new object, made again for every use", Sent},
 	{inLiteral, "call", KindList, "[CLASS, METHOD, ARGS...]: what a static method returns, called again for every use", Sent},
 	{inLiteral, "result", KindString, "what an earlier callin's call returned in this query", Sent},
+	{inLiteral, "callback", KindList, "[METHOD, N]: argument N (from 0) of the latest call of callback METHOD that a wait of this query delivered; METHOD alone is argument 0", Sent},
 	{inLiteral, "param", KindString, "the value of a parameter (parameters), as a String; the host puts it in before sending", Kept},
 	{inLiteral, "int", KindInteger, "an int", Sent},
 	{inLiteral, "long", KindInteger, "a long", Sent},

@@ -88,6 +88,9 @@ func (d *decoder) purpose(body ast.Node) *Purpose {
 		callbacksOK = d.found == before
 	}
 	d.duplicates(defs)
+	if callbacksOK {
+		d.checkCallbackUses(p.Callbacks)
+	}
 	if f := m.opt("ignore"); f != nil {
 		p.Ignore = d.ignore(f.value, p.Callbacks, callbacksOK)
 	}
