@@ -400,6 +400,20 @@ func TestClientErrors(t *testing.T) {
 			}
 		}
 	})
+	// A callin that needs a callback no wait delivered is err of its own
+	// kind, explained by the harness's message, never a thrown exception.
+	t.Run("no callback", func(t *testing.T) {
+		var q QueryResult
+		line := `{"outputs":["err"],"ms":[1.0],"device_ms":3.0,"stragglers":0,"ignored":0,"violations":[],"err":{"at":0,"kind":"no-callback","callback":"onSubscribe","message":"needs argument 0 of onSubscribe, which no wait of this query has delivered"}}`
+		if err := json.Unmarshal([]byte(line), &q); err != nil {
+			t.Fatal(err)
+		}
+		r, err := ToResult([]string{"request"}, q)
+		want := model.ErrInfo{Kind: model.ErrNoCallback, Detail: "needs argument 0 of onSubscribe, which no wait of this query has delivered"}
+		if err != nil || strings.Join(r.Outputs, " ") != "err" || r.Err == nil || *r.Err != want {
+			t.Errorf("got %+v (err %+v), %v", r, r.Err, err)
+		}
+	})
 }
 
 // PROTOCOL.md's configure example is the request of examples/jvm/timer.yaml,

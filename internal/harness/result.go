@@ -63,6 +63,8 @@ func ToResult(q []string, r QueryResult) (query.Result, error) {
 			res.Err = &model.ErrInfo{Kind: model.ErrThrown, Detail: thrownDetail(e)}
 		case "returned":
 			res.Err = &model.ErrInfo{Kind: model.ErrReturned, Detail: "returned " + string(e.Value)}
+		case "no-callback":
+			res.Err = &model.ErrInfo{Kind: model.ErrNoCallback, Detail: e.Message}
 		default:
 			res.Err = &model.ErrInfo{Kind: model.ErrUnknown, Detail: e.Kind + ": " + e.Message}
 		}

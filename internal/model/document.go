@@ -40,6 +40,11 @@ const (
 	ErrThrown        ErrKind = "thrown"         // a callin threw
 	ErrErrorCallback ErrKind = "error-callback" // a callback the purpose declares as an error fired
 	ErrReturned      ErrKind = "returned"       // a callin returned the result the purpose counts as err (error_if)
+	// ErrNoCallback is a callin that takes an argument of a callback
+	// ({callback: [METHOD, N]}) before any wait of the query delivered
+	// that callback: the harness did not call it. The purpose's order of
+	// things, not the class's exception; the detail names the callback.
+	ErrNoCallback ErrKind = "no-callback"
 	// ErrCrash is a query that killed the harness's process twice, the
 	// second time alone in a fresh one: the symbol that killed it
 	// answers err, and the detail holds how the process ended and its

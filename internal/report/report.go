@@ -283,7 +283,7 @@ func warnings(d *model.Document, names map[string]string) []string {
 	var other []string
 	for k, n := range counts {
 		switch k {
-		case model.ErrExcluded, model.ErrUnknown, model.ErrThrown, model.ErrErrorCallback, model.ErrReturned, model.ErrCrash:
+		case model.ErrExcluded, model.ErrUnknown, model.ErrThrown, model.ErrErrorCallback, model.ErrReturned, model.ErrNoCallback, model.ErrCrash:
 		default:
 			other = append(other, fmt.Sprintf("%d err transitions of unrecognised kind %q", n, k))
 		}

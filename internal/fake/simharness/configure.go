@@ -21,6 +21,12 @@ type config struct {
 	// environmentCallbacks those marked error:"environment".
 	errorCallbacks       map[string]bool
 	environmentCallbacks map[string]bool
+	// needs holds, per callin, the callback arguments its receiver and
+	// arguments take ({"callback": [METHOD, N]}), in the order the Java
+	// harness evaluates them: the receiver's, then the arguments' in turn.
+	// A model delivers callbacks by name, so run answers err of kind
+	// no-callback at the callin when no wait of the query delivered one.
+	needs map[string][]callbackNeed
 	// errorIf holds the error_if values of the callins that have one, as
 	// the request wrote them: a model's err at such a callin is reported
 	// as that value returned (run.go).
@@ -90,6 +96,22 @@ type resolver struct {
 	// returning holds, for each callin resolved so far, whether it calls
 	// a method: {"result": SYMBOL} may name only such an earlier one.
 	returning map[string]bool
+	// callbacksAllowed turns on for dispose and the callins, which run
+	// after waits: {"callback": ...} has no value at the reset.
+	callbacksAllowed bool
+	// needs collects the {"callback": ...} literals of the literals being
+	// read, for config.needs; uses all of them with where they are, to be
+	// checked against the declared callbacks.
+	needs []callbackNeed
+	uses  []callbackNeed
+}
+
+// callbackNeed is a {"callback": [METHOD, N]} literal: the method as
+// reported, the argument, and where the method is written.
+type callbackNeed struct {
+	method string
+	arg    int64
+	where  string
 }
 
 // configure resolves the purpose object of a configure request in the
@@ -263,6 +285,8 @@ func (s *server) configure(req *object) (any, *protoError) {
 			return nil, perr
 		}
 	}
+	// dispose and the callins run after the query's waits
+	r.callbacksAllowed = true
 	if dispose != nil {
 		if perr := r.call(dispose, "target.dispose", "target.dispose"); perr != nil {
 			return nil, perr
@@ -275,7 +299,7 @@ func (s *server) configure(req *object) (any, *protoError) {
 	}
 
 	c := &config{name: name, callins: map[string]bool{}, errorCallbacks: map[string]bool{},
-		environmentCallbacks: map[string]bool{}, errorIf: map[string]any{}}
+		environmentCallbacks: map[string]bool{}, errorIf: map[string]any{}, needs: map[string][]callbackNeed{}}
 	reply := configureReply{Callins: []string{}, Callbacks: []string{}, Shims: shims}
 	for i, raw := range callins {
 		sym, perr := r.callin(raw, fmt.Sprintf("callins[%d]", i), c)
@@ -285,7 +309,11 @@ func (s *server) configure(req *object) (any, *protoError) {
 		c.callins[sym] = true
 		reply.Callins = append(reply.Callins, sym)
 	}
+	r.callbacksAllowed = false
 	if reply.Callbacks, perr = r.callbacks(callbacks, c); perr != nil {
+		return nil, perr
+	}
+	if perr := r.checkCallbackUses(reply.Callbacks); perr != nil {
 		return nil, perr
 	}
 	if perr := r.details(details); perr != nil {
@@ -539,9 +567,12 @@ func (r *resolver) callin(raw any, w string, c *config) (string, *protoError) {
 	if perr != nil {
 		return "", perr
 	}
+	r.needs = nil
 	if perr := r.args(m.get("args"), w+".args"); perr != nil {
 		return "", perr
 	}
+	argNeeds := r.needs
+	r.needs = nil
 	args, _ := m.get("args").([]any)
 	on := m.get("on")
 	if m.get("call") == nil {
@@ -552,6 +583,9 @@ func (r *resolver) callin(raw any, w string, c *config) (string, *protoError) {
 		if perr := r.literal(on, w+".on"); perr != nil {
 			return "", perr
 		}
+	}
+	if needs := append(r.needs, argNeeds...); len(needs) > 0 {
+		c.needs[sym] = needs
 	}
 	mach := r.s.opts.Model.Machine
 	if _, ok := mach.Inputs.Index(sym); !ok && !r.s.opts.hangs(sym) {
@@ -912,6 +946,8 @@ func (r *resolver) literal(v any, where string) *protoError {
 			return badArgument(w, `callin %s returns nothing (it calls no method): {"result": SYMBOL} needs a callin whose call returns a value`, sym)
 		}
 		return nil
+	case "callback":
+		return r.callbackLiteral(val, w)
 	case "listener":
 		typ, ok := val.(string)
 		if !ok {
@@ -1211,4 +1247,57 @@ func isSHA256(s string) bool {
 		}
 	}
 	return true
+}
+
+// callbackLiteral is InstanceLiterals.callback without the parameter
+// types, which only reflection knows: the shape, where it stands, and
+// the method among the listeners' when the device knows them.
+func (r *resolver) callbackLiteral(v any, w string) *protoError {
+	const shape = `{"callback": [METHOD, N]}`
+	l, ok := v.([]any)
+	if !ok {
+		return badArgument(w, "%s needs an array, not %s", shape, typeName(v))
+	}
+	if len(l) != 2 {
+		return badArgument(w, "%s needs a callback method and an argument number, not an array of %d", shape, len(l))
+	}
+	method, ok := l[0].(string)
+	if !ok || method == "" {
+		what := typeName(l[0])
+		if ok {
+			what = "an empty string"
+		}
+		return badArgument(w+"[0]", "%s needs a callback method here, not %s", shape, what)
+	}
+	n, ok := l[1].(int64)
+	if !ok || n < 0 || n > math.MaxInt32 {
+		return badArgument(w+"[1]", "%s needs a non-negative argument number here, not %s", shape, describe(l[1]))
+	}
+	if !r.callbacksAllowed {
+		return badArgument(w, `a callback's argument exists only once a wait of the query has delivered the callback: %s stands in callins and in target.dispose, not here`, shape)
+	}
+	if known, ok := r.knownCallbackMethods(); ok && !slices.Contains(known, method) {
+		return &protoError{code: codeUnknownCallback, where: w + "[0]", message: method + " is no method of any listener or shim of the purpose" + describeKnown(known)}
+	}
+	need := callbackNeed{method: method, arg: n, where: w + "[0]"}
+	r.needs = append(r.needs, need)
+	r.uses = append(r.uses, need)
+	return nil
+}
+
+// checkCallbackUses is CallbackSection.checkCallbackUses: every
+// {"callback": ...} literal names a method a declared callback matches.
+func (r *resolver) checkCallbackUses(declared []string) *protoError {
+	for _, u := range r.uses {
+		found := false
+		for _, d := range declared {
+			m, _, _ := strings.Cut(d, "/")
+			found = found || m == u.method
+		}
+		if !found {
+			return &protoError{code: codeUnknownCallback, where: u.where,
+				message: "no declared callback is " + u.method + `: {"callback": [METHOD, N]} takes an argument of a callback a wait delivers`}
+		}
+	}
+	return nil
 }

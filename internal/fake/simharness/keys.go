@@ -27,7 +27,7 @@ var schemaKeys = []struct {
 	{"callbacks[]", []string{"symbol", "from", "error", "returns", "throws", "sleep_ms"}},
 	{"details.*[]", []string{"arg", "call", "extra"}},
 	{"timeouts", []string{"quiescence", "settle", "post_reset"}},
-	{inLiteral, []string{"file", "path", "listener", "target", "context", "constant", "new", "call", "result", "int", "long", "float", "double", "string"}},
+	{inLiteral, []string{"file", "path", "listener", "target", "context", "constant", "new", "call", "result", "callback", "int", "long", "float", "double", "string"}},
 	{inAction, []string{"write", "append", "delete", "touch", "sqlite", "sleep"}},
 	{"<action>.write", []string{"file", "content"}},
 	{"<action>.append", []string{"file", "content"}},

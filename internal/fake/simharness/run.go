@@ -58,6 +58,15 @@ type callbackErr struct {
 	Callback string `json:"callback"`
 }
 
+// noCallbackErr is a callin whose {"callback": [METHOD, N]} literal has
+// no value: no wait of the query delivered METHOD before it.
+type noCallbackErr struct {
+	At       int    `json:"at"`
+	Kind     string `json:"kind"`
+	Callback string `json:"callback"`
+	Message  string `json:"message"`
+}
+
 type returnedErr struct {
 	At    int    `json:"at"`
 	Kind  string `json:"kind"`
@@ -282,6 +291,20 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 	if at, freeze := s.opts.hangAt(q); at >= 0 {
 		return s.hang(ctx, q, at, freeze)
 	}
+	if at, need, err := s.undelivered(ctx, q); err != nil {
+		return queryResult{}, err
+	} else if at >= 0 {
+		// What comes before runs as the model says; the callin's literal
+		// has no value, so the harness never calls its method.
+		r, err := s.query(ctx, q[:at])
+		if err != nil || r.Err != nil {
+			return r, err
+		}
+		r.Outputs, r.Ms = append(r.Outputs, mealy.Err), append(r.Ms, 0)
+		r.Err = noCallbackErr{At: at, Kind: "no-callback", Callback: need.method,
+			Message: fmt.Sprintf("needs argument %d of %s, which no wait of this query has delivered", need.arg, need.method)}
+		return r, nil
+	}
 	if s.opts.Refuses != nil {
 		for at, sym := range q {
 			v, ok := s.config.errorIf[sym]
@@ -387,6 +410,45 @@ func (s *server) query(ctx context.Context, q []string) (queryResult, error) {
 		}
 	}
 	return r, nil
+}
+
+// undelivered finds the first callin of q, in the run the model gives,
+// that takes an argument of a callback no wait before it delivered
+// ({"callback": [METHOD, N]}, config.needs), and the first such literal
+// of it; -1 when there is none before the query ends or errs.
+func (s *server) undelivered(ctx context.Context, q []string) (int, callbackNeed, error) {
+	if len(s.config.needs) == 0 {
+		return -1, callbackNeed{}, nil
+	}
+	virtual := s.opts.Timing // only the outputs matter: no sleeping
+	virtual.Realtime = false
+	res, _, err := s.executor(virtual).Run(ctx, q)
+	if err != nil {
+		return -1, callbackNeed{}, fmt.Errorf("simulate %s: %w", strings.Join(q, " "), err)
+	}
+	delivered := map[string]bool{}
+	for i, sym := range q {
+		if i >= len(res.Outputs) || res.Outputs[i] == mealy.Err {
+			break
+		}
+		if sym == mealy.Wait {
+			name := s.reported(res.Outputs[i])
+			if s.config.errorCallbacks[name] || s.config.environmentCallbacks[name] {
+				break // the harness ends the query there
+			}
+			if !mealy.IsClosureOutput(res.Outputs[i]) {
+				method, _, _ := strings.Cut(name, "/")
+				delivered[method] = true
+			}
+			continue
+		}
+		for _, n := range s.config.needs[sym] {
+			if !delivered[n.method] {
+				return i, n, nil
+			}
+		}
+	}
+	return -1, callbackNeed{}, nil
 }
 
 // executor is a simulator for one query under timing, its waits under the

@@ -104,4 +104,40 @@ public final class ObjectFixtures {
             LOG.add("second " + second.ask("2"));
         }
     }
+
+    /** What CallbackLiteralTest's class hands out through its receiver's callbacks. */
+    public interface Receiver {
+        void onHandle(StringBuilder handle, int serial);
+
+        void onNote(String note);
+
+        void onNote(Integer note);
+    }
+
+    /**
+     * Hands its receiver a fresh handle on every give(), inside the call, as
+     * a Flow.Publisher hands its subscriber a subscription: the handle is
+     * what later callins act on.
+     */
+    public static class Handout {
+        private Receiver receiver;
+        private int serial;
+
+        public void setReceiver(Receiver r) {
+            receiver = r;
+        }
+
+        public void give() {
+            serial++;
+            receiver.onHandle(new StringBuilder("h" + serial), serial);
+        }
+
+        public void keep(StringBuilder handle) {
+            LOG.add("kept " + handle);
+        }
+
+        public void keep(Object o) {
+            LOG.add("object " + o);
+        }
+    }
 }

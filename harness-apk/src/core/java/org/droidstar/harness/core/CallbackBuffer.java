@@ -25,10 +25,16 @@ public final class CallbackBuffer implements CallbackSink {
     public static final class Entry {
         public final Callbacks.Declared declared;
         public final long arrivedNanos;
+        /** The method as reported (NAME.METHOD for a named listener's). */
+        public final String method;
+        /** The call's arguments, or null when its reporter gives none. */
+        public final Object[] args;
 
-        Entry(Callbacks.Declared declared, long arrivedNanos) {
+        Entry(Callbacks.Declared declared, long arrivedNanos, String method, Object[] args) {
             this.declared = declared;
             this.arrivedNanos = arrivedNanos;
+            this.method = method;
+            this.args = args;
         }
     }
 
@@ -153,7 +159,7 @@ public final class CallbackBuffer implements CallbackSink {
             } else if (betweenAt >= 0) {
                 violations.add(violation("between-callins", betweenAt, d.name));
             }
-            queue.addLast(new Entry(d, now));
+            queue.addLast(new Entry(d, now, method, args));
             lock.notifyAll();
         }
     }

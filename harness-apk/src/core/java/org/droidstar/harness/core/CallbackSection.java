@@ -350,6 +350,77 @@ final class CallbackSection {
         }
     }
 
+    /**
+     * The type of argument arg of the callback method as reported (NAME.METHOD
+     * for a named listener's): the parameter type of the methods of that
+     * name of the listeners (and shims) whose calls are reported so, which
+     * must agree. The static type of a {"callback": [METHOD, N]} literal,
+     * which overloads are resolved with.
+     */
+    static Class<?> callbackArgType(Configuration c, String method, int arg, String where) throws ProtocolError {
+        List<Method> methods = new ArrayList<Method>();
+        for (Configuration.ListenerSpec l : c.listeners) {
+            String p = l.prefix();
+            if (l.shim != null) {
+                if (p.isEmpty()) {
+                    addNamed(methods, l.shim, method);
+                }
+            } else if (method.startsWith(p)) {
+                String plain = method.substring(p.length());
+                for (Method m : l.type.getMethods()) {
+                    if (m.getName().equals(plain) && !Modifier.isStatic(m.getModifiers())) {
+                        methods.add(m);
+                    }
+                }
+            }
+        }
+        if (c.targetShim != null) {
+            addNamed(methods, c.targetShim, method);
+        }
+        if (methods.isEmpty()) {
+            throw new ProtocolError(ProtocolError.UNKNOWN_CALLBACK, where + "[0]", method
+                    + " is no method of any listener or shim of the purpose" + describeKnown(knownCallbackMethods(c)));
+        }
+        Set<Class<?>> types = new LinkedHashSet<Class<?>>();
+        Set<String> signatures = new TreeSet<String>();
+        for (Method m : methods) {
+            Class<?>[] ps = m.getParameterTypes();
+            signatures.add(m.getDeclaringClass().getName() + "." + m.getName() + Invocable.simpleParams(ps, m.isVarArgs()));
+            if (arg < ps.length) {
+                types.add(ps[arg]);
+            }
+        }
+        if (types.size() != 1) {
+            StringBuilder sb = new StringBuilder();
+            for (String sig : signatures) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(sig);
+            }
+            throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, where + "[1]", types.isEmpty()
+                    ? method + " has no argument " + arg + " (arguments count from 0): " + sb
+                    : "the methods " + method + " of the purpose's listeners and shims differ in the type of argument "
+                            + arg + ", so {\"callback\": [METHOD, N]} has no one type: " + sb);
+        }
+        return types.iterator().next();
+    }
+
+    /**
+     * The {"callback": [METHOD, N]} literals name methods that a declared
+     * callback matches: the harness drops the calls of any other, so no wait
+     * would deliver one and the literal would never have a value.
+     */
+    static void checkCallbackUses(Configuration c) throws ProtocolError {
+        for (String[] use : c.callbackUses) {
+            boolean declared = false;
+            for (Callbacks.Declared d : c.callbacks.all()) {
+                declared |= d.method.equals(use[0]);
+            }
+            if (!declared) {
+                throw new ProtocolError(ProtocolError.UNKNOWN_CALLBACK, use[1], "no declared callback is " + use[0]
+                        + ": {\"callback\": [METHOD, N]} takes an argument of a callback a wait delivers");
+            }
+        }
+    }
+
     private static String describeKnown(Set<String> known) {
         if (known.isEmpty()) {
             return " (it has no listeners and no shims)";

@@ -165,6 +165,14 @@ public final class Configuration implements Literal.Scope {
     /** Whether a {"target": true} literal may stand here: once the target is resolved. */
     boolean targetAllowed;
     /**
+     * Whether a {"callback": ...} literal may stand here: in dispose and the
+     * callins, which run after waits; not at the reset nor in a callback's
+     * behaviour.
+     */
+    boolean callbacksAllowed;
+    /** The {"callback": ...} literals read: method and where, checked once the callbacks are. */
+    final List<String[]> callbackUses = new ArrayList<String[]>();
+    /**
      * "callins[K] (SYMBOL)", the first callin whose result becomes the
      * instance, when neither new nor factory makes one at the reset: then a
      * query starts without an instance. null when the reset makes one.
@@ -271,6 +279,18 @@ public final class Configuration implements Literal.Scope {
                     + ": {\"result\": SYMBOL} needs a callin whose call returns a value");
         }
         return c.call.choice.returnType();
+    }
+
+    @Override
+    public Class<?> callbackArgType(String method, int arg, String where) throws ProtocolError {
+        if (!callbacksAllowed) {
+            throw new ProtocolError(ProtocolError.BAD_ARGUMENT, where, "a callback's argument exists only once a wait"
+                    + " of the query has delivered the callback: {\"callback\": [METHOD, N]} stands in callins and in"
+                    + " target.dispose, not here");
+        }
+        Class<?> t = CallbackSection.callbackArgType(this, method, arg, where);
+        callbackUses.add(new String[] {method, where + "[0]"});
+        return t;
     }
 
     @Override
@@ -395,7 +415,9 @@ public final class Configuration implements Literal.Scope {
             }
         }
         CallinSection.read(this, callinList);
+        callbacksAllowed = false;
         CallbackSection.readCallbacks(this, callbackList);
+        CallbackSection.checkCallbackUses(this);
         CallbackSection.readDetails(this, details);
         TimeoutSection.read(this, timeouts);
     }

@@ -3,8 +3,9 @@ package org.droidstar.harness.core;
 /**
  * The query's own objects, which the purpose cannot write down: a declared
  * listener ({"listener": NAME}), the instance under test ({"target":
- * true}), the platform's context ({"context": true}), and what an earlier
- * callin returned ({"result": SYMBOL}). Each has the type the purpose
+ * true}), the platform's context ({"context": true}), what an earlier
+ * callin returned ({"result": SYMBOL}), and what a delivered callback was
+ * called with ({"callback": [METHOD, N]}). Each has the type the purpose
  * resolved it to; its value is the one of the query at hand.
  */
 final class InstanceLiterals {
@@ -18,6 +19,9 @@ final class InstanceLiterals {
                         + (v instanceof String ? "an empty string" : Json.typeName(v)));
             }
             return new ResultLit(where, (String) v, scope.resultType((String) v, where + ".result"));
+        }
+        if (key.equals("callback")) {
+            return callback(v, where + ".callback", scope);
         }
         if (key.equals("listener")) {
             if (!(v instanceof String)) {
@@ -106,6 +110,59 @@ final class InstanceLiterals {
                         + describe() + " has no value yet");
             }
             return Ranking.widen(q.results.get(symbol), type, param);
+        }
+    }
+
+    /** {"callback": [METHOD, N]}: the method as reported, then the argument's index from 0. */
+    private static Literal callback(Object v, String w, Literal.Scope scope) throws ProtocolError {
+        String shape = "{\"callback\": [METHOD, N]}";
+        if (!(v instanceof java.util.List)) {
+            throw Literal.bad(w, shape + " needs an array, not " + Json.typeName(v));
+        }
+        java.util.List<?> l = (java.util.List<?>) v;
+        if (l.size() != 2) {
+            throw Literal.bad(w, shape + " needs a callback method and an argument number, not an array of " + l.size());
+        }
+        if (!(l.get(0) instanceof String) || ((String) l.get(0)).isEmpty()) {
+            throw Literal.bad(w + "[0]", shape + " needs a callback method here, not "
+                    + (l.get(0) instanceof String ? "an empty string" : Json.typeName(l.get(0))));
+        }
+        Object n = l.get(1);
+        if (!(n instanceof Long) || (Long) n < 0 || (Long) n > Integer.MAX_VALUE) {
+            throw Literal.bad(w + "[1]", shape + " needs a non-negative argument number here, not " + Json.describe(n));
+        }
+        String method = (String) l.get(0);
+        int arg = ((Long) n).intValue();
+        Class<?> type = scope.callbackArgType(method, arg, w);
+        return new CallbackLit(w.substring(0, w.length() - ".callback".length()), method, arg, type);
+    }
+
+    /**
+     * {"callback": [METHOD, N]}: argument N of the latest call of the
+     * callback METHOD that a wait of this query delivered (the subscription
+     * a Flow.Subscriber's onSubscribe gets), so that a callin can act on an
+     * object only a callback hands out. Only a delivered call counts, not one
+     * that merely arrived: whether a value exists then depends on the query's
+     * symbols alone, never on how fast the callback came.
+     */
+    static final class CallbackLit extends Literal.Typed {
+        final String method;
+        final int arg;
+
+        CallbackLit(String where, String method, int arg, Class<?> type) {
+            super(where, type, "{\"callback\":[\"" + method + "\"," + arg + "]}");
+            this.method = method;
+            this.arg = arg;
+        }
+
+        @Override
+        public Object value(Class<?> param, Instances q) {
+            Object[] args = q.deliveredArgs(method, arg);
+            if (arg >= args.length) {
+                throw new IllegalStateException(method + " was reported without its argument " + arg
+                        + " (a shim that does not pass its arguments), so " + describe() + " has no value");
+            }
+            return Ranking.widen(args[arg], type, param);
         }
     }
 }

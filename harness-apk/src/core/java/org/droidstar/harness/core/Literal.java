@@ -14,14 +14,14 @@ import java.util.Map;
  * itself, and {"string"}), ConstantLiterals ({"int"} and the other typed
  * numbers, {"constant"}), FileLiterals ({"file"}, {"path"}),
  * InstanceLiterals (the query's own objects: {"listener"}, {"target"},
- * {"context"}, {"result"}) and MadeLiterals ({"new"}, {"call"}). Every
+ * {"context"}, {"result"}, {"callback"}) and MadeLiterals ({"new"}, {"call"}). Every
  * kind ranks through a {@link Ranking}, the one place the costs are
  * written.
  */
 public abstract class Literal {
     /** The keys of object literals, in the order messages list them. */
     static final List<String> KINDS = PurposeFields.keys("file", "path", "listener", "target", "context", "constant",
-            "new", "call", "result", "int", "long", "float", "double", "string");
+            "new", "call", "result", "callback", "int", "long", "float", "double", "string");
     private static final String KIND_NAMES = PurposeFields.names(KINDS);
 
     /** The cost of a fit that the literal does not allow. */
@@ -96,6 +96,17 @@ public abstract class Literal {
         Class<?> resultType(String symbol, String where) throws ProtocolError;
 
         /**
+         * The type of argument arg of the listener method a {"callback":
+         * [METHOD, N]} literal names (METHOD as its calls are reported:
+         * NAME.METHOD for a named listener's): the parameter type of that
+         * method, which must be one. Throws where the literal may not stand
+         * (before any wait of a query can have delivered a callback), or when
+         * no listener or shim has the method, or its methods of that name
+         * differ in the argument's type or do not have it.
+         */
+        Class<?> callbackArgType(String method, int arg, String where) throws ProtocolError;
+
+        /**
          * Whether the purpose is only being resolved (Configuration.resolve):
          * then a constant is not read, since reading a static field runs its
          * class's static initialiser.
@@ -135,7 +146,8 @@ public abstract class Literal {
         if (key.equals("file") || key.equals("path")) {
             return FileLiterals.parse(key, v, where);
         }
-        if (key.equals("listener") || key.equals("target") || key.equals("context") || key.equals("result")) {
+        if (key.equals("listener") || key.equals("target") || key.equals("context") || key.equals("result")
+                || key.equals("callback")) {
             return InstanceLiterals.parse(key, v, where, scope);
         }
         if (key.equals("constant") || key.equals("int") || key.equals("long") || key.equals("float")

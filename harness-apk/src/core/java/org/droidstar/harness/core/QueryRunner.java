@@ -173,6 +173,7 @@ public final class QueryRunner {
                     return err;
                 } else {
                     outputs.add(e.declared.name);
+                    q.delivered(e.method, e.args);
                 }
                 continue;
             }
@@ -208,6 +209,14 @@ public final class QueryRunner {
                 outputs.add("err");
                 if (t instanceof MainThreadTimeout) {
                     return timedOut(i, "callin " + sym, (MainThreadTimeout) t);
+                }
+                if (t instanceof Instances.NotDelivered) {
+                    Map<String, Object> err = new LinkedHashMap<String, Object>();
+                    err.put("at", Integer.valueOf(i));
+                    err.put("kind", "no-callback");
+                    err.put("callback", ((Instances.NotDelivered) t).method);
+                    err.put("message", t.getMessage());
+                    return err;
                 }
                 return errorOf(i, "thrown", t);
             }

@@ -114,6 +114,8 @@ final class TargetSection {
                 c.init.add(call(c, initList.get(i), "target.init[" + i + "]"));
             }
         }
+        // dispose and the callins run after the query's waits
+        c.callbacksAllowed = true;
         if (disposeJson != null) {
             c.dispose = call(c, disposeJson, "target.dispose");
         }
