@@ -770,3 +770,54 @@ func TestStagingWithAStrictShellUmask(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestCallbackLiteralThroughRealADB learns examples/jvm/rejectedtask.yaml,
+// whose retry takes the task a callback handed out ({callback:
+// [rejectedExecution, 0]}), on a fake device attached to the real adb
+// server whose harness socket leads to the real Java harness: the same
+// typestate and no-callback errs as on the jvm backend.
+func TestCallbackLiteralThroughRealADB(t *testing.T) {
+	h := jvmHarness(t)
+	s := adbserver.NewT(t)
+	attach(t, s, map[string]map[string]string{}, h, fakeDevice{"Pixel 8", "14", 34})
+	data, err := os.ReadFile(repoPath("examples", "jvm", "rejectedtask.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const jvmBackend = "backend:\n  jvm: {}\n"
+	if !strings.HasSuffix(string(data), jvmBackend) {
+		t.Fatalf("rejectedtask.yaml no longer ends in\n%s", jvmBackend)
+	}
+	file := filepath.Join(t.TempDir(), "rejectedtask.yaml")
+	if err := os.WriteFile(file, []byte(strings.TrimSuffix(string(data), jvmBackend)+"backend:\n  adb: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	code, stdout, stderr := runEnv(t, nil, "learn", file, "-P", port(s), "-o", out, "--write", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if got := typestateLines(stdout); got != rejectedTaskEdges {
+		t.Errorf("typestate:\n%s\nwant\n%s", got, rejectedTaskEdges)
+	}
+	data, err = os.ReadFile(filepath.Join(out, "RejectedTask.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := model.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errs []string
+	for _, tr := range doc.Transitions {
+		if tr.Err != nil && tr.Err.Kind == model.ErrNoCallback {
+			errs = append(errs, tr.From+" "+tr.Input+": "+tr.Err.Detail)
+		}
+	}
+	if got := strings.Join(errs, "\n"); doc.Backend.Kind != "adb" || got != noCallbackErrs["rejectedtask"] {
+		t.Errorf("backend %q, no-callback errs:\n%s\nwant\n%s", doc.Backend.Kind, got, noCallbackErrs["rejectedtask"])
+	}
+	if len(doc.Warnings) != 0 {
+		t.Errorf("warnings: %v", doc.Warnings)
+	}
+}

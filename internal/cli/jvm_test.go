@@ -200,17 +200,7 @@ s20 ==onNext==> s6`},
 		// out, as the sink s3 is); a wait follows every execute and retry
 		// (the restriction), so each callback is delivered in its step and
 		// none is left over to count. A second shutdown changes nothing.
-		"rejectedtask": {6, `
-s0 --execute--> s1
-s0 --shutdown--> s2
-s1 ==ran==> s0
-s2 --execute--> s4
-s2 --shutdown--> s2
-s4 ==rejected==> s5
-s5 --execute--> s4
-s5 --shutdown--> s5
-s5 --retry--> s6
-s6 ==ran==> s5`},
+		"rejectedtask": {6, rejectedTaskEdges},
 		// UncaughtThread: the thread starts once (a second start throws:
 		// the error sink, left out); its task runs, throws the purpose's
 		// exception, and the handler gets it.
@@ -325,6 +315,19 @@ s4 ==failed==> s2`},
 		})
 	}
 }
+
+// rejectedTaskEdges is examples/jvm/rejectedtask.yaml's typestate
+// (TestLearnJVMExamples explains it), on any backend.
+const rejectedTaskEdges = `s0 --execute--> s1
+s0 --shutdown--> s2
+s1 ==ran==> s0
+s2 --execute--> s4
+s2 --shutdown--> s2
+s4 ==rejected==> s5
+s5 --execute--> s4
+s5 --shutdown--> s5
+s5 --retry--> s6
+s6 ==ran==> s5`
 
 // noCallbackErrs are the err transitions of kind no-callback of the
 // examples with {callback: ...} literals, as "STATE INPUT: DETAIL" lines.
