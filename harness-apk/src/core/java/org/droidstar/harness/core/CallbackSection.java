@@ -113,12 +113,12 @@ final class CallbackSection {
             String method = slash < 0 ? n : n.substring(0, slash);
             boolean found = false;
             for (Configuration.ListenerSpec l : c.listeners) {
-                if (l.shim != null || !method.startsWith(l.prefix())) {
+                if (!l.answers() || !method.startsWith(l.prefix())) {
                     continue;
                 }
                 String plain = method.substring(l.prefix().length());
-                for (Method pm : l.type.getMethods()) {
-                    if (pm.getName().equals(plain) && !Modifier.isStatic(pm.getModifiers())) {
+                for (Method pm : l.answeredMethods()) {
+                    if (pm.getName().equals(plain)) {
                         proxied.add(pm);
                         found = true;
                     }
@@ -126,8 +126,8 @@ final class CallbackSection {
             }
             if (!found) {
                 throw new ProtocolError(ProtocolError.BAD_REQUEST, w + "." + field, field + " acts on proxy listeners,"
-                        + " and " + method + " is no method of a listener interface of the purpose (a shim's"
-                        + " methods do what the shim does)");
+                        + " and " + method + " is no method of a listener interface or generated shim of the purpose (a"
+                        + " built-in shim's methods do what the shim does)");
             }
         }
         Literal returns = null;
@@ -323,11 +323,11 @@ final class CallbackSection {
             addNamed(out, c.targetShim, name);
         }
         for (Configuration.ListenerSpec l : c.listeners) {
-            if (l.shim != null) {
+            if (!l.answers()) {
                 addNamed(out, l.shim, name);
             } else {
-                for (Method m : l.type.getMethods()) {
-                    if (m.getName().equals(name) && !Modifier.isStatic(m.getModifiers())) {
+                for (Method m : l.answeredMethods()) {
+                    if (m.getName().equals(name)) {
                         out.add(m);
                     }
                 }
@@ -450,14 +450,12 @@ final class CallbackSection {
             addHierarchy(out, c.targetShim);
         }
         for (Configuration.ListenerSpec l : c.listeners) {
-            if (l.shim != null) {
+            if (!l.answers()) {
                 addHierarchy(out, l.shim);
             } else {
                 Set<String> names = new TreeSet<String>();
-                for (Method m : l.type.getMethods()) {
-                    if (!Modifier.isStatic(m.getModifiers())) {
-                        names.add(l.prefix() + m.getName());
-                    }
+                for (Method m : l.answeredMethods()) {
+                    names.add(l.prefix() + m.getName());
                 }
                 out.addAll(names);
             }

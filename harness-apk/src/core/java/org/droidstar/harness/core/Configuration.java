@@ -54,6 +54,56 @@ public final class Configuration implements Literal.Scope {
             return shim != null ? shim : type;
         }
 
+        /**
+         * Whether its calls are reported and answered as a proxy's: a
+         * proxied interface, or a shim that answers through
+         * ShimContext.answer (ShimContext.Answering).
+         */
+        boolean answers() {
+            return shim == null || ShimContext.Answering.class.isAssignableFrom(shim);
+        }
+
+        /**
+         * The methods whose calls it reports as a proxy does (none for a
+         * shim that does not answer as one): an interface's public
+         * instance methods; an answering shim's own methods, each as the
+         * listener type declares it (so messages name the type's
+         * signature, not the shim's).
+         */
+        List<Method> answeredMethods() {
+            List<Method> out = new ArrayList<Method>();
+            if (shim == null) {
+                for (Method m : type.getMethods()) {
+                    if (!java.lang.reflect.Modifier.isStatic(m.getModifiers())) {
+                        out.add(m);
+                    }
+                }
+            } else if (answers()) {
+                for (Method m : shim.getDeclaredMethods()) {
+                    if (!java.lang.reflect.Modifier.isStatic(m.getModifiers()) && !m.isSynthetic()) {
+                        out.add(declared(type, m));
+                    }
+                }
+            }
+            return out;
+        }
+
+        /** The method of type (or a supertype) that m overrides, else m. */
+        private static Method declared(Class<?> type, Method m) {
+            for (Class<?> k = type; k != null; k = k.getSuperclass()) {
+                try {
+                    return k.getDeclaredMethod(m.getName(), m.getParameterTypes());
+                } catch (NoSuchMethodException e) {
+                    // declared higher up
+                }
+            }
+            try {
+                return type.getMethod(m.getName(), m.getParameterTypes());
+            } catch (NoSuchMethodException e) {
+                return m;
+            }
+        }
+
         /** What {"listener": ...} calls it: its name, else its type as written. */
         String key() {
             return name != null ? name : typeName;

@@ -73,11 +73,22 @@ public final class ListenerProxy implements InvocationHandler {
                         + Integer.toHexString(System.identityHashCode(proxy));
             }
         }
+        return report(sink, generation, answers, prefix + name, method, args);
+    }
+
+    /**
+     * What a proxy does with a call, once equals, hashCode and toString are
+     * answered: reports it to sink as reported (its detail String.valueOf
+     * of the first argument), then answers it as answers say (null: false,
+     * zero or null). Generated shims call this too (ShimContext.answer), so
+     * a shim's call and a proxy's are reported and answered alike.
+     */
+    static Object report(CallbackSink sink, long generation, Answers answers, String reported, Method method,
+            Object[] args) throws Throwable {
         String detail = null;
         if (args != null && args.length > 0) {
             detail = detailOf(args[0]);
         }
-        String reported = prefix + name;
         sink.record(generation, reported, detail, args);
         if (answers != null) {
             return answers.answer(reported, method, detail, args);

@@ -284,7 +284,8 @@ public final class QueryRunner {
         for (Configuration.ListenerSpec l : config.listeners) {
             Object listener;
             if (l.shim != null) {
-                listener = l.shimConstructor.call(null, new ShimContext(buffer, generation, config.shimOptions), q);
+                listener = l.shimConstructor.call(null,
+                        new ShimContext(buffer, generation, config.shimOptions, config.answers(q), l.prefix()), q);
             } else {
                 listener = ListenerProxy.create(l.type, buffer, generation, config.loader, config.answers(q),
                         l.prefix());

@@ -1,5 +1,6 @@
 package org.droidstar.harness.core;
 
+import java.lang.reflect.Method;
 import java.util.Map;
 
 /**
@@ -11,11 +12,33 @@ public final class ShimContext {
     private final CallbackSink sink;
     private final long generation;
     private final Map<String, String> options;
+    /** The purpose's answers (returns, throws, sleep_ms); null: false, zero or null. */
+    private final ListenerProxy.Answers answers;
+    /** "NAME." for a named listener, whose calls answer() reports as NAME.METHOD; else empty. */
+    private final String prefix;
+
+    /**
+     * A shim whose callback methods report and answer through
+     * {@link ShimContext#answer}, as a proxy's do (the shims droidstar
+     * generates for abstract listener classes): like a proxied interface,
+     * it may have a name, and the purpose's returns, throws and sleep_ms
+     * act on its calls. Its declared methods are the callbacks it reports.
+     */
+    public interface Answering {
+    }
 
     public ShimContext(CallbackSink sink, long generation, Map<String, String> options) {
+        this(sink, generation, options, null, "");
+    }
+
+    /** As above, with the purpose's answers and the listener's prefix, for answer(). */
+    public ShimContext(CallbackSink sink, long generation, Map<String, String> options, ListenerProxy.Answers answers,
+            String prefix) {
         this.sink = sink;
         this.generation = generation;
         this.options = options;
+        this.answers = answers;
+        this.prefix = prefix == null ? "" : prefix;
     }
 
     /** The generation of the query that made the shim. */
@@ -40,6 +63,30 @@ public final class ShimContext {
      */
     public void callback(String method, String detail, Object[] args) {
         sink.record(generation, method, detail, args);
+    }
+
+    /**
+     * Reports a call of the shim's method m (named method) and answers it
+     * exactly as a proxy listener would (ListenerProxy.report): the same
+     * report, then the purpose's returns, throws or sleep_ms, else false,
+     * zero or null. The caller rethrows what this throws as the method
+     * declares it (a checked exception it does not declare wrapped in an
+     * UndeclaredThrowableException, as a proxy's is).
+     */
+    public Object answer(String method, Method m, Object[] args) throws Throwable {
+        return ListenerProxy.report(sink, generation, answers, prefix + method, m, args);
+    }
+
+    /**
+     * The method of k called name with exactly params, for a generated
+     * shim's static fields (the Method that answer() takes).
+     */
+    public static Method method(Class<?> k, String name, Class<?>... params) {
+        try {
+            return k.getDeclaredMethod(name, params);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(k.getName() + " has no method " + name + ": " + e.getMessage(), e);
+        }
     }
 
     /** A shim option, or fallback when the purpose does not set it. */

@@ -168,14 +168,14 @@ final class TargetSection {
             if (shim == null) {
                 shim = c.registry.lookup(typeName);
             }
-            if (shim != null && name != null) {
+            if (shim != null && name != null && !ShimContext.Answering.class.isAssignableFrom(shim)) {
                 throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".name", "only proxied interfaces have names:"
                         + " the shim of " + type.getName() + " reports its calls under their own names");
             }
             if (shim != null) {
                 Invocable.Choice ctor = Invocable.choose(Invocable.constructors(shim, true),
                         new ArrayList<Literal>(), "the shim of " + type.getName(), "new " + type.getName(), w + ".type");
-                c.listeners.add(new Configuration.ListenerSpec(typeName, type, shim, ctor, register, null));
+                c.listeners.add(new Configuration.ListenerSpec(typeName, type, shim, ctor, register, name));
                 c.addShim(type.getName());
             } else if (type.isInterface()) {
                 c.listeners.add(new Configuration.ListenerSpec(typeName, type, null, null, register, name));
