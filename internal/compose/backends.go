@@ -19,6 +19,7 @@ import (
 	"github.com/droidstar/droidstar/internal/model"
 	"github.com/droidstar/droidstar/internal/oracle"
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/shimgen"
 	"github.com/droidstar/droidstar/internal/store"
 )
 
@@ -106,11 +107,22 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 }
 
 // startJVMs starts one harness JVM per lane, in parallel (each takes a
-// JVM start-up), once what they share is ready.
+// JVM start-up), once what they share is ready: the java command, the
+// harness jar, and the shims of the purpose's abstract listener classes
+// (generated with that java's compiler, and configured as one more jar
+// and adapter of the purpose).
 func startJVMs(ctx context.Context, p *purpose.Purpose, o jvm.Options, lanes int) ([]backend.Executor, error) {
 	launcher, err := jvm.Prepare(o)
 	if err != nil {
 		return nil, err
+	}
+	if shimgen.Needed(p) {
+		shims, err := shimgen.Generate(ctx, p, shimgen.Options{Java: launcher.Java(), HarnessJar: launcher.HarnessJar(),
+			CacheDir: launcher.CacheDir(), Platform: shimgen.JVM})
+		if err != nil {
+			return nil, err
+		}
+		p = shimgen.With(p, shims)
 	}
 	return startAll(max(lanes, 1), func(i int) (backend.Executor, error) {
 		e, err := launcher.Start(ctx, p, fmt.Sprintf("jvm-%d", i+1))

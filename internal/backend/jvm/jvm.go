@@ -129,6 +129,16 @@ func Prepare(o Options) (*Launcher, error) {
 	return &Launcher{java: java, jar: jar, o: o}, nil
 }
 
+// Java is the java command the harness JVMs run with.
+func (l *Launcher) Java() string { return l.java }
+
+// HarnessJar is the path of the unpacked harness jar, whose host-side
+// tools (the shim generator) run with the same java.
+func (l *Launcher) HarnessJar() string { return l.jar }
+
+// CacheDir is the private cache folder the harness jar is unpacked in.
+func (l *Launcher) CacheDir() string { return l.o.CacheDir }
+
 // Start launches one harness JVM for a purpose and configures it: Prepare
 // and Launcher.Start in one, for a single lane.
 func Start(ctx context.Context, p *purpose.Purpose, name string, o Options) (*Executor, error) {
