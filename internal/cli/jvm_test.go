@@ -222,6 +222,31 @@ s2 --cancel--> s2
 s2 ==firstDone==> s3
 s3 --complete--> s3
 s3 --cancel--> s3`},
+		// Logger, whose Handler listener is an abstract class with no
+		// built-in shim: droidstar generates one (internal/shimgen). An
+		// info message reaches the handler while it is added and the level
+		// lets INFO through (s0): publish comes during info, and the wait
+		// the purpose forces after it delivers it (s1). setLevel(WARNING)
+		// mutes the handler (s2), setLevel(INFO) unmutes it; after
+		// removeHandler nothing reaches it again (s3), whatever the level.
+		// An info in s2 or s3 is answered quiet by its forced wait (s5, s6),
+		// and any callin there instead is excluded (the error sink, s4).
+		"logger": {6, `
+s0 --info--> s1
+s0 --mute--> s2
+s0 --unmute--> s0
+s0 --remove--> s3
+s1 ==publish==> s0
+s2 --info--> s5
+s2 --mute--> s2
+s2 --unmute--> s0
+s2 --remove--> s3
+s3 --info--> s6
+s3 --mute--> s3
+s3 --unmute--> s3
+s3 --remove--> s3
+s5 ..quiet..> s2
+s6 ..quiet..> s3`},
 		// AsyncFile: a read completes with the 9 bytes of the file while
 		// the channel is open, fails with ClosedChannelException after
 		// close; close is idempotent. (The error sink: a read not
@@ -376,6 +401,49 @@ func TestJVMPurposeErrors(t *testing.T) {
 				t.Errorf("check: exit %d, stderr %s", code, stderr)
 			}
 		})
+	}
+}
+
+// TestGeneratedShimNeedsAJDK: examples/jvm/logger.yaml run with a java
+// that has no compiler (a JRE: here a JDK's java without its jdk.compiler
+// module) fails at check --resolve, at the listener's line, naming what to
+// install, and so does learn, before any query.
+func TestGeneratedShimNeedsAJDK(t *testing.T) {
+	java := jvmtest.Java(t)
+	dir := t.TempDir()
+	jre := filepath.Join(dir, "java")
+	script := "#!/bin/sh\nexec " + strconv.Quote(java) + " --limit-modules java.se \"$@\"\n"
+	if err := os.WriteFile(jre, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(repoPath("examples", "jvm", "logger.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(data), "  jvm: {}\n", "  jvm: {java: "+strconv.Quote(jre)+"}\n", 1)
+	file := filepath.Join(dir, "logger.yaml")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home, err := filepath.EvalSymlinks(java)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home = filepath.Dir(filepath.Dir(home)) // JAVA_HOME/bin/java
+	before, _, _ := strings.Cut(src, "- type: java.util.logging.Handler")
+	line := strings.Count(before, "\n") + 1
+	want := file + ":" + strconv.Itoa(line) + ":13: target.listeners[0].type: java.util.logging.Handler is an abstract class, and droidstar" +
+		" generates a shim for it with the JDK's compiler, which this java (" + home + ", a JRE) does not have:" +
+		" install a JDK (on Debian or Ubuntu: apt-get install default-jdk-headless) and point JAVA_HOME or" +
+		" backend.jvm.java at it\n"
+	code, stdout, stderr := droidstar(t, "check", "--resolve", file)
+	if code != ExitFail || stdout != "" || !strings.HasPrefix(stderr, want) {
+		t.Errorf("check: exit %d, stdout %q\nstderr %s\nwant   %s", code, stdout, stderr, want)
+	}
+	out := t.TempDir()
+	code, _, stderr = droidstar(t, "learn", file, "-o", out)
+	if code != ExitFail || stderr != "droidstar: "+want {
+		t.Errorf("learn: exit %d\nstderr %s\nwant   droidstar: %s", code, stderr, want)
 	}
 }
 
