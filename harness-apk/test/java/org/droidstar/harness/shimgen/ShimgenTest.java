@@ -127,12 +127,17 @@ public class ShimgenTest extends ServerTestBase {
                 + "'why':'interface'},{'index':1,'type':'java.util.TimerTask','why':'built-in shim'},{'index':2,'type':"
                 + "'java.util.concurrent.FutureTask','why':'built-in shim'}]}"), Json.write(Main.run(r)));
         assertFalse(r.out.exists());
+        // Android's built-in shims are others, and a class the host cannot
+        // read (from a dex jar) is the device's to resolve
         r.platform = "android";
         r.listeners.clear();
         r.listeners.put(Integer.valueOf(3), "java.util.TimerTask");
+        r.listeners.put(Integer.valueOf(4), "okhttp3.Callback");
         Map<String, Object> reply = Main.run(r);
         assertEquals("org.droidstar.harness.generated.java_util_TimerTaskShim",
                 ((Map<?, ?>) ((List<?>) reply.get("shims")).get(0)).get("shim"));
+        assertEquals(q("[{'index':4,'type':'okhttp3.Callback','why':") + "\"not on the host's class path\"}]",
+                Json.write(reply.get("skipped")));
     }
 
     @Test

@@ -52,8 +52,10 @@ import org.droidstar.harness.jvm.JvmPlatform;
  * "shim", "methods"}], "skipped": [{"index", "type", "why"}]}, with the
  * jar written when adapter is not null; or {"ok": false, "errors":
  * [{"where", "code", "message"}]}, where is the purpose field at fault
- * (or "" for the host), code one of unknown-class, unknown-listener,
- * no-compiler, compile.
+ * (or "" for the host), code one of unknown-listener, no-compiler,
+ * compile. For android, a listener type the class path does not hold is
+ * skipped, not refused: it may come from a purpose's dex jar, which only the
+ * device reads.
  */
 public final class Main {
     /** The adapter's simple name in every generated jar. */
@@ -152,6 +154,16 @@ public final class Main {
             for (Map.Entry<Integer, String> l : r.listeners.entrySet()) {
                 String where = "target.listeners[" + l.getKey() + "].type";
                 Class<?> type = load(l.getValue(), loader);
+                if (type == null && r.platform.equals("android")) {
+                    // a class of a dex jar, which the host cannot read: the
+                    // device resolves it (an interface, or a shim of an adapter)
+                    Map<String, Object> s = new LinkedHashMap<String, Object>();
+                    s.put("index", Long.valueOf(l.getKey()));
+                    s.put("type", l.getValue());
+                    s.put("why", "not on the host's class path");
+                    skipped.add(s);
+                    continue;
+                }
                 if (type == null) {
                     errors.add(error(where, "unknown-listener", "no class " + l.getValue() + " on the class path"));
                     continue;
