@@ -96,9 +96,13 @@ func startBackend(ctx context.Context, p *purpose.Purpose, read ReadFunc, o Back
 		}
 		return started{executors: execs, info: model.BackendInfo{Kind: purpose.BackendJVM, Options: timeouts}}, nil
 	case purpose.BackendADB:
-		execs, err := startDevices(ctx, p, o.ADB, o.getenv)
+		q, skipped, err := deviceShims(ctx, p, o, "")
 		if err != nil {
 			return started{}, err
+		}
+		execs, err := startDevices(ctx, q, o.ADB, o.getenv)
+		if err != nil {
+			return started{}, withShimHint(err, skipped)
 		}
 		return started{executors: execs, info: model.BackendInfo{Kind: purpose.BackendADB, Options: timeouts}}, nil
 	default:

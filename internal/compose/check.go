@@ -77,12 +77,22 @@ func resolveOnHost(ctx context.Context, p *purpose.Purpose, o BackendOptions, re
 	case len(p.Jars) > 0:
 		return "adb (resolved on the device when learning starts: the host resolver does not load the purpose's jars)", nil
 	}
-	results, err := resolve.Run(ctx, []resolve.Job{{Purpose: p}}, resolve.Options{Java: o.JVM.Java, Classpath: o.Resolver})
+	// The shims of abstract listener classes, generated as learn would
+	// (a missing dexer fails here), resolved from their class files.
+	q, skipped, err := deviceShims(ctx, p, o, resolverAndroidJar(o.Resolver))
+	if err != nil {
+		return "", err
+	}
+	job := resolve.Job{Purpose: q}
+	if len(q.Jars) > 0 {
+		job.Classpath = []string{q.Jars[len(q.Jars)-1].Path}
+	}
+	results, err := resolve.Run(ctx, []resolve.Job{job}, resolve.Options{Java: o.JVM.Java, Classpath: o.Resolver})
 	if err != nil {
 		return "", err
 	}
 	if results[0].Err != nil {
-		return "", results[0].Err
+		return "", withShimHint(results[0].Err, skipped)
 	}
 	return "adb (resolved on this host against android.jar, API 23)", nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/droidstar/droidstar/internal/purpose"
+	"github.com/droidstar/droidstar/internal/shimgen"
 )
 
 // Unavailable names the example folders whose libraries are neither in the
@@ -45,6 +46,11 @@ type CheckOptions struct {
 	// parameter is a String whatever its value, so any value resolves the
 	// same overloads; one without a value is the purpose's error.
 	Getenv func(string) string
+	// Shims, when set, generates the shims of the purposes' abstract
+	// listener classes (the adb backend's way, internal/shimgen) for the
+	// purposes without jars, which then resolve with them as a device
+	// would. Platform, AndroidJar and the rest are the caller's.
+	Shims *shimgen.Options
 }
 
 // CheckExamples resolves every purpose in examples/*/ (purpose.yaml and
@@ -77,6 +83,11 @@ func CheckExamples(ctx context.Context, root string, o CheckOptions) ([]Outcome,
 			job := Job{Purpose: p}
 			if len(p.Jars) > 0 {
 				job.Classpath, out.Skipped, out.Err = classpath(ctx, p, o)
+			} else if o.Shims != nil && shimgen.Needed(p) {
+				var r *shimgen.Result
+				if r, out.Err = shimgen.Generate(ctx, p, *o.Shims); out.Err == nil && r.Jar != "" {
+					job = Job{Purpose: shimgen.With(p, r), Classpath: []string{r.Jar}}
+				}
 			}
 			if out.Err == nil && out.Skipped == "" {
 				jobs = append(jobs, job)

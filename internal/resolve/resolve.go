@@ -91,6 +91,9 @@ func Run(ctx context.Context, jobs []Job, o Options) ([]Result, error) {
 	cfgs := make([]*harness.Configuration, len(jobs))
 	for i, j := range jobs {
 		cfgs[i] = harness.Configure(j.Purpose)
+		// The resolver stages an empty placeholder for each jar and loads
+		// the job's class path instead: the jars' digests cannot match.
+		cfgs[i].Request.JarSHA256 = nil
 		line, err := json.Marshal(request{Purpose: cfgs[i].Request, Classpath: j.Classpath})
 		if err != nil {
 			return nil, fmt.Errorf("resolve: %s: %w", j.Purpose.File, err)

@@ -10,6 +10,7 @@
 package shimgen
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -23,7 +24,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/droidstar/droidstar/internal/harness"
 	"github.com/droidstar/droidstar/internal/purpose"
@@ -59,6 +62,76 @@ type Options struct {
 	Platform Platform
 	// AndroidJar is android.jar, for Android shims.
 	AndroidJar string
+	// Dexer turns Android shims into dex; nil when this host has none,
+	// which is an error only when a shim is needed.
+	Dexer *Dexer
+}
+
+// Dexer is the tool that turns class files into the dex ART loads.
+type Dexer struct {
+	// Kind is "d8" or "dx" (commands), or "dx.jar" (run with java -jar).
+	Kind string
+	Path string
+}
+
+// FindAndroidSDK finds android.jar (API 23, the level the harness is built
+// against) and the newest dexer of the Android SDK in sdk (ANDROID_HOME
+// or ANDROID_SDK_ROOT; "" for none): d8 preferred, else dx.jar, as
+// harness-apk/tools/fetch-android.sh finds them; without one there, d8 or
+// dx (Debian's dalvik-exchange) on PATH. Each is "" or nil when missing.
+func FindAndroidSDK(sdk string) (androidJar string, dexer *Dexer) {
+	if sdk != "" {
+		if p := filepath.Join(sdk, "platforms", "android-23", "android.jar"); isFile(p) {
+			androidJar = p
+		}
+		tools, _ := filepath.Glob(filepath.Join(sdk, "build-tools", "*"))
+		sort.Sort(sort.Reverse(byVersion(tools)))
+		for _, bt := range tools {
+			if p := filepath.Join(bt, "d8"); isFile(p) {
+				return androidJar, &Dexer{Kind: "d8", Path: p}
+			}
+		}
+		for _, bt := range tools {
+			if p := filepath.Join(bt, "lib", "dx.jar"); isFile(p) {
+				return androidJar, &Dexer{Kind: "dx.jar", Path: p}
+			}
+		}
+	}
+	for _, kind := range []string{"d8", "dx"} {
+		if p, err := exec.LookPath(kind); err == nil {
+			return androidJar, &Dexer{Kind: kind, Path: p}
+		}
+	}
+	return androidJar, nil
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
+
+// byVersion orders build-tools folders by version (29.0.3 < 30.0.2 <
+// 34.0.0), numbers compared as numbers.
+type byVersion []string
+
+func (v byVersion) Len() int      { return len(v) }
+func (v byVersion) Swap(i, j int) { v[i], v[j] = v[j], v[i] }
+func (v byVersion) Less(i, j int) bool {
+	a, b := strings.Split(filepath.Base(v[i]), "."), strings.Split(filepath.Base(v[j]), ".")
+	for k := 0; k < len(a) && k < len(b); k++ {
+		x, errx := strconv.Atoi(a[k])
+		y, erry := strconv.Atoi(b[k])
+		if errx != nil || erry != nil {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+			continue
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return len(a) < len(b)
 }
 
 // Shim is one generated shim.
@@ -115,6 +188,11 @@ func Generate(ctx context.Context, p *purpose.Purpose, o Options) (*Result, erro
 	r, err := run(ctx, p, o, filepath.Join(tmp, JarName))
 	if err != nil {
 		return nil, err
+	}
+	if o.Platform == Android && r.Adapter != "" {
+		if err := dex(ctx, p, o, r, tmp); err != nil {
+			return nil, err
+		}
 	}
 	data, err := json.Marshal(r)
 	if err != nil {
@@ -241,6 +319,9 @@ func cacheKey(p *purpose.Purpose, o Options) (string, error) {
 			return "", fmt.Errorf("shim generator: android.jar: %w", err)
 		}
 	}
+	if o.Dexer != nil {
+		field("dexer", o.Dexer.Kind+" "+o.Dexer.Path)
+	}
 	return hex.EncodeToString(h.Sum(nil))[:32], nil
 }
 
@@ -302,4 +383,81 @@ func run(ctx context.Context, p *purpose.Purpose, o Options, out string) (*Resul
 		r.Jar = out
 	}
 	return &r, nil
+}
+
+// dex turns the generated jar's class files into classes.dex, for ART,
+// and writes the jar again with both: a device loads the dex, and a JVM
+// (the host's resolver, a fake device's JVM harness) the class files. A
+// host with no dexer is an error at the first listener that needs a shim.
+func dex(ctx context.Context, p *purpose.Purpose, o Options, r *Result, tmp string) error {
+	if o.Dexer == nil {
+		s := r.Shims[0]
+		c := harness.Configure(p)
+		return c.PurposeError(&harness.RemoteError{Code: "unknown-listener", Where: fmt.Sprintf("target.listeners[%d].type", s.Index),
+			Message: s.Type + " is an abstract class, and droidstar generates a shim for it, which a device loads as dex:" +
+				" that needs d8 (an Android SDK's build-tools, found through ANDROID_HOME or ANDROID_SDK_ROOT) or Debian's dx" +
+				" (apt-get install dalvik-exchange), and this host has neither"})
+	}
+	out := filepath.Join(tmp, "dex")
+	if err := os.Mkdir(out, 0o700); err != nil {
+		return fmt.Errorf("shim cache: %w", err)
+	}
+	var cmd *exec.Cmd
+	switch o.Dexer.Kind {
+	case "d8":
+		cmd = exec.CommandContext(ctx, o.Dexer.Path, "--release", "--min-api", "21", "--lib", o.AndroidJar, "--output", out, r.Jar)
+	case "dx":
+		cmd = exec.CommandContext(ctx, o.Dexer.Path, "--dex", "--min-sdk-version=21", "--output="+filepath.Join(out, "classes.dex"), r.Jar)
+	default:
+		cmd = exec.CommandContext(ctx, o.Java, "-Xmx1g", "-jar", o.Dexer.Path, "--dex", "--min-sdk-version=21",
+			"--output="+filepath.Join(out, "classes.dex"), r.Jar)
+	}
+	if said, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("dexing the generated shims (%s): %w\n%s", strings.Join(cmd.Args, " "), err, bytes.TrimSpace(said))
+	}
+	dexData, err := os.ReadFile(filepath.Join(out, "classes.dex"))
+	if err != nil {
+		return fmt.Errorf("dexing the generated shims: %w", err)
+	}
+	return addEntry(r.Jar, "classes.dex", dexData)
+}
+
+// addEntry rewrites the jar at path with one more entry, stamped as the
+// others are.
+func addEntry(path, name string, data []byte) error {
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		return fmt.Errorf("shim jar: %w", err)
+	}
+	defer zr.Close()
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	var stamp time.Time
+	for _, f := range zr.File {
+		stamp = f.Modified
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: f.Modified})
+		if err != nil {
+			return err
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(w, rc)
+		rc.Close()
+		if err != nil {
+			return err
+		}
+	}
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: stamp})
+	if err == nil {
+		_, err = w.Write(data)
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("shim jar: %w", err)
+	}
+	return os.WriteFile(path, b.Bytes(), 0o600)
 }

@@ -241,3 +241,53 @@ func TestGenerateErrorsAtTheListenerLine(t *testing.T) {
 		})
 	}
 }
+
+// TestAndroidShimsAreDexed: for a device, the shim compiles against
+// android.jar and its jar holds classes.dex beside the class files; a host
+// with no d8 and no dx is told what to install, at the listener's line.
+func TestAndroidShimsAreDexed(t *testing.T) {
+	java := jvmtest.Java(t)
+	sdk, _ := filepath.Abs(filepath.Join("..", "..", "harness-apk", "build", "android", "root", "usr", "lib", "android-sdk"))
+	androidJar, dexer := shimgen.FindAndroidSDK(sdk)
+	if androidJar == "" || dexer == nil || dexer.Kind != "dx.jar" {
+		t.Skipf("no Debian Android SDK tree under %s (make -C harness-apk android-tools): %q %v", sdk, androidJar, dexer)
+	}
+	dir := t.TempDir()
+	p := loggerPurpose(t, dir, "android.animation.AnimatorListenerAdapter", "onAnimationEnd")
+	o := options(t, java)
+	o.Platform, o.AndroidJar = shimgen.Android, androidJar
+	_, err := shimgen.Generate(context.Background(), p, o)
+	want := filepath.Join(dir, "logger.yaml") + ":7:13: target.listeners[1].type: android.animation.AnimatorListenerAdapter" +
+		" is an abstract class, and droidstar generates a shim for it, which a device loads as dex: that needs d8 (an" +
+		" Android SDK's build-tools, found through ANDROID_HOME or ANDROID_SDK_ROOT) or Debian's dx (apt-get install" +
+		" dalvik-exchange), and this host has neither"
+	if err == nil || err.Error() != want {
+		t.Errorf("without a dexer: %v\nwant %s", err, want)
+	}
+
+	o.Dexer = dexer
+	r, err := shimgen.Generate(context.Background(), p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := zip.OpenReader(r.Jar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	var names []string
+	for _, f := range z.File {
+		names = append(names, f.Name)
+	}
+	wantNames := []string{"org/droidstar/harness/generated/ShimAdapter.class",
+		"org/droidstar/harness/generated/android_animation_AnimatorListenerAdapterShim.class", "classes.dex"}
+	if !reflect.DeepEqual(names, wantNames) {
+		t.Errorf("jar entries %v, want %v", names, wantNames)
+	}
+	wantShims := []shimgen.Shim{{Index: 1, Type: "android.animation.AnimatorListenerAdapter",
+		Class:   "org.droidstar.harness.generated.android_animation_AnimatorListenerAdapterShim",
+		Methods: []string{"onAnimationCancel", "onAnimationEnd", "onAnimationPause", "onAnimationRepeat", "onAnimationResume", "onAnimationStart"}}}
+	if !reflect.DeepEqual(r.Shims, wantShims) {
+		t.Errorf("shims %+v, want %+v", r.Shims, wantShims)
+	}
+}

@@ -17,7 +17,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	harnessapk "github.com/droidstar/droidstar/harness-apk"
+	"github.com/droidstar/droidstar/internal/backend/jvm"
 	"github.com/droidstar/droidstar/internal/resolve"
+	"github.com/droidstar/droidstar/internal/shimgen"
 )
 
 func main() {
@@ -37,16 +40,60 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "checkexamples:", err)
 		return 1
 	}
+	shims, cleanup, err := shimOptions(*root, *java, cp)
+	if err != nil {
+		fmt.Fprintln(stderr, "checkexamples:", err)
+		return 1
+	}
+	defer cleanup()
 	outcomes, err := resolve.CheckExamples(ctx, *root, resolve.CheckOptions{
 		Options:     resolve.Options{Java: *java, Classpath: cp},
 		Unavailable: resolve.Unavailable,
 		Getenv:      os.Getenv,
+		Shims:       shims,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "checkexamples:", err)
 		return 1
 	}
 	return report(outcomes, stdout)
+}
+
+// shimOptions say how to generate the shims of the examples' abstract
+// listener classes as the adb backend does: the harness jar (embedded in
+// this program) in a cache folder of its own, the resolver's android.jar,
+// and d8 or dx from ANDROID_HOME (or ANDROID_SDK_ROOT), PATH, else the
+// Debian SDK tree that `make -C harness-apk android-tools` unpacked.
+func shimOptions(root, java, classpath string) (*shimgen.Options, func(), error) {
+	cache, err := os.MkdirTemp("", "droidstar-checkexamples-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() { os.RemoveAll(cache) }
+	jar, err := jvm.UnpackJar(harnessapk.JVMJar, filepath.Join(cache, "droidstar"))
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	if java == "" {
+		java = "java"
+	}
+	var androidJar string
+	for _, e := range filepath.SplitList(classpath) {
+		if filepath.Base(e) == "android.jar" {
+			androidJar = e
+		}
+	}
+	sdk := os.Getenv("ANDROID_HOME")
+	if sdk == "" {
+		sdk = os.Getenv("ANDROID_SDK_ROOT")
+	}
+	_, dexer := shimgen.FindAndroidSDK(sdk)
+	if dexer == nil {
+		_, dexer = shimgen.FindAndroidSDK(filepath.Join(root, "harness-apk", "build", "android", "root", "usr", "lib", "android-sdk"))
+	}
+	return &shimgen.Options{Java: java, HarnessJar: jar, CacheDir: filepath.Join(cache, "droidstar"),
+		Platform: shimgen.Android, AndroidJar: androidJar, Dexer: dexer}, cleanup, nil
 }
 
 // report prints one line per purpose (the errors in full) and a total, and
