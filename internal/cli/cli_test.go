@@ -124,7 +124,7 @@ func TestCheckExampleVariants(t *testing.T) {
 		}
 	}
 	sort.Strings(files)
-	want := []string{"bluetoothadapter/discovery.yaml", "fileobserver/started.yaml", "okhttp/reset-call.yaml"}
+	want := []string{"bluetoothadapter/discovery.yaml", "fileobserver/started.yaml", "okhttp/reset-call.yaml", "valueanimator/animator.yaml"}
 	var got []string
 	for _, f := range files {
 		got = append(got, filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(f)), filepath.Base(f))))
@@ -135,7 +135,8 @@ func TestCheckExampleVariants(t *testing.T) {
 	code, stdout, stderr := droidstar(t, append([]string{"check"}, files...)...)
 	wantOut := files[0] + ": ok: BluetoothAdapterDiscovery, 4 callins, 4 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n" +
 		files[1] + ": ok: FileObserverStarted, 3 callins, 2 callbacks, bound 2, backends adb (resolved on the device when learning starts), sim (mealy-dot model, 5 states)\n" +
-		files[2] + ": ok: OkHttpCallAtReset, 2 callins, 2 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n"
+		files[2] + ": ok: OkHttpCallAtReset, 2 callins, 2 callbacks, bound 2, backends adb (resolved on the device when learning starts)\n" +
+		files[3] + ": ok: ValueAnimator, 2 callins, 3 callbacks, bound 2, backends adb (resolved on the device when learning starts), sim (mealy-dot model, 8 states)\n"
 	if code != ExitOK || stderr != "" || stdout != wantOut {
 		t.Fatalf("exit %d, stderr %s\nstdout:\n%s\nwant:\n%s", code, stderr, stdout, wantOut)
 	}
