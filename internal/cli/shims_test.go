@@ -139,7 +139,8 @@ s7 ==ended==> s6`
 // TestCheckResolvesGeneratedShims: check --resolve --resolver generates the
 // shim of examples/valueanimator's abstract listener class as learn would
 // and resolves the purpose with it against android.jar; with no d8 and no
-// dx it says what to install, at the listener's line.
+// dx it says what to install, at the listener's line, with or without the
+// resolver.
 func TestCheckResolvesGeneratedShims(t *testing.T) {
 	needJava(t)
 	sdk := androidSDK(t)
@@ -171,5 +172,22 @@ func TestCheckResolvesGeneratedShims(t *testing.T) {
 		"droidstar: 1 of 1 purpose files have errors\n"
 	if code != ExitFail || stderr != wantErr {
 		t.Fatalf("no dexer: exit %d\nstderr:\n%s\nwant:\n%s", code, stderr, wantErr)
+	}
+	// without the resolver too: the shims are generated before a device is
+	// needed
+	code, _, stderr = runEnv(t, map[string]string{"ANDROID_HOME": sdk}, "check", "--resolve", file)
+	if code != ExitOK {
+		t.Fatalf("with ANDROID_HOME, no resolver: exit %d\n%s", code, stderr)
+	}
+	noDexer := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(noDexer, "platforms", "android-23"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(sdk, "platforms", "android-23", "android.jar"), filepath.Join(noDexer, "platforms", "android-23", "android.jar")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runEnv(t, map[string]string{"ANDROID_HOME": noDexer}, "check", "--resolve", file)
+	if code != ExitFail || stderr != wantErr {
+		t.Fatalf("no dexer, no resolver: exit %d\nstderr:\n%s\nwant:\n%s", code, stderr, wantErr)
 	}
 }

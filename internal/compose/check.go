@@ -68,20 +68,24 @@ func Check(ctx context.Context, p *purpose.Purpose, read ReadFunc, o BackendOpti
 // given the resolver; otherwise the device resolves them when learning
 // starts. A purpose with jars is left to the device: their JVM class files
 // come from the example's Makefile, which a user's purpose does not have.
+// With resolveIt the shims of abstract listener classes are generated
+// first, as learn would, so that a missing d8 or dx is a check error.
 func resolveOnHost(ctx context.Context, p *purpose.Purpose, o BackendOptions, resolveIt bool) (string, error) {
-	switch {
-	case !resolveIt:
+	if !resolveIt {
 		return "adb (resolved on the device when learning starts)", nil
+	}
+	// The shims of abstract listener classes, generated as learn would
+	// (a missing dexer fails here, with or without the resolver), then
+	// resolved from their class files.
+	q, skipped, err := deviceShims(ctx, p, o, resolverAndroidJar(o.Resolver))
+	if err != nil {
+		return "", err
+	}
+	switch {
 	case o.Resolver == "":
 		return "adb (resolved on the device when learning starts; check --resolve --resolver CP resolves it on this host)", nil
 	case len(p.Jars) > 0:
 		return "adb (resolved on the device when learning starts: the host resolver does not load the purpose's jars)", nil
-	}
-	// The shims of abstract listener classes, generated as learn would
-	// (a missing dexer fails here), resolved from their class files.
-	q, skipped, err := deviceShims(ctx, p, o, resolverAndroidJar(o.Resolver))
-	if err != nil {
-		return "", err
 	}
 	job := resolve.Job{Purpose: q}
 	if len(q.Jars) > 0 {
