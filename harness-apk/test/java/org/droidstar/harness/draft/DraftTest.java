@@ -24,8 +24,8 @@ import org.junit.Test;
 /** droidstar init's class reader: what it reads of a class, and its answers. */
 public class DraftTest {
     /**
-     * A class with one of each thing the reader looks for; addWatcher is
-     * no registration (add*Listener is), registerWatcher is.
+     * A class with one of each thing the reader looks for; addWatcher and
+     * registerWatcher are both registrations, the first by name wins.
      */
     public static class Gadget {
         public interface ChangeListener {
@@ -80,41 +80,103 @@ public class DraftTest {
 
     @Test
     public void describesConstructorsFactoriesMethodsAndListeners() {
-        String want = "{\"class\":\"org.droidstar.harness.draft.DraftTest$Gadget\",\"kind\":\"class\",\"shim\":null,"
+        String gadget = "org.droidstar.harness.draft.DraftTest$Gadget";
+        String want = "{\"class\":\"" + gadget + "\",\"kind\":\"class\",\"shim\":null,"
                 + "\"constructors\":["
                 + "{\"params\":[],\"signature\":\"new org.droidstar.harness.draft.DraftTest.Gadget()\"},"
                 + "{\"params\":[\"java.lang.String\",\"int\"],\"signature\":\"new org.droidstar.harness.draft.DraftTest.Gadget(String, int)\"}],"
-                + "\"factories\":[{\"name\":\"open\",\"params\":[\"java.lang.String\"],"
+                + "\"factories\":[{\"name\":\"open\",\"params\":[\"java.lang.String\"],\"returns\":\"" + gadget + "\","
                 + "\"signature\":\"static org.droidstar.harness.draft.DraftTest.Gadget open(String)\"}],"
                 + "\"methods\":["
-                + "{\"name\":\"addWatcher\",\"params\":[\"org.droidstar.harness.draft.DraftTest$Gadget$Watcher\"],"
-                + "\"signature\":\"void addWatcher(org.droidstar.harness.draft.DraftTest.Gadget.Watcher)\"},"
-                + "{\"name\":\"names\",\"params\":[\"org.droidstar.harness.draft.DraftTest$Gadget\"],"
+                + "{\"name\":\"names\",\"params\":[\"" + gadget + "\"],\"returns\":\"java.lang.String[]\","
                 + "\"signature\":\"String[] names(org.droidstar.harness.draft.DraftTest.Gadget)\"},"
-                + "{\"name\":\"schedule\",\"params\":[\"java.util.TimerTask\",\"long\"],\"signature\":\"void schedule(java.util.TimerTask, long)\"},"
-                + "{\"name\":\"turn\",\"params\":[\"int\"],\"signature\":\"void turn(int)\"},"
-                + "{\"name\":\"turn\",\"params\":[\"double\",\"boolean\"],\"signature\":\"void turn(double, boolean)\"}],"
+                + "{\"name\":\"schedule\",\"params\":[\"java.util.TimerTask\",\"long\"],\"returns\":\"void\",\"signature\":\"void schedule(java.util.TimerTask, long)\"},"
+                + "{\"name\":\"turn\",\"params\":[\"int\"],\"returns\":\"void\",\"signature\":\"void turn(int)\"},"
+                + "{\"name\":\"turn\",\"params\":[\"double\",\"boolean\"],\"returns\":\"void\",\"signature\":\"void turn(double, boolean)\"}],"
                 + "\"listeners\":["
-                + "{\"type\":\"java.util.TimerTask\",\"register\":null,\"shim\":true,"
+                + "{\"type\":\"java.util.TimerTask\",\"register\":null,\"shim\":true,\"kind\":\"abstract\","
                 + "\"callbacks\":[{\"name\":\"run\",\"signature\":\"void run()\"}],"
-                + "\"callins\":[{\"name\":\"cancel\",\"params\":[],\"signature\":\"boolean cancel()\"},"
-                + "{\"name\":\"scheduledExecutionTime\",\"params\":[],\"signature\":\"long scheduledExecutionTime()\"}]},"
-                + "{\"type\":\"org.droidstar.harness.draft.DraftTest$Gadget$ChangeListener\",\"register\":\"setOnChangeListener\",\"shim\":false,"
-                + "\"callbacks\":[{\"name\":\"onChange\",\"signature\":\"void onChange(int)\"}],\"callins\":[]},"
-                + "{\"type\":\"org.droidstar.harness.draft.DraftTest$Gadget$Watcher\",\"register\":\"registerWatcher\",\"shim\":false,"
-                + "\"callbacks\":[{\"name\":\"gone\",\"signature\":\"void gone()\"},{\"name\":\"seen\",\"signature\":\"void seen(String)\"}],"
-                + "\"callins\":[]}],\"interfaces\":[]}";
+                + "\"callins\":[{\"name\":\"cancel\",\"params\":[],\"returns\":\"boolean\",\"signature\":\"boolean cancel()\"},"
+                + "{\"name\":\"scheduledExecutionTime\",\"params\":[],\"returns\":\"long\",\"signature\":\"long scheduledExecutionTime()\"}]},"
+                + "{\"type\":\"" + gadget + "$ChangeListener\",\"register\":\"setOnChangeListener\",\"shim\":false,\"kind\":\"interface\","
+                + "\"callbacks\":[{\"name\":\"onChange\",\"signature\":\"void onChange(int)\",\"params\":[\"int\"]}],\"callins\":[]},"
+                // addWatcher, first by name, registers it (add* does, as register* does)
+                + "{\"type\":\"" + gadget + "$Watcher\",\"register\":\"addWatcher\",\"shim\":false,\"kind\":\"interface\","
+                + "\"callbacks\":[{\"name\":\"gone\",\"signature\":\"void gone()\",\"params\":[]},"
+                + "{\"name\":\"seen\",\"signature\":\"void seen(String)\",\"params\":[\"java.lang.String\"]}],"
+                + "\"callins\":[]}],\"interfaces\":[],"
+                + "\"types\":{\"java.util.TimerTask\":{\"kind\":\"abstract\",\"throwable\":false,\"constants\":[],\"constructors\":[],"
+                + "\"factories\":[],\"methods\":[\"cancel\",\"run\",\"scheduledExecutionTime\"]},"
+                + "\"" + gadget + "\":{\"kind\":\"class\",\"throwable\":false,\"constants\":[],"
+                + "\"constructors\":[{\"params\":[]},{\"params\":[\"java.lang.String\",\"int\"]}],"
+                + "\"factories\":[{\"name\":\"open\",\"params\":[\"java.lang.String\"]}],"
+                + "\"methods\":[\"addWatcher\",\"names\",\"registerWatcher\",\"schedule\",\"setOnChangeListener\",\"turn\"]},"
+                + "\"" + gadget + "$ChangeListener\":{\"kind\":\"interface\",\"throwable\":false,\"constants\":[],\"constructors\":[],"
+                + "\"factories\":[],\"methods\":[\"ignored\",\"onChange\"]},"
+                + "\"" + gadget + "$Watcher\":{\"kind\":\"interface\",\"throwable\":false,\"constants\":[],\"constructors\":[],"
+                + "\"factories\":[],\"methods\":[\"gone\",\"seen\"]}}}";
         assertEquals(want, Json.write(Reflector.describe(Gadget.class)));
     }
 
+    /** A door whose callback is an abstract class and whose other methods take things literals make. */
+    public static class Door {
+        public abstract static class Callback {
+            public abstract void onOpened(Door d);
+
+            public void onClosed() {
+            }
+
+            public final void onFinal() {
+            }
+
+            public void helper() {
+            }
+        }
+
+        public static final Door MAIN = new Door();
+
+        public void openDoor(String name, Callback cb) {
+        }
+
+        public void addAll(java.util.Collection<String> names) {
+        }
+
+        public void pause(java.util.concurrent.TimeUnit unit, Throwable why) {
+        }
+    }
+
+    /**
+     * open* with an abstract callback class among its arguments declares
+     * it as a listener (for a generated shim) and keeps the method a
+     * callin; add* of a Collection, whose size() answers, is no
+     * registration; the types say what literals could make.
+     */
     @Test
-    public void registrationNames() {
-        for (String yes : new String[] {"setOnPreparedListener", "addListener", "addStateListener", "registerCallback", "register"}) {
-            assertTrue(yes, Reflector.isRegistration(yes));
+    public void abstractCallbackClassesAndTypes() {
+        Map<String, Object> d = Reflector.describe(Door.class);
+        String cb = "org.droidstar.harness.draft.DraftTest$Door$Callback";
+        assertEquals("[{\"type\":\"" + cb + "\",\"register\":null,\"shim\":false,\"kind\":\"abstract\","
+                + "\"callbacks\":[{\"name\":\"onClosed\",\"signature\":\"void onClosed()\",\"params\":[]},"
+                + "{\"name\":\"onOpened\",\"signature\":\"void onOpened(org.droidstar.harness.draft.DraftTest.Door)\","
+                + "\"params\":[\"org.droidstar.harness.draft.DraftTest$Door\"]}],\"callins\":[]}]", Json.write(d.get("listeners")));
+        List<String> methods = new ArrayList<String>();
+        for (Object m : (List<?>) d.get("methods")) {
+            methods.add((String) ((Map<?, ?>) m).get("name"));
         }
-        for (String no : new String[] {"setListener", "setOnPrepared", "addItem", "removeListener", "unregisterCallback"}) {
-            assertTrue(no, !Reflector.isRegistration(no));
-        }
+        assertEquals("[addAll, openDoor, pause]", methods.toString());
+        Map<?, ?> types = (Map<?, ?>) d.get("types");
+        Map<?, ?> unit = (Map<?, ?>) types.get("java.util.concurrent.TimeUnit");
+        assertEquals("enum", unit.get("kind"));
+        assertEquals("[NANOSECONDS, MICROSECONDS, MILLISECONDS, SECONDS, MINUTES, HOURS, DAYS]", unit.get("constants").toString());
+        Map<?, ?> why = (Map<?, ?>) types.get("java.lang.Throwable");
+        assertEquals(Boolean.TRUE, why.get("throwable"));
+        assertEquals("[{params=[]}, {params=[java.lang.String]}, {params=[java.lang.Throwable]}, {params=[java.lang.String, java.lang.Throwable]}]",
+                why.get("constructors").toString());
+        // the class's own static final field of its type is a constant
+        assertEquals("[MAIN]", ((Map<?, ?>) types.get("org.droidstar.harness.draft.DraftTest$Door")).get("constants").toString());
+        assertTrue(!Reflector.callbackType(java.util.Collection.class));
+        assertTrue(Reflector.callbackType(Door.Callback.class));
+        assertTrue(!Reflector.callbackType(String.class));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.droidstar.harness.draft;
 
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -10,17 +11,22 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import org.droidstar.harness.jvm.JvmShims;
 
 /**
  * Reads what a purpose draft needs from a class by reflection: its public
  * constructors and static factories, its public instance methods (the
- * candidate callins), and the callback objects it takes (listener
- * interfaces registered through setOn*Listener, add*Listener or
- * register* methods, and the abstract classes the harness has shims for,
- * wherever a public method takes one). Nothing of the class runs: it is
+ * candidate callins), the callback objects it takes (listener
+ * interfaces and callback classes that a registration method takes:
+ * subscribe, set*Listener, set*Callback, register*, add*, open*; and the
+ * abstract classes the harness has shims for, wherever a public method
+ * takes one), and the types of the parameters, with what a purpose's
+ * argument literals could make a value of each from (constants,
+ * constructors, static factories). Nothing of the class runs: it is
  * loaded without initialisation, so that android.jar's stubs, whose
  * bodies only throw, can be read too.
  *
@@ -142,16 +148,21 @@ public final class Reflector {
                 continue; // the shim's callback, not a callin
             }
             Class<?>[] ps = m.getParameterTypes();
-            if (ps.length == 1 && isRegistration(m.getName()) && callbackType(ps[0])) {
+            boolean registration = isRegistration(m.getName());
+            if (ps.length == 1 && registration && callbackType(ps[0])) {
                 Map<String, Object> l = listeners.get(ps[0].getName());
-                if (l == null) {
+                if (l == null || l.get("register") == null) {
                     listeners.put(ps[0].getName(), listener(ps[0], m.getName()));
                 }
                 continue;
             }
             for (Class<?> p : ps) {
-                if (SHIMS.containsKey(p.getName()) && !listeners.containsKey(p.getName())) {
-                    listeners.put(p.getName(), listener(p, null));
+                if (SHIMS.containsKey(p.getName()) || (registration && callbackType(p))) {
+                    // openCamera(String, StateCallback, Handler): the
+                    // listener is declared, and passed by the callin.
+                    if (!listeners.containsKey(p.getName())) {
+                        listeners.put(p.getName(), listener(p, null));
+                    }
                 } else if (p.isInterface() && !interfaces.containsKey(p.getName())) {
                     Map<String, Object> l = listener(p, null);
                     // A callback interface has a method or three to
@@ -175,7 +186,152 @@ public final class Reflector {
         out.put("methods", callins);
         out.put("listeners", new ArrayList<Object>(listeners.values()));
         out.put("interfaces", new ArrayList<Object>(interfaces.values()));
+        out.put("types", types(cls, methods, listeners.values()));
+        scrub(out);
         return out;
+    }
+
+    /**
+     * The parameter types of the class's constructors, factories and
+     * methods and of its listeners' callbacks, and, one level further, of
+     * those types' own constructors and factories (a {"new": ...} takes
+     * literals too): each described by describeType. Primitives, arrays,
+     * String and Object are left out: no literal map makes them.
+     */
+    private static Map<String, Object> types(Class<?> cls, List<Method> methods, java.util.Collection<Map<String, Object>> listeners) {
+        Set<Class<?>> first = new java.util.LinkedHashSet<Class<?>>();
+        for (Constructor<?> c : cls.getConstructors()) {
+            first.addAll(Arrays.asList(c.getParameterTypes()));
+        }
+        for (Method m : methods) {
+            first.addAll(Arrays.asList(m.getParameterTypes()));
+        }
+        for (Map<String, Object> l : listeners) {
+            for (Object cb : (List<?>) l.get("callbacks")) {
+                Object types = ((Map<?, ?>) cb).get("types");
+                if (types != null) {
+                    first.addAll(((ParamTypes) types).types);
+                }
+            }
+        }
+        Map<String, Object> out = new TreeMap<String, Object>();
+        Set<Class<?>> second = new java.util.LinkedHashSet<Class<?>>();
+        for (Class<?> t : first) {
+            Map<String, Object> d = describeType(t);
+            if (d != null) {
+                out.put(t.getName(), d);
+                for (Object k : (List<?>) d.get("constructors")) {
+                    second.addAll(((ParamTypes) ((Map<?, ?>) k).get("types")).types);
+                }
+                for (Object f : (List<?>) d.get("factories")) {
+                    second.addAll(((ParamTypes) ((Map<?, ?>) f).get("types")).types);
+                }
+            }
+        }
+        for (Class<?> t : second) {
+            if (!out.containsKey(t.getName())) {
+                Map<String, Object> d = describeType(t);
+                if (d != null) {
+                    out.put(t.getName(), d);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Drops the ParamTypes the walk of types() used from a description: Json writes names, not classes. */
+    private static void scrub(Object o) {
+        if (o instanceof Map) {
+            java.util.Iterator<?> it = ((Map<?, ?>) o).values().iterator();
+            while (it.hasNext()) {
+                Object v = it.next();
+                if (v instanceof ParamTypes) {
+                    it.remove();
+                } else {
+                    scrub(v);
+                }
+            }
+        } else if (o instanceof List) {
+            for (Object v : (List<?>) o) {
+                scrub(v);
+            }
+        }
+    }
+
+    /** Parameter types carried through the description until types() has walked them. */
+    private static final class ParamTypes {
+        final List<Class<?>> types;
+
+        ParamTypes(Class<?>[] types) {
+            this.types = Arrays.asList(types);
+        }
+    }
+
+    /**
+     * What a literal could make a value of t from: its kind (enum,
+     * interface, abstract, class), whether it is a Throwable, its
+     * constants (enum constants, and public static final fields of its own
+     * type declared in it, in declaration order), its public constructors
+     * and static factories (by parameters), and its public instance
+     * methods' names (what a callin on one would call). Null for what no
+     * literal map makes, and for a type whose API names a class the class
+     * path lacks: that type is left out, not the whole description.
+     */
+    static Map<String, Object> describeType(Class<?> t) {
+        if (t.isPrimitive() || t.isArray() || t == String.class || t == Object.class || !Modifier.isPublic(t.getModifiers())) {
+            return null;
+        }
+        try {
+            Map<String, Object> d = new LinkedHashMap<String, Object>();
+            int mod = t.getModifiers();
+            d.put("kind", t.isEnum() ? "enum" : t.isInterface() ? "interface" : Modifier.isAbstract(mod) ? "abstract" : "class");
+            d.put("throwable", Boolean.valueOf(Throwable.class.isAssignableFrom(t)));
+            List<Object> constants = new ArrayList<Object>();
+            for (Field f : t.getDeclaredFields()) {
+                int fm = f.getModifiers();
+                if (Modifier.isPublic(fm) && Modifier.isStatic(fm) && Modifier.isFinal(fm) && t.isAssignableFrom(f.getType())) {
+                    constants.add(f.getName());
+                }
+            }
+            d.put("constants", constants);
+            List<Object> constructors = new ArrayList<Object>();
+            if (!t.isInterface() && !Modifier.isAbstract(mod)) {
+                Constructor<?>[] cs = t.getConstructors();
+                Arrays.sort(cs, new Comparator<Constructor<?>>() {
+                    @Override
+                    public int compare(Constructor<?> a, Constructor<?> b) {
+                        return compareParams(a.getParameterTypes(), b.getParameterTypes());
+                    }
+                });
+                for (Constructor<?> c : cs) {
+                    Map<String, Object> k = new LinkedHashMap<String, Object>();
+                    k.put("params", names(c.getParameterTypes()));
+                    k.put("types", new ParamTypes(c.getParameterTypes()));
+                    constructors.add(k);
+                }
+            }
+            d.put("constructors", constructors);
+            List<Object> factories = new ArrayList<Object>();
+            Set<String> methods = new TreeSet<String>();
+            for (Method m : publicMethods(t)) {
+                if (Modifier.isStatic(m.getModifiers())) {
+                    if (m.getDeclaringClass() == t && t.isAssignableFrom(m.getReturnType())) {
+                        Map<String, Object> f = new LinkedHashMap<String, Object>();
+                        f.put("name", m.getName());
+                        f.put("params", names(m.getParameterTypes()));
+                        f.put("types", new ParamTypes(m.getParameterTypes()));
+                        factories.add(f);
+                    }
+                } else {
+                    methods.add(m.getName());
+                }
+            }
+            d.put("factories", factories);
+            d.put("methods", new ArrayList<Object>(methods));
+            return d;
+        } catch (LinkageError e) {
+            return null;
+        }
     }
 
     /**
@@ -206,16 +362,71 @@ public final class Reflector {
         return out;
     }
 
-    /** Whether a method name registers a callback object. */
+    /**
+     * Whether a method name registers a callback object, when it takes
+     * one (callbackType): subscribe, set*Listener, set*Callback,
+     * register*, add*, open*.
+     */
     static boolean isRegistration(String name) {
-        return (name.startsWith("setOn") && name.endsWith("Listener"))
-                || (name.startsWith("add") && name.endsWith("Listener"))
-                || name.startsWith("register");
+        return name.startsWith("subscribe")
+                || (name.startsWith("set") && (name.endsWith("Listener") || name.endsWith("Callback")))
+                || name.startsWith("register") || word(name, "add") || word(name, "open");
     }
 
-    /** Whether the harness can make a callback object of type t: an interface, or a class it has a shim for. */
+    /** Whether name is the verb v, or v and a capitalised rest (addX, not address). */
+    private static boolean word(String name, String v) {
+        return name.equals(v) || (name.startsWith(v) && Character.isUpperCase(name.charAt(v.length())));
+    }
+
+    /**
+     * Whether the harness can make a callback object of type t: a class
+     * it has a built-in shim for; an interface whose methods to implement
+     * are callbacks (each returns void or boolean, or is named on*:
+     * Collection, whose size() answers, is no listener); or a class that
+     * can be subclassed with callback methods to override (an abstract
+     * class whose abstract methods are such, or any with on* methods:
+     * CameraDevice.StateCallback), for which droidstar generates a shim.
+     */
     static boolean callbackType(Class<?> t) {
-        return t.isInterface() || SHIMS.containsKey(t.getName());
+        if (SHIMS.containsKey(t.getName())) {
+            return true;
+        }
+        if (t.isPrimitive() || t.isArray() || Modifier.isFinal(t.getModifiers()) || t == Object.class) {
+            return false;
+        }
+        List<Method> cbs = callbackMethods(t);
+        if (cbs.isEmpty()) {
+            return false;
+        }
+        for (Method m : cbs) {
+            if (!(m.getReturnType() == void.class || m.getReturnType() == boolean.class || onName(m.getName()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The methods of a callback type that report: an interface's abstract
+     * methods (a proxy answers every one); a class's abstract methods and
+     * its overridable on* methods.
+     */
+    static List<Method> callbackMethods(Class<?> t) {
+        List<Method> out = new ArrayList<Method>();
+        for (Method m : publicMethods(t)) {
+            int mod = m.getModifiers();
+            if (Modifier.isStatic(mod)) {
+                continue;
+            }
+            if (Modifier.isAbstract(mod) || (!t.isInterface() && !Modifier.isFinal(mod) && onName(m.getName()))) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    private static boolean onName(String name) {
+        return name.length() > 2 && name.startsWith("on") && Character.isUpperCase(name.charAt(2));
     }
 
     private static Map<String, Object> listener(Class<?> type, String register) {
@@ -223,6 +434,7 @@ public final class Reflector {
         l.put("type", type.getName());
         l.put("register", register);
         l.put("shim", Boolean.valueOf(SHIMS.containsKey(type.getName())));
+        l.put("kind", type.isInterface() ? "interface" : Modifier.isAbstract(type.getModifiers()) ? "abstract" : "class");
         List<Object> callbacks = new ArrayList<Object>();
         if (SHIMS.containsKey(type.getName())) {
             for (String name : SHIMS.get(type.getName())) {
@@ -232,15 +444,16 @@ public final class Reflector {
                 callbacks.add(cb);
             }
         } else {
-            for (Method m : publicMethods(type)) {
-                // A proxy answers every interface method; the abstract
-                // ones are those an implementation must say something for.
-                if (Modifier.isAbstract(m.getModifiers())) {
-                    Map<String, Object> cb = new LinkedHashMap<String, Object>();
-                    cb.put("name", m.getName());
-                    cb.put("signature", signature(m));
-                    callbacks.add(cb);
-                }
+            // A proxy answers every interface method; the abstract ones are
+            // those an implementation must say something for. A generated
+            // shim overrides a class's callback methods.
+            for (Method m : callbackMethods(type)) {
+                Map<String, Object> cb = new LinkedHashMap<String, Object>();
+                cb.put("name", m.getName());
+                cb.put("signature", signature(m));
+                cb.put("params", names(m.getParameterTypes()));
+                cb.put("types", new ParamTypes(m.getParameterTypes()));
+                callbacks.add(cb);
             }
         }
         l.put("callbacks", callbacks);
@@ -283,6 +496,7 @@ public final class Reflector {
         Map<String, Object> out = new LinkedHashMap<String, Object>();
         out.put("name", m.getName());
         out.put("params", names(m.getParameterTypes()));
+        out.put("returns", m.getReturnType().getTypeName());
         out.put("signature", signature(m));
         return out;
     }
