@@ -26,13 +26,21 @@ a purpose draft:
     first one chosen and the others commented out (a class the harness has a
     shim for, such as TimerTask or AsyncTask, is drafted as its shim);
   - its public instance methods as callins, with a placeholder argument of each
-    parameter's type ({int: 0}, false, "text", {listener: T}, ...); those that
-    take an object no argument literal makes (null), or a callback interface
-    no registration method names ({listener: T}), are commented out, saying
-    what they need;
-  - the listener interfaces its setOn*Listener, add*Listener and register*
-    methods take, and the classes with shims its methods take, as
-    target.listeners, and their methods as callbacks.
+    parameter's type, of the argument literal kinds of the purpose schema
+    ({int: 0}, false, "text", {listener: T}, {constant: ...} of an enum,
+    {new: [java.lang.IllegalStateException, boom]} for a Throwable, {new: ...}
+    and {call: ...} of simple constructors and factories, {path: ...}, ...);
+    those that take an object no argument literal makes (null), or a callback
+    interface no registration method names ({listener: T}), and queries
+    (get*, is*, has*, estimate*, size, toString, ...) are commented out,
+    saying why;
+  - the callback interfaces and classes its subscribe, set*Listener,
+    set*Callback, register*, add* and open* methods take, the callback
+    interfaces its submit, execute, schedule, post, offer ... methods take, and
+    the classes with shims its methods take, as target.listeners, and their
+    methods as callbacks;
+  - advice in comments: restrictions on the methods that may be called without
+    end, and how to call methods on objects the callbacks hand out.
 Each entry is commented with its Java signature. The draft passes 'droidstar
 check' as it is: delete what you do not want, pick the constructor, and put
 values that mean something in place of the placeholders (examples/jvm/README.md

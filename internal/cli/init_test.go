@@ -42,7 +42,7 @@ func androidJar(t *testing.T) string {
 // JDK's classes differ between versions, so a golden holds for one.
 var javaLine = regexp.MustCompile(`reflection on Java [0-9.]+`)
 
-// TestInitDraftsGolden drafts the three classes of the issue and compares
+// TestInitDraftsGolden drafts the classes of the issues and compares
 // each with its golden file (go test ./internal/cli -update rewrites
 // them); each draft passes check as it is, and the JVM ones resolve on the
 // harness.
@@ -55,6 +55,11 @@ func TestInitDraftsGolden(t *testing.T) {
 		{"timer", "java.util.Timer", false},
 		{"completablefuture", "java.util.concurrent.CompletableFuture", false},
 		{"mediaplayer", "android.media.MediaPlayer", true},
+		{"submissionpublisher", "java.util.concurrent.SubmissionPublisher", false},
+		{"scheduledthreadpoolexecutor", "java.util.concurrent.ScheduledThreadPoolExecutor", false},
+		// abstract callback classes (CameraDevice.StateCallback), passed
+		// to openCamera and register*Callback with a Handler
+		{"cameramanager", "android.hardware.camera2.CameraManager", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -109,6 +114,10 @@ var timerWalkthrough = []draftEdit{
 	{op: "delete-callin", line: "scheduleAtFixedRate_TimerTask_long_long"},
 	{op: "replace", line: "  - symbol: TimerTask_cancel", with: "  - symbol: taskcancel"},
 	{op: "delete-callin", line: "TimerTask_scheduledExecutionTime"},
+	// 4. No restrictions: a TimerTask is scheduled once (a second schedule
+	// of it throws), so the schedules cannot pile up.
+	{op: "delete", line: "# restrictions:"},
+	{op: "delete", line: "#   - {at_most: 2, of: [schedule_TimerTask_Date, schedule_TimerTask_long, schedule_TimerTask_Date_long, schedule_TimerTask_long_long, scheduleAtFixedRate_TimerTask_Date_long, scheduleAtFixedRate_TimerTask_long_long]}"},
 }
 
 // draftEdit is one edit of a draft: delete a line, replace it (a trailing
@@ -342,7 +351,7 @@ target:
       register: setOnChangeListener     # void setOnChangeListener(org.example.Gadget.ChangeListener)
   # dispose: release                    # a method called after each query: release, close, cancel, shutdown
 callins:
-  - symbol: isOn                        # boolean isOn()
+  # - symbol: isOn                      # boolean isOn(): a query, no side effect
   - symbol: turn                        # void turn(int)
     args: [{int: 0}]
 callbacks:
@@ -412,5 +421,53 @@ func zipFolder(t *testing.T, dir, file string) {
 	}
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestInitSubmissionPublisher is issue 30's acceptance for init, on any
+// JDK (the golden holds for one): subscribe registers a Flow.Subscriber
+// proxy, closeExceptionally gets a {new: ...} Throwable, TimeUnit a
+// constant, the queries are commented out, restrictions are advised, and
+// the draft passes check and check --resolve as it is.
+func TestInitSubmissionPublisher(t *testing.T) {
+	needJava(t)
+	file := filepath.Join(t.TempDir(), "publisher.yaml")
+	if code, _, stderr := droidstar(t, "init", "java.util.concurrent.SubmissionPublisher", "-o", file); code != ExitOK {
+		t.Fatalf("init: exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	draft := string(data)
+	for _, want := range []string{
+		"    - type: java.util.concurrent.Flow$Subscriber  # a proxy: callbacks onComplete, onError, onNext, onSubscribe\n" +
+			"      register: subscribe               # void subscribe(java.util.concurrent.Flow.Subscriber)\n",
+		"  - symbol: closeExceptionally          # void closeExceptionally(Throwable)\n" +
+			"    args: [{new: [java.lang.IllegalStateException, boom]}]  # any java.lang.Throwable will do\n",
+		"    args: [\"text\", {long: 0}, {constant: java.util.concurrent.TimeUnit.MILLISECONDS}, {listener: java.util.function.BiPredicate}]",
+		"  # - symbol: estimateMaximumLag        # int estimateMaximumLag(): a query, no side effect\n",
+		"  # - symbol: getExecutor               # java.util.concurrent.Executor getExecutor(): a query, no side effect\n",
+		"  # - symbol: isClosed                  # boolean isClosed(): a query, no side effect\n",
+		"  - symbol: submit                      # int submit(Object)\n",
+		"  - symbol: onSubscribe                 # Subscriber: void onSubscribe(java.util.concurrent.Flow.Subscription)\n",
+		"# onSubscribe hands out java.util.concurrent.Flow.Subscription (cancel, request): a callin on it\n" +
+			"#   takes on: {callback: onSubscribe, arg: 0}, where droidstar has that literal (issue 30)\n",
+		"# restrictions:                         # offer, submit may be called without end: at_most keeps the model finite\n" +
+			"#   - {at_most: 2, of: [offer_Object_BiPredicate, offer_Object_long_TimeUnit_BiPredicate, submit]}\n",
+	} {
+		if !strings.Contains(draft, want) {
+			t.Errorf("the draft lacks\n%s\nin\n%s", want, draft)
+		}
+	}
+	for _, args := range [][]string{{"check", file}, {"check", "--resolve", file}} {
+		code, stdout, stderr := droidstar(t, args...)
+		ok := strings.Contains(stdout, "publisher.yaml: ok: SubmissionPublisher, 5 callins, 5 callbacks, bound 2, backends jvm")
+		if args[1] == "--resolve" {
+			ok = ok && strings.Contains(stdout, ": target resolved)")
+		}
+		if code != ExitOK || !ok {
+			t.Errorf("%v: exit %d\n%s%s", args[:len(args)-1], code, stdout, stderr)
+		}
 	}
 }

@@ -45,19 +45,49 @@ type Class struct {
 	// (CompletableFuture's BiConsumer): a proxy could stand for each, once
 	// the purpose declares it a listener.
 	Interfaces []Listener `json:"interfaces"`
+	// Types are the parameter types of its constructors, factories and
+	// methods and of its listeners' callbacks (and of those types' own
+	// constructors and factories), by binary name, with what an argument
+	// literal could make a value of each from. Primitives, arrays, String
+	// and Object are not among them.
+	Types map[string]Type `json:"types"`
+}
+
+// Type is a parameter type, as argument literals could make its values.
+type Type struct {
+	// Kind is enum, interface, abstract or class.
+	Kind      string `json:"kind"`
+	Throwable bool   `json:"throwable"`
+	// Constants are its enum constants and its public static final fields
+	// of its own type, in declaration order ({constant: TYPE.NAME}).
+	Constants []string `json:"constants"`
+	// Constructors are its public constructors' parameters ({new: ...}),
+	// none for an interface or an abstract class.
+	Constructors []struct {
+		Params []string `json:"params"`
+	} `json:"constructors"`
+	// Factories are its public static methods that return it ({call: ...}).
+	Factories []Method `json:"factories"`
+	// Methods are the names of its public instance methods.
+	Methods []string `json:"methods"`
 }
 
 // Method is a constructor, a static factory or an instance method.
 type Method struct {
-	Name      string   `json:"name"`
-	Params    []string `json:"params"`
-	Signature string   `json:"signature"`
+	Name   string   `json:"name"`
+	Params []string `json:"params"`
+	// Returns is the return type's binary name (void for none).
+	Returns   string `json:"returns"`
+	Signature string `json:"signature"`
 }
 
-// Listener is a callback object the class takes: an interface (a proxy)
-// or a class the harness has a shim for.
+// Listener is a callback object the class takes: an interface (a proxy),
+// a class the harness has a shim for, or a class with callback methods to
+// override (a generated shim).
 type Listener struct {
 	Type string `json:"type"`
+	// Kind is interface, abstract or class.
+	Kind string `json:"kind"`
 	// Register is the one-argument method that registers it
 	// (setOnPreparedListener), or "" when it is passed as an argument.
 	Register  string     `json:"register"`
@@ -71,6 +101,8 @@ type Listener struct {
 type Callback struct {
 	Name      string `json:"name"`
 	Signature string `json:"signature"`
+	// Params are its parameter types (none known for a built-in shim's).
+	Params []string `json:"params,omitempty"`
 }
 
 // Options say how to run the reflector.

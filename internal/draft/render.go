@@ -2,6 +2,7 @@ package draft
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -12,9 +13,12 @@ const commentColumn = 40
 // Render writes the purpose draft of a description. Everything that is not
 // commented out passes `droidstar check`: one constructor (or factory) is
 // chosen, the others are comments; every public method is a callin (but
-// those that take an object no literal makes are comments), every
-// listener's method a callback, each with its Java signature beside it;
-// each argument is a placeholder of its parameter's type.
+// those that take an object no literal makes, and the query-only ones,
+// are comments), every listener's method a callback, each with its Java
+// signature beside it; each argument is a placeholder of its parameter's
+// type, of the literal kinds of the purpose schema (see literals.go).
+// Comments advise restrictions on methods that may be called without
+// end, and say which objects the callbacks hand out.
 //
 // jars are the --jar libraries as the purpose names them (relative to its
 // folder); they become its jars.
@@ -28,23 +32,35 @@ func Render(d *Description, jars []string) []byte {
 	b.comment("the rest, pick the constructor, and replace each placeholder argument (0, false,")
 	b.comment("\"text\": a value of the parameter's type) with one that means something. Callins")
 	b.comment("that take an object no argument literal makes, or an interface no listener is")
-	b.comment("declared for, are commented out, saying what they need.")
+	b.comment("declared for, are commented out, saying what they need. So are queries (get*,")
+	b.comment("is*, has*, estimate*, size, toString, ...): each symbol multiplies the queries,")
+	b.comment("and a query changes no state; uncomment one to learn in which states it throws.")
 	b.comment("examples/jvm/README.md walks through an example: java.util.Timer.")
 	b.line("name: " + symbolSafe(simple))
 	b.line("class: " + c.Name)
 
-	listenerTypes := map[string]bool{}
-	for _, l := range c.Listeners {
-		listenerTypes[l.Type] = true
-	}
+	// A callback interface handed to a task method (submit, execute,
+	// schedule, post, offer: a Runnable, a Callable, a drop handler) is a
+	// callback object too: declared, without a register.
+	listeners := slices.Clone(c.Listeners)
 	undeclared := map[string]Listener{}
 	for _, l := range c.Interfaces {
-		undeclared[l.Type] = l
+		if takenByTask(l.Type, c.Methods) {
+			listeners = append(listeners, l)
+		} else {
+			undeclared[l.Type] = l
+		}
 	}
+	listenerTypes := map[string]bool{}
+	for _, l := range listeners {
+		listenerTypes[l.Type] = true
+	}
+	lc := &literals{class: c.Name, listeners: listenerTypes, types: c.Types}
 	// why says what a call's arguments need that the draft does not
 	// declare: objects no literal makes (the placeholder is null), and
-	// interfaces that would need a listener of their own.
-	argsOf := func(params []string) (list string, why []string) {
+	// interfaces that would need a listener of their own; notes say why a
+	// literal is the one it is.
+	argsOf := func(params []string) (list string, why, notes []string) {
 		var parts, objects []string
 		for _, p := range params {
 			if l, ok := undeclared[p]; ok {
@@ -56,19 +72,22 @@ func Render(d *Description, jars []string) []byte {
 				why = append(why, "declare the listener "+javaName(p)+" (callbacks "+strings.Join(dedupe(names), ", ")+")")
 				continue
 			}
-			lit := placeholder(p, c.Name, listenerTypes)
-			if lit == "null" {
+			lit, note := lc.literal(p, false)
+			if lit == "null" && note == "" {
 				objects = append(objects, javaName(p))
+			}
+			if note != "" {
+				notes = append(notes, note)
 			}
 			parts = append(parts, lit)
 		}
 		if len(objects) > 0 {
 			why = append(why, "no literal makes "+strings.Join(dedupe(objects), ", "))
 		}
-		return "[" + strings.Join(parts, ", ") + "]", dedupe(why)
+		return "[" + strings.Join(parts, ", ") + "]", dedupe(why), dedupe(notes)
 	}
 	args := func(params []string) string {
-		list, _ := argsOf(params)
+		list, _, _ := argsOf(params)
 		return list
 	}
 
@@ -111,16 +130,19 @@ func Render(d *Description, jars []string) []byte {
 	if !made {
 		b.line("  # no public constructor or static factory: a callin with result: target must make the instance")
 	}
-	if len(c.Listeners) > 0 {
+	if len(listeners) > 0 {
 		b.line("  listeners:")
-		for _, l := range c.Listeners {
+		for _, l := range listeners {
 			var names []string
 			for _, cb := range l.Callbacks {
 				names = append(names, cb.Name)
 			}
 			what := "a proxy: callbacks " + strings.Join(names, ", ")
-			if l.Shim {
+			switch {
+			case l.Shim:
 				what = "the harness's shim: callbacks " + strings.Join(names, ", ")
+			case l.Kind == "abstract" || l.Kind == "class":
+				what = "a generated shim, a subclass: callbacks " + strings.Join(names, ", ")
 			}
 			b.commented("    - type: "+l.Type, what)
 			if l.Register != "" {
@@ -141,25 +163,32 @@ func Render(d *Description, jars []string) []byte {
 	// lacks, they all stay in, for the user to pick from and complete.
 	allCommented := true
 	for _, m := range c.Methods {
-		if _, why := argsOf(m.Params); len(why) == 0 {
+		if _, why, _ := argsOf(m.Params); len(why) == 0 && !queryOnly(m) {
 			allCommented = false
 		}
 	}
-	for _, l := range c.Listeners {
+	for _, l := range listeners {
 		if len(l.Callins) > 0 {
 			allCommented = false
 		}
 	}
 	symbols := map[string]bool{}
+	// counted are the callins drafted (not commented out) whose methods
+	// may be called without end, for the restrictions advice.
+	var counted, verbs []string
 	for _, m := range c.Methods {
-		list, why := argsOf(m.Params)
-		writeCallin(&b, m, callinSymbol(m, c.Methods, ""), "", list, why, !allCommented, symbols)
+		list, why, notes := argsOf(m.Params)
+		sym, in := writeCallin(&b, m, callinSymbol(m, c.Methods, ""), "", list, why, notes, queryOnly(m), !allCommented, symbols)
+		if v := countingVerb(m.Name); v != "" && in && !queryOnly(m) {
+			counted = append(counted, sym)
+			verbs = append(verbs, v)
+		}
 	}
-	for _, l := range c.Listeners {
+	for _, l := range listeners {
 		for _, m := range l.Callins {
 			prefix := symbolSafe(simpleName(l.Type)) + "_"
-			list, why := argsOf(m.Params)
-			writeCallin(&b, m, callinSymbol(m, l.Callins, prefix), l.Type, list, why, true, symbols)
+			list, why, notes := argsOf(m.Params)
+			writeCallin(&b, m, callinSymbol(m, l.Callins, prefix), l.Type, list, why, notes, false, true, symbols)
 		}
 	}
 
@@ -171,7 +200,7 @@ func Render(d *Description, jars []string) []byte {
 			sources[cb.Name] = append(sources[cb.Name], simpleName(c.Name)+" (shim): "+cb.Signature)
 		}
 	}
-	for _, l := range c.Listeners {
+	for _, l := range listeners {
 		for _, cb := range l.Callbacks {
 			if _, seen := sources[cb.Name]; !seen {
 				callbacks = append(callbacks, cb)
@@ -197,11 +226,16 @@ func Render(d *Description, jars []string) []byte {
 			}
 		}
 	}
+	writeHandedObjects(&b, c, listeners)
 	b.line("timeouts:")
 	b.commented("  quiescence: 500ms", "how long a wait waits for a callback")
 	b.commented("  settle: 100ms", "after a query ending in a quiet answer, for late callbacks")
 	b.commented("  post_reset: 50ms", "after a fresh instance is made")
 	b.commented("bound: 2", "distinguisher bound in free symbols")
+	if len(counted) > 0 {
+		b.commented("# restrictions:", strings.Join(dedupe(verbs), ", ")+" may be called without end: at_most keeps the model finite")
+		b.line("#   - {at_most: 2, of: [" + strings.Join(counted, ", ") + "]}")
+	}
 	b.line("backend:")
 	if IsAndroid(c.Name) {
 		b.commented("  adb: {}", "the phone or emulator adb sees")
@@ -213,12 +247,14 @@ func Render(d *Description, jars []string) []byte {
 	return []byte(b.String())
 }
 
-// writeCallin writes one callin. One with an argument no literal makes
-// is commented out: null would stand for it, which the harness cannot
-// tell apart among overloads and the method would mostly refuse. So is one
+// writeCallin writes one callin and returns its symbol and whether it is
+// in (not commented out). One with an argument no literal makes is
+// commented out: null would stand for it, which the harness cannot tell
+// apart among overloads and the method would mostly refuse. So is one
 // that takes an interface the draft declares no listener for (unwritable
-// says why), unless commentOut is false.
-func writeCallin(b *builder, m Method, sym, on, args string, unwritable []string, commentOut bool, symbols map[string]bool) {
+// says why), and a query, unless commentOut is false. notes say why an
+// argument is the one it is.
+func writeCallin(b *builder, m Method, sym, on, args string, unwritable, notes []string, query, commentOut bool, symbols map[string]bool) (string, bool) {
 	for base, n := sym, 2; symbols[sym] || reserved[sym]; n++ {
 		sym = fmt.Sprintf("%s_%d", base, n)
 	}
@@ -227,8 +263,11 @@ func writeCallin(b *builder, m Method, sym, on, args string, unwritable []string
 	if on != "" {
 		sig = javaName(on) + ": " + sig
 	}
+	if query {
+		sig += ": a query, no side effect"
+	}
 	indent := "  "
-	if len(unwritable) > 0 && commentOut {
+	if (len(unwritable) > 0 || query) && commentOut {
 		indent = "  # "
 	}
 	b.commented(indent+"- symbol: "+sym, sig)
@@ -238,11 +277,12 @@ func writeCallin(b *builder, m Method, sym, on, args string, unwritable []string
 	if on != "" {
 		b.line(indent + "  on: {listener: " + on + "}")
 	}
-	if len(unwritable) > 0 {
-		b.commented(indent+"  args: "+args, strings.Join(unwritable, "; "))
+	if why := append(slices.Clone(unwritable), notes...); len(why) > 0 {
+		b.commented(indent+"  args: "+args, strings.Join(why, "; "))
 	} else if len(m.Params) > 0 {
 		b.line(indent + "  args: " + args)
 	}
+	return sym, indent == "  "
 }
 
 func dedupe(s []string) []string {
@@ -279,37 +319,6 @@ func callinSymbol(m Method, all []Method, prefix string) string {
 		}
 	}
 	return sym
-}
-
-// placeholder is an argument literal of a parameter's type: its zero
-// value, a listener or the target where the type is one, else null.
-func placeholder(param, class string, listeners map[string]bool) string {
-	switch param {
-	case "boolean", "java.lang.Boolean":
-		return "false"
-	case "int", "java.lang.Integer":
-		return "{int: 0}"
-	case "long", "java.lang.Long":
-		return "{long: 0}"
-	case "float", "java.lang.Float":
-		return "{float: 0}"
-	case "double", "java.lang.Double":
-		return "{double: 0}"
-	case "short", "byte", "java.lang.Short", "java.lang.Byte":
-		return "0"
-	case "char", "java.lang.Character":
-		return `"a"`
-	case "java.lang.String", "java.lang.CharSequence", "java.lang.Object":
-		return `"text"`
-	case "android.content.Context":
-		return "{context: true}"
-	case class:
-		return "{target: true}"
-	}
-	if listeners[param] {
-		return "{listener: " + param + "}"
-	}
-	return "null"
 }
 
 func androidNote(class string) string {
@@ -360,4 +369,127 @@ func (b *builder) commented(s, comment string) {
 		pad = 2
 	}
 	b.line(s + strings.Repeat(" ", pad) + "# " + comment)
+}
+
+// countingVerbs are the method names (submit, or a verb with a
+// capitalised rest: scheduleAtFixedRate) that queue work or items: each
+// call may add to what the instance holds, so a model of them need not be
+// finite without a restriction.
+var countingVerbs = []string{"submit", "execute", "enqueue", "schedule", "post", "add", "offer", "put"}
+
+// countingVerb is the counting verb a method name starts with, or "".
+func countingVerb(name string) string {
+	for _, v := range countingVerbs {
+		if isVerb(name, v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// isVerb says whether name is v, or v and a capitalised rest.
+func isVerb(name, v string) bool {
+	return name == v || (strings.HasPrefix(name, v) && len(name) > len(v) && name[len(v)] >= 'A' && name[len(v)] <= 'Z')
+}
+
+// takenByTask says whether a method that queues work (a counting verb)
+// takes the interface type.
+func takenByTask(typ string, methods []Method) bool {
+	for _, m := range methods {
+		if countingVerb(m.Name) != "" && slices.Contains(m.Params, typ) {
+			return true
+		}
+	}
+	return false
+}
+
+// queryOnly says whether a method only answers a question about the
+// instance: it returns something and is named as a getter (get*, is*,
+// has*, estimate*) or is one of Object's and Collection's queries. Its
+// symbol would multiply the queries without changing the state; it
+// still tells in which states it throws, so the draft keeps it, commented
+// out.
+func queryOnly(m Method) bool {
+	if m.Returns == "void" || m.Returns == "" {
+		return false
+	}
+	switch m.Name {
+	case "get", "size", "length", "toString", "hashCode", "equals", "isEmpty", "contains", "describeContents", "compareTo", "peek":
+		return true
+	}
+	if strings.HasPrefix(m.Name, "getAnd") {
+		return false // getAndSet, getAndIncrement: a write too
+	}
+	for _, v := range []string{"get", "is", "has", "estimate"} {
+		if isVerb(m.Name, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeHandedObjects says, for each object a callback hands out that
+// later callins may need as their receiver (a Flow.Subscription from
+// onSubscribe), how a callin names it: the {callback: METHOD, arg: N}
+// literal of issue 30, written as a comment so that the draft passes
+// check on a droidstar without that literal.
+func writeHandedObjects(b *builder, c *Class, listeners []Listener) {
+	type handed struct {
+		by   []string // the callbacks that hand it out
+		arg  []int
+		name string
+	}
+	var order []string
+	found := map[string]*handed{}
+	for _, l := range listeners {
+		for _, cb := range l.Callbacks {
+			for i, p := range cb.Params {
+				t, ok := c.Types[p]
+				if !ok || p == c.Name || strings.HasPrefix(p, "java.lang.") || t.Throwable || t.Kind == "enum" || len(t.Methods) == 0 {
+					continue
+				}
+				h := found[p]
+				if h == nil {
+					h = &handed{name: p}
+					found[p] = h
+					order = append(order, p)
+				}
+				h.by = append(h.by, cb.Name)
+				h.arg = append(h.arg, i)
+			}
+		}
+	}
+	for _, p := range order {
+		h := found[p]
+		// The example names the callback that hands the object out for
+		// use (onOpened, onSubscribe), not the one that says goodbye.
+		pick := 0
+		for i, name := range h.by {
+			if handsOut(name) {
+				pick = i
+				break
+			}
+		}
+		methods := c.Types[p].Methods
+		if len(methods) > 4 {
+			methods = append(slices.Clone(methods[:4]), "...")
+		}
+		verb := "hand"
+		if len(h.by) == 1 {
+			verb = "hands"
+		}
+		b.comment(fmt.Sprintf("%s %s out %s (%s): a callin on it", strings.Join(h.by, ", "), verb, javaName(p), strings.Join(methods, ", ")))
+		b.comment(fmt.Sprintf("  takes on: {callback: %s, arg: %d}, where droidstar has that literal (issue 30)", h.by[pick], h.arg[pick]))
+	}
+}
+
+// handsOut says whether a callback's name says it hands out an object to
+// use: onOpened, onSubscribe, onReady, onConnected, onCreated, onConfigured.
+func handsOut(name string) bool {
+	for _, w := range []string{"Open", "Subscribe", "Ready", "Connect", "Create", "Configure", "Start", "Available"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
 }

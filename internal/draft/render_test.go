@@ -18,7 +18,7 @@ func TestRenderCases(t *testing.T) {
 		{
 			name: "a class with a shim: its callbacks, not callins",
 			desc: Description{Java: "17", Class: Class{Name: "android.os.CountDownTimer", Kind: "abstract",
-				Shim:         []Callback{{"onTick", "void onTick(long)"}, {"onFinish", "void onFinish()"}},
+				Shim:         []Callback{{"onTick", "void onTick(long)", nil}, {"onFinish", "void onFinish()", nil}},
 				Constructors: []Method{{Params: []string{"long", "long"}, Signature: "new android.os.CountDownTimer(long, long)"}},
 				Methods:      []Method{{Name: "start", Signature: "android.os.CountDownTimer start()"}}}},
 			want: []string{
@@ -48,7 +48,7 @@ func TestRenderCases(t *testing.T) {
 			desc: Description{Java: "17", Class: Class{Name: "org.example.Service", Kind: "interface",
 				Methods: []Method{{Name: "start", Signature: "void start()"}},
 				Listeners: []Listener{{Type: "org.example.Service$Listener", Register: "setOnEventListener",
-					Callbacks: []Callback{{"onEvent", "void onEvent()"}}}}}},
+					Callbacks: []Callback{{"onEvent", "void onEvent()", nil}}}}}},
 			want: []string{
 				"  # no public constructor or static factory: a callin with result: target must make the instance",
 				"    - type: org.example.Service$Listener  # a proxy: callbacks onEvent",
@@ -66,8 +66,8 @@ func TestRenderCases(t *testing.T) {
 					{Name: "put", Params: []string{"java.lang.String", "java.lang.Object"}, Signature: "void put(String, Object)"},
 				},
 				Listeners: []Listener{
-					{Type: "org.example.Job$A", Register: "addAListener", Callbacks: []Callback{{"done", "void done()"}, {"failed", "void failed(int)"}}},
-					{Type: "org.example.Job$B", Register: "addBListener", Callbacks: []Callback{{"failed", "void failed(String)"}}},
+					{Type: "org.example.Job$A", Register: "addAListener", Callbacks: []Callback{{"done", "void done()", nil}, {"failed", "void failed(int)", nil}}},
+					{Type: "org.example.Job$B", Register: "addBListener", Callbacks: []Callback{{"failed", "void failed(String)", nil}}},
 				}}},
 			want: []string{
 				"  - symbol: done                        # boolean done()",
@@ -94,12 +94,87 @@ func TestRenderCases(t *testing.T) {
 			Constructors: []Method{{Signature: "new org.example.Future()"}},
 			Methods: []Method{{Name: "whenDone", Params: []string{"org.example.Future$Action", "java.util.Date"},
 				Signature: "void whenDone(org.example.Future.Action, java.util.Date)"}},
-			Interfaces: []Listener{{Type: "org.example.Future$Action", Callbacks: []Callback{{"run", "void run()"}}}}}},
+			Interfaces: []Listener{{Type: "org.example.Future$Action", Callbacks: []Callback{{"run", "void run()", nil}}}}}},
 		want: []string{
 			// the only callin: kept in, saying what it needs
 			"  - symbol: whenDone                    # void whenDone(org.example.Future.Action, java.util.Date)",
 			"    args: [{listener: org.example.Future$Action}, null]  # declare the listener org.example.Future.Action (callbacks run); no literal makes java.util.Date",
 			"callbacks: []                           # no listener found: callbacks come from target.listeners",
+		},
+	})
+	type kase = struct {
+		name string
+		desc Description
+		want []string
+	}
+	cases = append(cases, kase{
+		name: "every literal kind where it fits the parameter, queries commented out, restrictions advised",
+		desc: Description{Java: "17", Class: Class{Name: "org.example.Queue", Kind: "class",
+			Constructors: []Method{{Signature: "new org.example.Queue()"}},
+			Methods: []Method{
+				{Name: "fail", Params: []string{"java.lang.Throwable"}, Returns: "void", Signature: "void fail(Throwable)"},
+				{Name: "fail", Params: []string{"org.example.Oops"}, Returns: "void", Signature: "void fail(org.example.Oops)"},
+				{Name: "getSize", Returns: "int", Signature: "int getSize()"},
+				{Name: "getAndClear", Returns: "int", Signature: "int getAndClear()"},
+				{Name: "load", Params: []string{"java.io.File", "java.nio.file.Path"}, Returns: "void", Signature: "void load(java.io.File, java.nio.file.Path)"},
+				{Name: "offer", Params: []string{"org.example.Item", "long", "java.util.concurrent.TimeUnit"}, Returns: "boolean",
+					Signature: "boolean offer(org.example.Item, long, java.util.concurrent.TimeUnit)"},
+				{Name: "post", Params: []string{"org.example.Task"}, Returns: "void", Signature: "void post(org.example.Task)"},
+				{Name: "use", Params: []string{"java.nio.ByteBuffer", "org.example.Mode"}, Returns: "void", Signature: "void use(java.nio.ByteBuffer, org.example.Mode)"},
+			},
+			Interfaces: []Listener{{Type: "org.example.Task", Kind: "interface", Callbacks: []Callback{{"run", "void run()", nil}}}},
+			Types: map[string]Type{
+				"java.util.concurrent.TimeUnit": {Kind: "enum", Constants: []string{"NANOSECONDS", "MICROSECONDS", "MILLISECONDS", "SECONDS", "MINUTES"}},
+				"org.example.Mode":              {Kind: "enum", Constants: []string{"FAST", "SLOW"}},
+				"org.example.Oops": {Kind: "class", Throwable: true, Constructors: []struct {
+					Params []string `json:"params"`
+				}{{[]string{"java.lang.String"}}}},
+				"org.example.Item": {Kind: "class", Constructors: []struct {
+					Params []string `json:"params"`
+				}{
+					{[]string{"org.example.Item"}}, {[]string{"java.lang.String", "org.example.Mode"}}}},
+				"java.nio.ByteBuffer": {Kind: "abstract", Factories: []Method{
+					{Name: "wrap", Params: []string{"byte[]"}}, {Name: "allocate", Params: []string{"int"}}}},
+			}}},
+		want: []string{
+			"    - type: org.example.Task            # a proxy: callbacks run",
+			"  - symbol: fail_Throwable              # void fail(Throwable)",
+			"    args: [{new: [java.lang.IllegalStateException, boom]}]  # any java.lang.Throwable will do",
+			"  - symbol: fail_Oops                   # void fail(org.example.Oops)",
+			"    args: [{new: [org.example.Oops, boom]}]",
+			"  # - symbol: getSize                   # int getSize(): a query, no side effect",
+			"  - symbol: getAndClear                 # int getAndClear()",
+			"    args: [{file: data.txt}, {path: data.txt}]  # a file of the files directory (files:, or a do: touch)",
+			`    args: [{new: [org.example.Item, "text", {constant: org.example.Mode.FAST}]}, {long: 0}, {constant: java.util.concurrent.TimeUnit.MILLISECONDS}]  # FAST: the first (or SLOW); MILLISECONDS: droidstar's timeouts are in ms too (or NANOSECONDS, MICROSECONDS, SECONDS, ...)`,
+			"  - symbol: post                        # void post(org.example.Task)",
+			"    args: [{listener: org.example.Task}]",
+			"    args: [{call: [java.nio.ByteBuffer, allocate, {int: 0}]}, {constant: org.example.Mode.FAST}]  # FAST: the first (or SLOW)",
+			"callbacks:",
+			"  - symbol: run                         # Task: void run()",
+			"# restrictions:                         # offer, post may be called without end: at_most keeps the model finite",
+			"#   - {at_most: 2, of: [offer, post]}",
+		},
+	}, kase{
+		name: "an abstract callback class passed to open*: a generated shim, and the object its callback hands out",
+		desc: Description{Java: "17", Class: Class{Name: "android.example.Manager", Kind: "class",
+			Constructors: []Method{{Signature: "new android.example.Manager()"}},
+			Methods: []Method{{Name: "openDevice", Params: []string{"java.lang.String", "android.example.Device$Callback", "android.os.Handler"}, Returns: "void",
+				Signature: "void openDevice(String, android.example.Device.Callback, android.os.Handler)"},
+				{Name: "setExtras", Params: []string{"java.util.Map"}, Returns: "void", Signature: "void setExtras(java.util.Map)"}},
+			Listeners: []Listener{{Type: "android.example.Device$Callback", Kind: "abstract", Callbacks: []Callback{
+				{"onClosed", "void onClosed(android.example.Device)", []string{"android.example.Device"}},
+				{"onOpened", "void onOpened(android.example.Device)", []string{"android.example.Device"}}}}},
+			Types: map[string]Type{"android.example.Device": {Kind: "abstract", Methods: []string{"capture", "close"}},
+				// the host JDK's Map.of, which API 23 lacks
+				"java.util.Map": {Kind: "interface", Factories: []Method{{Name: "of"}}}}}},
+		want: []string{
+			"    - type: android.example.Device$Callback  # a generated shim, a subclass: callbacks onClosed, onOpened",
+			"  - symbol: openDevice                  # void openDevice(String, android.example.Device.Callback, android.os.Handler)",
+			`    args: ["text", {listener: android.example.Device$Callback}, null]  # null: callbacks on the calling thread's Looper`,
+			"  # - symbol: setExtras                 # void setExtras(java.util.Map)",
+			"  #   args: [null]                      # no literal makes java.util.Map",
+			"# onClosed, onOpened hand out android.example.Device (capture, close): a callin on it",
+			"#   takes on: {callback: onOpened, arg: 0}, where droidstar has that literal (issue 30)",
 		},
 	})
 	for _, c := range cases {
@@ -119,5 +194,34 @@ func TestRenderCases(t *testing.T) {
 				rest = rest[i+len(w):]
 			}
 		})
+	}
+}
+
+// TestDraftersCoverSchema: init drafts from the purpose schema's <literal>
+// rows, so each row is either a kind it drafts or one it says it never
+// drafts, and it names no kind the table lacks. A new literal kind fails
+// here until init knows what to do with it.
+func TestDraftersCoverSchema(t *testing.T) {
+	rows := map[string]bool{}
+	for _, k := range purpose.Schema() {
+		if k.In != "<literal>" {
+			continue
+		}
+		rows[k.Name] = true
+		_, drafted := drafters[k.Name]
+		_, skipped := notDrafted[k.Name]
+		if drafted == skipped {
+			t.Errorf("<literal> row %q: drafted %v, not drafted %v: want exactly one", k.Name, drafted, skipped)
+		}
+	}
+	for name := range drafters {
+		if !rows[name] {
+			t.Errorf("init drafts %q, which is no <literal> row of the schema", name)
+		}
+	}
+	for name := range notDrafted {
+		if !rows[name] {
+			t.Errorf("init names %q as not drafted, which is no <literal> row of the schema", name)
+		}
 	}
 }
