@@ -2,6 +2,7 @@ package cli
 
 import (
 	"archive/zip"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -121,8 +122,9 @@ var timerWalkthrough = []draftEdit{
 }
 
 // draftEdit is one edit of a draft: delete a line, replace it (a trailing
-// comment is kept), or delete the callin of a symbol with its lines (also
-// one commented out).
+// comment is kept), insert a line after it, delete the callin of a symbol
+// with its lines (also one commented out), or delete every commented-out
+// callin.
 type draftEdit struct{ op, line, with string }
 
 func applyEdits(t *testing.T, draft string, edits []draftEdit) string {
@@ -165,6 +167,24 @@ func applyEdits(t *testing.T, draft string, edits []draftEdit) string {
 			} else {
 				lines[i] = e.with
 			}
+		case "insert":
+			// a new line after the line
+			i := find(e.line)
+			lines = append(lines[:i+1], append([]string{e.with}, lines[i+1:]...)...)
+		case "delete-commented-callins":
+			// every callin commented out: "  # - symbol:" and the
+			// "  #   " lines under it
+			var kept []string
+			for i := 0; i < len(lines); i++ {
+				if strings.HasPrefix(lines[i], "  # - symbol: ") {
+					for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "  #   ") {
+						i++
+					}
+					continue
+				}
+				kept = append(kept, lines[i])
+			}
+			lines = kept
 		case "delete-callin":
 			// a callin, or one commented out
 			i, more := lookup("  - symbol: "+e.line), "    "
@@ -469,5 +489,148 @@ func TestInitSubmissionPublisher(t *testing.T) {
 		if code != ExitOK || !ok {
 			t.Errorf("%v: exit %d\n%s%s", args[:len(args)-1], code, stdout, stderr)
 		}
+	}
+}
+
+// firstHour are the edits each examples/jvm README walkthrough lists, from
+// init's draft of the class to a purpose that learns the example's
+// typestate (TestInitFirstHour); the README shows each list as
+// editsMarkdown writes it. timer.yaml's is timerWalkthrough.
+var firstHour = []struct {
+	example, class string
+	edits          []draftEdit
+}{
+	{"submissionpublisher", "java.util.concurrent.SubmissionPublisher", []draftEdit{
+		// A Consumer subscribed by the consume callin, not a Subscriber
+		// subscribed at the reset.
+		{op: "replace", line: "    - type: java.util.concurrent.Flow$Subscriber", with: "    - type: java.util.function.Consumer"},
+		{op: "delete", line: "      register: subscribe"},
+		{op: "delete", line: "    - type: java.util.function.BiPredicate"},
+		{op: "replace", line: "  # dispose: release", with: "  dispose: close"},
+		{op: "delete-callin", line: "closeExceptionally"},
+		{op: "replace", line: "  # - symbol: consume", with: "  - symbol: consume"},
+		{op: "replace", line: "  #   args: [{listener: java.util.function.Consumer}]", with: "    args: [{listener: java.util.function.Consumer}]"},
+		{op: "delete-commented-callins"},
+		{op: "delete-callin", line: "offer_Object_BiPredicate"},
+		{op: "delete-callin", line: "offer_Object_long_TimeUnit_BiPredicate"},
+		{op: "replace", line: "  - symbol: onComplete", with: "  - symbol: accept"},
+		{op: "delete", line: "  - symbol: onError"},
+		{op: "delete", line: "  - symbol: onNext"},
+		{op: "delete", line: "  - symbol: onSubscribe"},
+		{op: "delete", line: "  - symbol: test"},
+		{op: "delete", line: "# onSubscribe hands out java.util.concurrent.Flow.Subscription (cancel, request): a callin on it"},
+		{op: "delete", line: "#   takes on: {callback: onSubscribe, arg: 0}, where droidstar has that literal (issue 30)"},
+		// Quicker: the items come within milliseconds.
+		{op: "replace", line: "  quiescence: 500ms", with: "  quiescence: 250ms"},
+		{op: "replace", line: "  settle: 100ms", with: "  settle: 20ms"},
+		{op: "replace", line: "  post_reset: 50ms", with: "  post_reset: 0ms"},
+		// The advice taken: one consumer, two items.
+		{op: "replace", line: "# restrictions:", with: "restrictions:"},
+		{op: "replace", line: "#   - {at_most: 2, of: [offer_Object_BiPredicate, offer_Object_long_TimeUnit_BiPredicate, submit]}", with: "  - {at_most: 2, of: [submit]}"},
+		{op: "insert", line: "restrictions:", with: "  - {at_most: 1, of: [consume]}"},
+	}},
+}
+
+// editsMarkdown is a list of edits as a README lists them.
+func editsMarkdown(edits []draftEdit) string {
+	var b strings.Builder
+	for _, e := range edits {
+		switch e.op {
+		case "delete":
+			fmt.Fprintf(&b, "- delete `%s`\n", strings.TrimSpace(e.line))
+		case "replace":
+			fmt.Fprintf(&b, "- `%s` becomes `%s`\n", strings.TrimSpace(e.line), strings.TrimSpace(e.with))
+		case "insert":
+			fmt.Fprintf(&b, "- after `%s` add `%s`\n", strings.TrimSpace(e.line), strings.TrimSpace(e.with))
+		case "delete-callin":
+			fmt.Fprintf(&b, "- delete the callin `%s` (its `- symbol:` line and the lines under it)\n", e.line)
+		case "delete-commented-callins":
+			b.WriteString("- delete the callins that are commented out (the queries among them)\n")
+		}
+	}
+	return b.String()
+}
+
+// canonicalTypestate renames the states of a typestate's edges in the
+// order a walk from s0 meets them, taking each state's edges in the order
+// of their labels, so that two typestates that differ only in their state
+// names (as the order of the callins names them) read the same.
+func canonicalTypestate(edges string) string {
+	type edge struct{ from, label, to string }
+	out := map[string][]edge{}
+	re := regexp.MustCompile(`^(s\d+) (--\S+-->|==\S+==>) (s\d+)$`)
+	var bad []string
+	for _, l := range strings.Split(strings.TrimSpace(edges), "\n") {
+		m := re.FindStringSubmatch(l)
+		if m == nil {
+			bad = append(bad, l)
+			continue
+		}
+		out[m[1]] = append(out[m[1]], edge{m[1], m[2], m[3]})
+	}
+	names := map[string]string{"s0": "s0"}
+	queue := []string{"s0"}
+	var lines []string
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		es := out[s]
+		sort.Slice(es, func(i, j int) bool { return es[i].label < es[j].label })
+		for _, e := range es {
+			if _, ok := names[e.to]; !ok {
+				names[e.to] = fmt.Sprintf("s%d", len(names))
+				queue = append(queue, e.to)
+			}
+			lines = append(lines, names[s]+" "+e.label+" "+names[e.to])
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(append(lines, bad...), "\n")
+}
+
+func TestCanonicalTypestate(t *testing.T) {
+	a := "s0 --b--> s2\ns0 --a--> s1\ns2 ==x==> s1"
+	b := "s0 --a--> s2\ns0 --b--> s1\ns1 ==x==> s2"
+	if ca, cb := canonicalTypestate(a), canonicalTypestate(b); ca != cb {
+		t.Errorf("renamed typestates differ:\n%s\n%s", ca, cb)
+	}
+	if c := canonicalTypestate("s0 --b--> s2\ns0 --a--> s1\ns1 ==x==> s1"); c == canonicalTypestate(a) {
+		t.Errorf("different typestates read the same: %s", c)
+	}
+}
+
+// TestInitFirstHour is issue 30's first-hour test: for each examples/jvm
+// purpose with a walkthrough, init's draft of its class, edited as the
+// README lists (firstHour), learns the example's typestate (up to the
+// names of the states); the README shows the list as the test applies it.
+func TestInitFirstHour(t *testing.T) {
+	needJava(t)
+	readme, err := os.ReadFile(repoPath("examples", "jvm", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range firstHour {
+		t.Run(c.example, func(t *testing.T) {
+			if list := editsMarkdown(c.edits); !strings.Contains(string(readme), "\n"+list+"\n") {
+				t.Errorf("examples/jvm/README.md does not list the edits of %s.yaml as\n%s", c.example, list)
+			}
+			code, draft, stderr := droidstar(t, "init", c.class)
+			if code != ExitOK {
+				t.Fatalf("init: exit %d: %s", code, stderr)
+			}
+			file := filepath.Join(t.TempDir(), c.example+".yaml")
+			if err := os.WriteFile(file, []byte(applyEdits(t, draft, c.edits)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := droidstar(t, "learn", file, "--lanes", "2", "-o", t.TempDir())
+			if code != ExitOK {
+				t.Fatalf("learn: exit %d: %s", code, stderr)
+			}
+			want := jvmExampleTypestates[c.example]
+			states := regexp.MustCompile(`\n  (\d+) states`).FindStringSubmatch(stdout)
+			if got := canonicalTypestate(typestateLines(stdout)); states == nil || states[1] != fmt.Sprint(want.states) || got != canonicalTypestate(want.edges) {
+				t.Errorf("summary:\n%s\nwant %d states, the typestate of examples/jvm/%s.yaml:\n%s", stdout, want.states, c.example, strings.TrimSpace(want.edges))
+			}
+		})
 	}
 }

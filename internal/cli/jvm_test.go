@@ -19,22 +19,19 @@ func needJava(t *testing.T) {
 	jvmtest.Java(t)
 }
 
-// TestLearnJVMExamples learns every examples/jvm purpose through the real
-// Java harness (the jar embedded in the binary, on a real JVM, against the
-// real java.util classes) and compares the typestate with the one worked
-// out by hand from the Java SE documentation.
-func TestLearnJVMExamples(t *testing.T) {
-	needJava(t)
-	cases := map[string]struct {
-		states int
-		edges  string
-	}{
-		// Timer: schedule works once, on a fresh timer and task; after the
-		// task ran, or either was cancelled, only the cancels are left.
-		"timer": {3, timerEdges},
-		// FutureTask: done() comes once, completed after start unless a
-		// cancel came first; start again or late cancels change nothing.
-		"futuretask": {4, `
+// jvmExampleTypestates are the typestates of the examples/jvm purposes,
+// each worked out by hand from the Java SE documentation: the states (with
+// the error sink) and the typestate's edges as the summary prints them.
+var jvmExampleTypestates = map[string]struct {
+	states int
+	edges  string
+}{
+	// Timer: schedule works once, on a fresh timer and task; after the
+	// task ran, or either was cancelled, only the cancels are left.
+	"timer": {3, timerEdges},
+	// FutureTask: done() comes once, completed after start unless a
+	// cancel came first; start again or late cancels change nothing.
+	"futuretask": {4, `
 s0 --start--> s1
 s0 --cancel--> s2
 s1 --start--> s1
@@ -45,11 +42,11 @@ s2 --cancel--> s2
 s2 ==cancelled==> s3
 s3 --start--> s3
 s3 --cancel--> s3`},
-		// CompletableFuture: the first completion wins and is delivered
-		// once; a second timeout is excluded by the purpose (at most one),
-		// which doubles the states that still may time out. (s7 is the error
-		// sink, which the typestate leaves out.)
-		"completablefuture": {8, `
+	// CompletableFuture: the first completion wins and is delivered
+	// once; a second timeout is excluded by the purpose (at most one),
+	// which doubles the states that still may time out. (s7 is the error
+	// sink, which the typestate leaves out.)
+	"completablefuture": {8, `
 s0 --complete--> s1
 s0 --cancel--> s2
 s0 --timeout--> s3
@@ -75,10 +72,10 @@ s6 --cancel--> s6
 s6 ==cancelled==> s8
 s8 --complete--> s8
 s8 --cancel--> s8`},
-		// FailedFuture: as CompletableFuture, with an exception the purpose
-		// makes ({new: ...}): the first of complete, fail and cancel wins,
-		// its callback comes once, and later completions change nothing.
-		"failedfuture": {5, `
+	// FailedFuture: as CompletableFuture, with an exception the purpose
+	// makes ({new: ...}): the first of complete, fail and cancel wins,
+	// its callback comes once, and later completions change nothing.
+	"failedfuture": {5, `
 s0 --complete--> s1
 s0 --fail--> s2
 s0 --cancel--> s3
@@ -97,14 +94,14 @@ s3 ==cancelled==> s4
 s4 --complete--> s4
 s4 --fail--> s4
 s4 --cancel--> s4`},
-		// SubmissionPublisher, one consumer and two submits at most: an
-		// item reaches a consumer subscribed before it was submitted (s1,
-		// s5, s8: one or two items to come), not one subscribed after (s2
-		// --consume--> s7); close ends submitting but not the delivery of
-		// items already submitted (s5 --close--> s9 ==accept==> s6). After
-		// two submits, or a close, submit is no longer allowed (excluded,
-		// or it throws), so those states merge (s3, s6, s8, s9).
-		"submissionpublisher": {9, `
+	// SubmissionPublisher, one consumer and two submits at most: an
+	// item reaches a consumer subscribed before it was submitted (s1,
+	// s5, s8: one or two items to come), not one subscribed after (s2
+	// --consume--> s7); close ends submitting but not the delivery of
+	// items already submitted (s5 --close--> s9 ==accept==> s6). After
+	// two submits, or a close, submit is no longer allowed (excluded,
+	// or it throws), so those states merge (s3, s6, s8, s9).
+	"submissionpublisher": {9, `
 s0 --consume--> s1
 s0 --submit--> s2
 s0 --close--> s3
@@ -125,30 +122,30 @@ s8 --close--> s8
 s8 ==accept==> s9
 s9 --close--> s9
 s9 ==accept==> s6`},
-		// FlowSubscriber: a Flow.Subscriber gets its subscription from
-		// onSubscribe, which request and cancel act on ({callback:
-		// [onSubscribe, 0]}); worked out by hand from the Flow and
-		// SubmissionPublisher docs (and JDK 17's BufferedSubscription, which
-		// delivers onSubscribe first, an item only while demand is left, and
-		// onComplete once closed with no item left, nothing after cancel).
-		// Before a wait delivered onSubscribe (s0, s2, s3, each with
-		// onSubscribe due), request and cancel answer err (no-callback, left
-		// out); submit and close may come. Demand is one bit: with one submit
-		// at most, a second request changes nothing one could see. request,
-		// submit and close are followed by a wait (the restriction), so each
-		// has a state of its own that only wait leaves: quiet when nothing
-		// is due (s7, s8, s12, s15, s16, s19), else the callback (s9, s11,
-		// s20). s4: subscribed, idle; s14: with demand, so a submit's item
-		// comes at once (s11 ==onNext==> s17); s5: an item waits for demand,
-		// and request brings it (s18 --request--> s20 ==onNext==> s6); close
-		// completes only once no item is left (s12 ..quiet..> s18: the item
-		// still waits, then onNext and onComplete). s6: closed and complete
-		// is due; s13: completed, or cancelled with nothing to come, where
-		// only the no-op request, close and cancel are left (submit throws
-		// once closed, or is excluded after one submit); s10: cancelled
-		// before anything was submitted, where a submit is taken but never
-		// delivered. A second close and a second cancel change nothing.
-		"flowsubscriber": {20, `
+	// FlowSubscriber: a Flow.Subscriber gets its subscription from
+	// onSubscribe, which request and cancel act on ({callback:
+	// [onSubscribe, 0]}); worked out by hand from the Flow and
+	// SubmissionPublisher docs (and JDK 17's BufferedSubscription, which
+	// delivers onSubscribe first, an item only while demand is left, and
+	// onComplete once closed with no item left, nothing after cancel).
+	// Before a wait delivered onSubscribe (s0, s2, s3, each with
+	// onSubscribe due), request and cancel answer err (no-callback, left
+	// out); submit and close may come. Demand is one bit: with one submit
+	// at most, a second request changes nothing one could see. request,
+	// submit and close are followed by a wait (the restriction), so each
+	// has a state of its own that only wait leaves: quiet when nothing
+	// is due (s7, s8, s12, s15, s16, s19), else the callback (s9, s11,
+	// s20). s4: subscribed, idle; s14: with demand, so a submit's item
+	// comes at once (s11 ==onNext==> s17); s5: an item waits for demand,
+	// and request brings it (s18 --request--> s20 ==onNext==> s6); close
+	// completes only once no item is left (s12 ..quiet..> s18: the item
+	// still waits, then onNext and onComplete). s6: closed and complete
+	// is due; s13: completed, or cancelled with nothing to come, where
+	// only the no-op request, close and cancel are left (submit throws
+	// once closed, or is excluded after one submit); s10: cancelled
+	// before anything was submitted, where a submit is taken but never
+	// delivered. A second close and a second cancel change nothing.
+	"flowsubscriber": {20, `
 s0 --submit--> s2
 s0 --close--> s3
 s0 ==onSubscribe==> s4
@@ -191,27 +188,27 @@ s18 --close--> s12
 s18 --cancel--> s13
 s19 ..quiet..> s17
 s20 ==onNext==> s6`},
-		// RejectedTask: before shutdown, an executed task runs on the pool
-		// thread (s1 ==ran==> s0); after it, execute rejects the task at
-		// once, through the handler (s4 ==rejected==> s5), and retry runs the
-		// task rejectedExecution handed back ({callback:
-		// [rejectedExecution, 0]}; s5 --retry--> s6 ==ran==> s5). retry
-		// before a wait delivered a rejection answers err (no-callback, left
-		// out, as the sink s3 is); a wait follows every execute and retry
-		// (the restriction), so each callback is delivered in its step and
-		// none is left over to count. A second shutdown changes nothing.
-		"rejectedtask": {6, rejectedTaskEdges},
-		// UncaughtThread: the thread starts once (a second start throws:
-		// the error sink, left out); its task runs, throws the purpose's
-		// exception, and the handler gets it.
-		"uncaught": {4, `
+	// RejectedTask: before shutdown, an executed task runs on the pool
+	// thread (s1 ==ran==> s0); after it, execute rejects the task at
+	// once, through the handler (s4 ==rejected==> s5), and retry runs the
+	// task rejectedExecution handed back ({callback:
+	// [rejectedExecution, 0]}; s5 --retry--> s6 ==ran==> s5). retry
+	// before a wait delivered a rejection answers err (no-callback, left
+	// out, as the sink s3 is); a wait follows every execute and retry
+	// (the restriction), so each callback is delivered in its step and
+	// none is left over to count. A second shutdown changes nothing.
+	"rejectedtask": {6, rejectedTaskEdges},
+	// UncaughtThread: the thread starts once (a second start throws:
+	// the error sink, left out); its task runs, throws the purpose's
+	// exception, and the handler gets it.
+	"uncaught": {4, `
 s0 --start--> s1
 s1 ==run==> s3
 s3 ==uncaught==> s4`},
-		// TwoActions: completing or cancelling runs both whenComplete
-		// actions once, the one registered last (second, by init) first:
-		// CompletableFuture keeps its dependents on a stack.
-		"twoactions": {4, `
+	// TwoActions: completing or cancelling runs both whenComplete
+	// actions once, the one registered last (second, by init) first:
+	// CompletableFuture keeps its dependents on a stack.
+	"twoactions": {4, `
 s0 --complete--> s1
 s0 --cancel--> s1
 s1 --complete--> s1
@@ -222,16 +219,16 @@ s2 --cancel--> s2
 s2 ==firstDone==> s3
 s3 --complete--> s3
 s3 --cancel--> s3`},
-		// Logger, whose Handler listener is an abstract class with no
-		// built-in shim: droidstar generates one (internal/shimgen). An
-		// info message reaches the handler while it is added and the level
-		// lets INFO through (s0): publish comes during info, and the wait
-		// the purpose forces after it delivers it (s1). setLevel(WARNING)
-		// mutes the handler (s2), setLevel(INFO) unmutes it; after
-		// removeHandler nothing reaches it again (s3), whatever the level.
-		// An info in s2 or s3 is answered quiet by its forced wait (s5, s6),
-		// and any callin there instead is excluded (the error sink, s4).
-		"logger": {6, `
+	// Logger, whose Handler listener is an abstract class with no
+	// built-in shim: droidstar generates one (internal/shimgen). An
+	// info message reaches the handler while it is added and the level
+	// lets INFO through (s0): publish comes during info, and the wait
+	// the purpose forces after it delivers it (s1). setLevel(WARNING)
+	// mutes the handler (s2), setLevel(INFO) unmutes it; after
+	// removeHandler nothing reaches it again (s3), whatever the level.
+	// An info in s2 or s3 is answered quiet by its forced wait (s5, s6),
+	// and any callin there instead is excluded (the error sink, s4).
+	"logger": {6, `
 s0 --info--> s1
 s0 --mute--> s2
 s0 --unmute--> s0
@@ -247,18 +244,26 @@ s3 --unmute--> s3
 s3 --remove--> s3
 s5 ..quiet..> s2
 s6 ..quiet..> s3`},
-		// AsyncFile: a read completes with the 9 bytes of the file while
-		// the channel is open, fails with ClosedChannelException after
-		// close; close is idempotent. (The error sink: a read not
-		// followed by wait, which the purpose excludes.)
-		"asyncfile": {4, `
+	// AsyncFile: a read completes with the 9 bytes of the file while
+	// the channel is open, fails with ClosedChannelException after
+	// close; close is idempotent. (The error sink: a read not
+	// followed by wait, which the purpose excludes.)
+	"asyncfile": {4, `
 s0 --read--> s1
 s0 --close--> s2
 s1 ==completed==> s0
 s2 --read--> s4
 s2 --close--> s2
 s4 ==failed==> s2`},
-	}
+}
+
+// TestLearnJVMExamples learns every examples/jvm purpose through the real
+// Java harness (the jar embedded in the binary, on a real JVM, against the
+// real java.util classes) and compares the typestate with the one worked
+// out by hand from the Java SE documentation.
+func TestLearnJVMExamples(t *testing.T) {
+	needJava(t)
+	cases := jvmExampleTypestates
 	files, _ := filepath.Glob(repoPath("examples", "jvm", "*.yaml"))
 	if len(files) != len(cases) {
 		t.Errorf("%d jvm examples, %d cases: add a case for each", len(files), len(cases))
