@@ -168,9 +168,33 @@ func applyEdits(t *testing.T, draft string, edits []draftEdit) string {
 				lines[i] = e.with
 			}
 		case "insert":
-			// a new line after the line
+			// new lines after the line
 			i := find(e.line)
-			lines = append(lines[:i+1], append([]string{e.with}, lines[i+1:]...)...)
+			lines = append(lines[:i+1], append(strings.Split(e.with, "\n"), lines[i+1:]...)...)
+		case "keep-callins":
+			// delete every callin, commented out or not, but those of the
+			// symbols listed in with
+			keep := map[string]bool{}
+			for _, sym := range strings.Split(e.with, ", ") {
+				keep[sym] = true
+			}
+			var kept []string
+			for i := 0; i < len(lines); i++ {
+				code, _, _ := strings.Cut(strings.TrimPrefix(lines[i], "  # "), "  #")
+				code = strings.TrimPrefix(code, "  ")
+				if sym, ok := strings.CutPrefix(code, "- symbol: "); ok && strings.HasPrefix(lines[i], "  ") && !keep[strings.TrimSpace(sym)] {
+					more := "    "
+					if strings.HasPrefix(lines[i], "  # ") {
+						more = "  #   "
+					}
+					for i+1 < len(lines) && strings.HasPrefix(lines[i+1], more) {
+						i++
+					}
+					continue
+				}
+				kept = append(kept, lines[i])
+			}
+			lines = kept
 		case "delete-commented-callins":
 			// every callin commented out: "  # - symbol:" and the
 			// "  #   " lines under it
@@ -529,6 +553,45 @@ var firstHour = []struct {
 		{op: "replace", line: "#   - {at_most: 2, of: [offer_Object_BiPredicate, offer_Object_long_TimeUnit_BiPredicate, submit]}", with: "  - {at_most: 2, of: [submit]}"},
 		{op: "insert", line: "restrictions:", with: "  - {at_most: 1, of: [consume]}"},
 	}},
+	{"failedfuture", "java.util.concurrent.CompletableFuture", []draftEdit{
+		// A BiConsumer action, registered by whenComplete at the reset.
+		{op: "insert", line: "  new: []", with: "  listeners:\n    - type: java.util.function.BiConsumer\n      register: whenComplete"},
+		{op: "keep-callins", with: "cancel, complete, completeExceptionally"},
+		{op: "replace", line: "    args: [false]", with: "    args: [true]"},
+		{op: "replace", line: `    args: ["text"]`, with: `    args: ["v"]`},
+		{op: "replace", line: "  - symbol: completeExceptionally", with: "  - symbol: fail"},
+		{op: "insert", line: "  - symbol: fail", with: "    call: completeExceptionally"},
+		// No message: the detail of an exception is its toString.
+		{op: "replace", line: "    args: [{new: [java.lang.IllegalStateException, boom]}]", with: "    args: [{new: [java.lang.IllegalStateException]}]"},
+		// accept(value, exception): its detail is the one that is not null.
+		{op: "replace", line: "callbacks: []", with: "callbacks:"},
+		{op: "insert", line: "callbacks:", with: "  - symbol: completed\n    from: [accept/v]\n  - symbol: failed\n    from: [accept/java.lang.IllegalStateException]\n" +
+			"  - symbol: cancelled\n    from: [accept/java.util.concurrent.CancellationException]\ndetails:\n  accept: [{arg: 0}, {arg: 1}]"},
+		{op: "replace", line: "  quiescence: 500ms", with: "  quiescence: 300ms"},
+		{op: "replace", line: "  settle: 100ms", with: "  settle: 20ms"},
+		{op: "replace", line: "  post_reset: 50ms", with: "  post_reset: 0ms"},
+	}},
+	{"completablefuture", "java.util.concurrent.CompletableFuture", []draftEdit{
+		{op: "insert", line: "  new: []", with: "  listeners:\n    - type: java.util.function.BiConsumer\n      register: whenComplete"},
+		// No timeout left to fire into the next query.
+		{op: "replace", line: "  # dispose: release", with: "  dispose: {call: cancel, args: [true]}"},
+		{op: "keep-callins", with: "cancel, complete, completeOnTimeout"},
+		{op: "replace", line: "    args: [false]", with: "    args: [true]"},
+		{op: "replace", line: `    args: ["text"]`, with: `    args: ["v"]`},
+		{op: "replace", line: "  - symbol: completeOnTimeout", with: "  - symbol: timeout"},
+		{op: "insert", line: "  - symbol: timeout", with: "    call: completeOnTimeout"},
+		{op: "replace", line: `    args: ["text", {long: 0}, {constant: java.util.concurrent.TimeUnit.MILLISECONDS}]`,
+			with: `    args: ["t", {long: 200}, {constant: java.util.concurrent.TimeUnit.MILLISECONDS}]`},
+		// accept(value, exception): its detail is the value (null when cancelled).
+		{op: "replace", line: "callbacks: []", with: "callbacks:"},
+		{op: "insert", line: "callbacks:", with: "  - symbol: completed\n    from: [accept/v]\n  - symbol: timedout\n    from: [accept/t]\n" +
+			"  - symbol: cancelled\n    from: [accept/null]"},
+		{op: "replace", line: "  quiescence: 500ms", with: "  quiescence: 600ms"},
+		{op: "replace", line: "  settle: 100ms", with: "  settle: 20ms"},
+		{op: "replace", line: "  post_reset: 50ms", with: "  post_reset: 0ms"},
+		// One timeout: a second would only double the states.
+		{op: "insert", line: "bound: 2", with: "restrictions:\n  - at_most: 1\n    of: [timeout]"},
+	}},
 }
 
 // editsMarkdown is a list of edits as a README lists them.
@@ -541,7 +604,18 @@ func editsMarkdown(edits []draftEdit) string {
 		case "replace":
 			fmt.Fprintf(&b, "- `%s` becomes `%s`\n", strings.TrimSpace(e.line), strings.TrimSpace(e.with))
 		case "insert":
-			fmt.Fprintf(&b, "- after `%s` add `%s`\n", strings.TrimSpace(e.line), strings.TrimSpace(e.with))
+			if !strings.Contains(e.with, "\n") {
+				fmt.Fprintf(&b, "- after `%s` add `%s`\n", strings.TrimSpace(e.line), strings.TrimSpace(e.with))
+				break
+			}
+			fmt.Fprintf(&b, "- after `%s` add\n\n  ```yaml\n", strings.TrimSpace(e.line))
+			for _, l := range strings.Split(e.with, "\n") {
+				b.WriteString("  " + l + "\n")
+			}
+			b.WriteString("  ```\n\n")
+		case "keep-callins":
+			syms := strings.Split(e.with, ", ")
+			fmt.Fprintf(&b, "- delete every callin but `%s`, the commented-out ones too\n", strings.Join(syms, "`, `"))
 		case "delete-callin":
 			fmt.Fprintf(&b, "- delete the callin `%s` (its `- symbol:` line and the lines under it)\n", e.line)
 		case "delete-commented-callins":
