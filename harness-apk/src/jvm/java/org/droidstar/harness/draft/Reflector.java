@@ -515,7 +515,7 @@ public final class Reflector {
     static String typeName(Class<?> t) {
         String n = t.getTypeName();
         if (n.startsWith("java.lang.") && n.indexOf('.', "java.lang.".length()) < 0) {
-            return n.substring("java.lang.".length());
+            return n.substring("java.lang.".length()).replace('$', '.');
         }
         return n.replace('$', '.');
     }
