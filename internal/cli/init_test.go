@@ -179,10 +179,14 @@ func applyEdits(t *testing.T, draft string, edits []draftEdit) string {
 				keep[sym] = true
 			}
 			var kept []string
+			inCallins := false
 			for i := 0; i < len(lines); i++ {
+				if l := lines[i]; l != "" && l[0] != ' ' && l[0] != '#' {
+					inCallins = strings.HasPrefix(l, "callins:")
+				}
 				code, _, _ := strings.Cut(strings.TrimPrefix(lines[i], "  # "), "  #")
 				code = strings.TrimPrefix(code, "  ")
-				if sym, ok := strings.CutPrefix(code, "- symbol: "); ok && strings.HasPrefix(lines[i], "  ") && !keep[strings.TrimSpace(sym)] {
+				if sym, ok := strings.CutPrefix(code, "- symbol: "); ok && inCallins && strings.HasPrefix(lines[i], "  ") && !keep[strings.TrimSpace(sym)] {
 					more := "    "
 					if strings.HasPrefix(lines[i], "  # ") {
 						more = "  #   "
@@ -592,6 +596,75 @@ var firstHour = []struct {
 		// One timeout: a second would only double the states.
 		{op: "insert", line: "bound: 2", with: "restrictions:\n  - at_most: 1\n    of: [timeout]"},
 	}},
+	{"twoactions", "java.util.concurrent.CompletableFuture", []draftEdit{
+		// Two actions told apart by name: the first registered at the
+		// reset, the second by init, after it.
+		{op: "insert", line: "  new: []", with: "  listeners:\n    - type: java.util.function.BiConsumer\n      name: first\n      register: whenComplete\n" +
+			"    - type: java.util.function.BiConsumer\n      name: second\n  init:\n    - call: whenComplete\n      args: [{listener: second}]"},
+		{op: "keep-callins", with: "cancel, complete"},
+		{op: "replace", line: "    args: [false]", with: "    args: [true]"},
+		{op: "replace", line: `    args: ["text"]`, with: `    args: ["v"]`},
+		{op: "replace", line: "callbacks: []", with: "callbacks:"},
+		{op: "insert", line: "callbacks:", with: "  - symbol: firstDone\n    from: [first.accept]\n  - symbol: secondDone\n    from: [second.accept]"},
+		{op: "replace", line: "  quiescence: 500ms", with: "  quiescence: 300ms"},
+		{op: "replace", line: "  settle: 100ms", with: "  settle: 20ms"},
+		{op: "replace", line: "  post_reset: 50ms", with: "  post_reset: 0ms"},
+	}},
+	{"uncaught", "java.lang.Thread", []draftEdit{
+		// A thread of a Runnable proxy that sleeps, then throws, and the
+		// handler the exception reaches.
+		{op: "delete", line: "  new: []"},
+		{op: "replace", line: "  # new: [null]", with: "  new: [{listener: java.lang.Runnable}]"},
+		{op: "insert", line: "  # factory: {class: java.lang.Thread, method: currentThread, args: []}", with: "  listeners:\n    - type: java.lang.Runnable\n" +
+			"    - type: java.lang.Thread$UncaughtExceptionHandler\n      register: setUncaughtExceptionHandler"},
+		{op: "keep-callins", with: "start"},
+		{op: "replace", line: "callbacks: []", with: "callbacks:"},
+		{op: "insert", line: "callbacks:", with: "  - symbol: run\n    sleep_ms: 50\n    throws: {new: [java.lang.IllegalStateException, boom]}\n" +
+			"  - symbol: uncaught\n    from: [uncaughtException/boom]\ndetails:\n  uncaughtException: [{arg: 1, call: getMessage}]"},
+		{op: "replace", line: "  quiescence: 500ms", with: "  quiescence: 300ms"},
+		// outlasts the task, so that its handler call is not the next query's
+		{op: "replace", line: "  settle: 100ms", with: "  settle: 300ms"},
+		{op: "replace", line: "  post_reset: 50ms", with: "  post_reset: 0ms"},
+		// run and the handler come from the new thread at once
+		{op: "insert", line: "bound: 2", with: "restrictions:\n  - followed_by_wait: [start]"},
+	}},
+	{"asyncfile", "java.nio.channels.AsynchronousFileChannel", []draftEdit{
+		// A file of nine bytes to read, opened for reading.
+		{op: "insert", line: "class: java.nio.channels.AsynchronousFileChannel", with: "setup:\n  - write: {file: data.txt, content: droidstar}"},
+		{op: "replace", line: "  factory: {class: java.nio.channels.AsynchronousFileChannel, method: open, args: [{path: data.txt}, null]}",
+			with: "  factory: {class: java.nio.channels.AsynchronousFileChannel, method: open, args: [{path: data.txt}, {constant: java.nio.file.StandardOpenOption.READ}]}"},
+		{op: "insert", line: "  factory: {class: java.nio.channels.AsynchronousFileChannel, method: open, args: [{path: data.txt}, {constant: java.nio.file.StandardOpenOption.READ}]}",
+			with: "  listeners:\n    - type: java.nio.channels.CompletionHandler"},
+		{op: "replace", line: "  # dispose: release", with: "  dispose: close"},
+		// read into a buffer of 64 bytes, telling a CompletionHandler
+		{op: "keep-callins", with: "close, read_ByteBuffer_long_Object_CompletionHandler"},
+		{op: "replace", line: "  # - symbol: read_ByteBuffer_long_Object_CompletionHandler", with: "  - symbol: read"},
+		{op: "replace", line: "  #   call: read", with: "    call: read"},
+		{op: "replace", line: `  #   args: [{call: [java.nio.ByteBuffer, allocate, {int: 0}]}, {long: 0}, "text", {listener: java.nio.channels.CompletionHandler}]`,
+			with: `    args: [{call: [java.nio.ByteBuffer, allocate, {int: 64}]}, {long: 0}, "text", {listener: java.nio.channels.CompletionHandler}]`},
+		{op: "replace", line: "callbacks: []", with: "callbacks:"},
+		{op: "insert", line: "callbacks:", with: "  - symbol: completed\n    from: [completed/9]\n  - symbol: failed\n    from: [failed/java.nio.channels.ClosedChannelException]"},
+		{op: "replace", line: "  quiescence: 500ms", with: "  quiescence: 300ms"},
+		{op: "replace", line: "  settle: 100ms", with: "  settle: 20ms"},
+		{op: "replace", line: "  post_reset: 50ms", with: "  post_reset: 0ms"},
+		// the handler runs on the channel's thread pool at once
+		{op: "insert", line: "bound: 2", with: "restrictions:\n  - followed_by_wait: [read]"},
+	}},
+	{"futuretask", "java.util.concurrent.FutureTask", []draftEdit{
+		// The shim's callable takes 200 ms; the harness's thread pool
+		// starts the task (a callin on another object, taking the target).
+		{op: "insert", line: "  new: []", with: "  shim: {sleep_ms: 200}"},
+		{op: "replace", line: "  # dispose: release", with: "  dispose: {call: cancel, args: [true]}"},
+		{op: "keep-callins", with: "cancel"},
+		{op: "insert", line: "callins:", with: "  - symbol: start\n    call: execute\n    on: {constant: org.droidstar.harness.jvm.JvmExecutors.NEW_THREAD}\n    args: [{target: true}]"},
+		{op: "replace", line: "    args: [false]", with: "    args: [true]"},
+		// done, told apart by its detail
+		{op: "replace", line: "  - symbol: done", with: "  - symbol: completed"},
+		{op: "insert", line: "  - symbol: completed", with: "    from: [done/completed]\n  - symbol: cancelled\n    from: [done/cancelled]"},
+		{op: "replace", line: "  quiescence: 500ms", with: "  quiescence: 600ms"},
+		{op: "replace", line: "  settle: 100ms", with: "  settle: 20ms"},
+		{op: "replace", line: "  post_reset: 50ms", with: "  post_reset: 0ms"},
+	}},
 }
 
 // editsMarkdown is a list of edits as a README lists them.
@@ -682,6 +755,15 @@ func TestInitFirstHour(t *testing.T) {
 	readme, err := os.ReadFile(repoPath("examples", "jvm", "README.md"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	covered := map[string]bool{"timer": true} // TestInitTimerWalkthrough
+	for _, c := range firstHour {
+		covered[c.example] = true
+	}
+	for name := range jvmExampleTypestates {
+		if !covered[name] {
+			t.Errorf("examples/jvm/%s.yaml has no first hour: add its edits to firstHour and its README", name)
+		}
 	}
 	for _, c := range firstHour {
 		t.Run(c.example, func(t *testing.T) {
