@@ -430,9 +430,9 @@ func queryOnly(m Method) bool {
 
 // writeHandedObjects says, for each object a callback hands out that
 // later callins may need as their receiver (a Flow.Subscription from
-// onSubscribe), how a callin names it: the {callback: METHOD, arg: N}
-// literal of issue 30, written as a comment so that the draft passes
-// check on a droidstar without that literal.
+// onSubscribe), how a callin names it: the {callback: [METHOD, N]}
+// literal. It is a comment: the object's methods are another class's,
+// which the draft does not list with their parameters.
 func writeHandedObjects(b *builder, c *Class, listeners []Listener) {
 	type handed struct {
 		by   []string // the callbacks that hand it out
@@ -479,7 +479,7 @@ func writeHandedObjects(b *builder, c *Class, listeners []Listener) {
 			verb = "hands"
 		}
 		b.comment(fmt.Sprintf("%s %s out %s (%s): a callin on it", strings.Join(h.by, ", "), verb, javaName(p), strings.Join(methods, ", ")))
-		b.comment(fmt.Sprintf("  takes on: {callback: %s, arg: %d}, where droidstar has that literal (issue 30)", h.by[pick], h.arg[pick]))
+		b.comment(fmt.Sprintf("  takes on: {callback: [%s, %d]} and call: METHOD (err no-callback until a wait delivered %s)", h.by[pick], h.arg[pick], h.by[pick]))
 	}
 }
 

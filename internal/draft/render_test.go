@@ -174,7 +174,7 @@ func TestRenderCases(t *testing.T) {
 			"  # - symbol: setExtras                 # void setExtras(java.util.Map)",
 			"  #   args: [null]                      # no literal makes java.util.Map",
 			"# onClosed, onOpened hand out android.example.Device (capture, close): a callin on it",
-			"#   takes on: {callback: onOpened, arg: 0}, where droidstar has that literal (issue 30)",
+			"#   takes on: {callback: [onOpened, 0]} and call: METHOD (err no-callback until a wait delivered onOpened)",
 		},
 	})
 	for _, c := range cases {
