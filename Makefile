@@ -33,12 +33,14 @@ demo: build
 # Every test: formatting, vet, example purposes, the harness (JUnit, and the
 # committed jar and APK rebuilt byte for byte and inspected), the device
 # purposes resolved against android.jar, and the Go tests with the race
-# detector. The last line printed is go test's own. It starts with make
+# detector (internal/cli learns every JVM example twice, from its file and
+# from init's draft, which takes longer than go test's default 10-minute
+# limit under the race detector). The last line printed is go test's own. It starts with make
 # setup, which installs the Debian packages these need (as root) or lists
 # the missing ones with the command that installs them (otherwise).
 test: setup
 	$(MAKE) setup-test fmt-check vet check-examples harness-test check-device-purposes
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 40m ./...
 
 # The Debian packages make test needs (.ci/setup names them): installed
 # when run as root, else listed with the one command that installs them.
