@@ -239,26 +239,7 @@ final class CallbackSection {
         if (extra != null && extra.isEmpty()) {
             throw new ProtocolError(ProtocolError.BAD_REQUEST, w + ".extra", "an extra is a key, not an empty string");
         }
-        Set<Class<?>> types = new LinkedHashSet<Class<?>>();
-        Set<String> signatures = new TreeSet<String>();
-        for (Method mm : methods) {
-            Class<?>[] ps = mm.getParameterTypes();
-            signatures.add(mm.getDeclaringClass().getName() + "." + mm.getName() + Invocable.simpleParams(ps, mm.isVarArgs()));
-            if (arg < ps.length) {
-                types.add(ps[arg]);
-            }
-        }
-        if (types.size() != 1) {
-            StringBuilder sb = new StringBuilder();
-            for (String sig : signatures) {
-                sb.append(sb.length() == 0 ? "" : ", ").append(sig);
-            }
-            throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, w + ".arg", types.isEmpty()
-                    ? method + " has no argument " + arg + " (arguments count from 0): " + sb
-                    : "the methods " + method + " of the purpose's listeners and shims differ in the type of argument "
-                            + arg + ": " + sb);
-        }
-        Class<?> t = types.iterator().next();
+        Class<?> t = argType(methods, method, arg, w + ".arg", "");
         if (call != null) {
             Method cm = noArgMethod(t, call);
             if (cm == null || cm.getReturnType() == void.class) {
@@ -381,6 +362,17 @@ final class CallbackSection {
             throw new ProtocolError(ProtocolError.UNKNOWN_CALLBACK, where + "[0]", method
                     + " is no method of any listener or shim of the purpose" + describeKnown(knownCallbackMethods(c)));
         }
+        return argType(methods, method, arg, where + "[1]", ", so {\"callback\": [METHOD, N]} has no one type");
+    }
+
+    /**
+     * The one type of argument arg of methods (the callback methods of one
+     * name), what a detail part or a {"callback": [METHOD, N]} literal reads;
+     * refused at where when a method has no such argument or the methods
+     * disagree on its type (why says what that leaves without a type).
+     */
+    private static Class<?> argType(List<Method> methods, String method, int arg, String where, String why)
+            throws ProtocolError {
         Set<Class<?>> types = new LinkedHashSet<Class<?>>();
         Set<String> signatures = new TreeSet<String>();
         for (Method m : methods) {
@@ -395,10 +387,10 @@ final class CallbackSection {
             for (String sig : signatures) {
                 sb.append(sb.length() == 0 ? "" : ", ").append(sig);
             }
-            throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, where + "[1]", types.isEmpty()
+            throw new ProtocolError(ProtocolError.UNKNOWN_METHOD, where, types.isEmpty()
                     ? method + " has no argument " + arg + " (arguments count from 0): " + sb
                     : "the methods " + method + " of the purpose's listeners and shims differ in the type of argument "
-                            + arg + ", so {\"callback\": [METHOD, N]} has no one type: " + sb);
+                            + arg + why + ": " + sb);
         }
         return types.iterator().next();
     }

@@ -265,25 +265,13 @@ public final class Configuration implements Literal.Scope {
         if (className.isEmpty()) {
             throw new ProtocolError(ProtocolError.BAD_REQUEST, where, "a class name cannot be empty");
         }
-        String n = className;
-        Throwable cause = null;
-        while (true) {
-            try {
-                return Class.forName(n, false, loader);
-            } catch (ClassNotFoundException e) {
-                // try the next spelling
-            } catch (LinkageError e) {
-                cause = e;
-            }
-            // a nested class written with dots: android.media.MediaPlayer.OnPreparedListener
-            int dot = n.lastIndexOf('.');
-            if (dot <= 0) {
-                break;
-            }
-            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
+        Throwable[] cause = new Throwable[1];
+        Class<?> k = ClassNames.load(className, loader, cause);
+        if (k != null) {
+            return k;
         }
         throw new ProtocolError(ProtocolError.UNKNOWN_CLASS, where, "cannot load class " + className
-                + (cause != null ? " (" + cause + ")" : ""));
+                + (cause[0] != null ? " (" + cause[0] + ")" : ""));
     }
 
     @Override

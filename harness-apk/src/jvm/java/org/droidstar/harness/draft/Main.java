@@ -23,6 +23,7 @@ import java.util.TreeSet;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
+import org.droidstar.harness.core.ClassNames;
 import org.droidstar.harness.core.Json;
 
 /**
@@ -110,21 +111,7 @@ public final class Main {
      * a.B$C), not initialised; null when there is none.
      */
     static Class<?> load(String name, ClassLoader loader) {
-        String n = name;
-        while (true) {
-            try {
-                return Class.forName(n, false, loader);
-            } catch (ClassNotFoundException e) {
-                // try the next nesting: a.B.C -> a.B$C
-            } catch (LinkageError e) {
-                return null;
-            }
-            int dot = n.lastIndexOf('.');
-            if (dot < 0) {
-                return null;
-            }
-            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
-        }
+        return ClassNames.load(name, loader, null);
     }
 
     private static Map<String, Object> error(String code, String message, List<String> suggestions) {

@@ -30,6 +30,7 @@ import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
+import org.droidstar.harness.core.ClassNames;
 import org.droidstar.harness.core.Json;
 import org.droidstar.harness.core.ShimRegistry;
 import org.droidstar.harness.jvm.JvmPlatform;
@@ -392,20 +393,6 @@ public final class Main {
      * a.B$C), not initialised; null when there is none.
      */
     static Class<?> load(String name, ClassLoader loader) {
-        String n = name;
-        while (true) {
-            try {
-                return Class.forName(n, false, loader);
-            } catch (ClassNotFoundException e) {
-                // try the next nesting: a.B.C -> a.B$C
-            } catch (LinkageError e) {
-                return null;
-            }
-            int dot = n.lastIndexOf('.');
-            if (dot < 0) {
-                return null;
-            }
-            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
-        }
+        return ClassNames.load(name, loader, null);
     }
 }
